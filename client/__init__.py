@@ -1,0 +1,1 @@
+"""The Textual terminal client, its networking and the headless bot runner."""

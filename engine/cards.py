@@ -1,0 +1,106 @@
+"""The game's identifiers: characters, actions and what each action claims, costs and allows.
+
+These are the language-neutral ids of rules.md (Identifiers). Everything else in the project
+(moves, events, views, the wire, the screens) names cards and actions with these strings and
+nothing else; display text lives with the client's translations, never here.
+"""
+
+from __future__ import annotations
+
+DUKE = "duke"
+ASSASSIN = "assassin"
+CAPTAIN = "captain"
+AMBASSADOR = "ambassador"
+CONTESSA = "contessa"
+INQUISITOR = "inquisitor"
+
+#: Every character id, in the canonical order used to sort hands and keep-combinations.
+CHARACTERS: tuple[str, ...] = (DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, INQUISITOR, CONTESSA)
+_ORDER = {c: i for i, c in enumerate(CHARACTERS)}
+
+BASE = "base"
+INQUISITOR_VARIANT = "inquisitor"
+VARIANTS: tuple[str, ...] = (BASE, INQUISITOR_VARIANT)
+
+#: The five characters in play for each variant (R1.1, R1.3).
+CAST: dict[str, tuple[str, ...]] = {
+    BASE: (DUKE, ASSASSIN, CAPTAIN, AMBASSADOR, CONTESSA),
+    INQUISITOR_VARIANT: (DUKE, ASSASSIN, CAPTAIN, INQUISITOR, CONTESSA),
+}
+
+INCOME = "income"
+FOREIGN_AID = "foreign_aid"
+COUP = "coup"
+TAX = "tax"
+ASSASSINATE = "assassinate"
+STEAL = "steal"
+EXCHANGE = "exchange"
+EXAMINE = "examine"
+
+ACTIONS: tuple[str, ...] = (INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE, EXAMINE)
+
+#: The character an action claims (R4); general actions claim none.
+CLAIM: dict[str, str | None] = {
+    INCOME: None,
+    FOREIGN_AID: None,
+    COUP: None,
+    TAX: DUKE,
+    ASSASSINATE: ASSASSIN,
+    STEAL: CAPTAIN,
+    EXCHANGE: AMBASSADOR,  # the Inquisitor in its variant: see claim_of()
+    EXAMINE: INQUISITOR,
+}
+
+#: Paid when the action is declared (R4.1).
+COST: dict[str, int] = {COUP: 7, ASSASSINATE: 3}
+
+TARGETED: frozenset[str] = frozenset({COUP, ASSASSINATE, STEAL, EXAMINE})
+
+#: Actions in each variant.
+ACTIONS_IN: dict[str, tuple[str, ...]] = {
+    BASE: (INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE),
+    INQUISITOR_VARIANT: (INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE, EXAMINE),
+}
+
+#: Coins an action takes from the treasury (R1.5: never more than it holds).
+GAIN: dict[str, int] = {INCOME: 1, FOREIGN_AID: 2, TAX: 3}
+
+#: Coins at which a player must Coup (R3.4).
+MUST_COUP = 10
+
+
+def claim_of(action: str, variant: str) -> str | None:
+    """The character `action` claims in `variant` (Exchange claims the Inquisitor there)."""
+    if action == EXCHANGE and variant == INQUISITOR_VARIANT:
+        return INQUISITOR
+    return CLAIM[action]
+
+
+def blockers_of(action: str, variant: str) -> tuple[str, ...]:
+    """The characters that may block `action` in `variant` (R4's last column)."""
+    if action == FOREIGN_AID:
+        return (DUKE,)
+    if action == ASSASSINATE:
+        return (CONTESSA,)
+    if action == STEAL:
+        return (CAPTAIN, INQUISITOR if variant == INQUISITOR_VARIANT else AMBASSADOR)
+    return ()
+
+
+def exchange_draw(variant: str) -> int:
+    """How many cards an Exchange draws: 2 with the Ambassador, 1 with the Inquisitor."""
+    return 1 if variant == INQUISITOR_VARIANT else 2
+
+
+def copies_for(players: int) -> int:
+    """Copies of each character in the Court deck for a table size (R1.1, R1.2)."""
+    if players <= 6:
+        return 3
+    if players <= 8:
+        return 4
+    return 5
+
+
+def sort_cards(cards) -> tuple[str, ...]:
+    """Cards in canonical order, so equal multisets compare equal."""
+    return tuple(sorted(cards, key=_ORDER.__getitem__))

@@ -1,0 +1,511 @@
+"""The game: the complete state of one Coup table and every transition of it.
+
+Every rule of rules.md that changes the state lives in this module, and nowhere else
+(legality, which only reads, is in legality.py). It does not know whether it runs on a
+server, in a bot's search or in a test: it does no I/O, keeps no clock and draws randomness
+only from its own seeded generator, so options + seed + moves replay a game exactly.
+
+How a turn runs (R5): the acting seat declares; a character claim opens a challenge window
+(RESPOND / challenge_action); a blockable action that stands opens a block window
+(RESPOND / block); a block opens a challenge window on it (RESPOND / challenge_block); a
+challenge asks the claimant to prove or concede (PROVE); a loss asks its seat for the card
+(LOSE) before anything else, then play resumes at the stage recorded in `resume`. One
+generic response window serves every challenge and block step: `waiting` holds the seats
+that may still answer it, and the first challenge or block closes it.
+
+The state is mutable and flat on purpose: copying it per move, or building objects that no
+caller asked for, is what makes engines slow. Views are built elsewhere, on demand.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from . import cards as C
+from .events import Event
+from .legality import (
+    ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
+    LOSE_PHASE, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, check_stale, explain,
+    legal_moves,
+)
+from .moves import CHALLENGE, PASS, PROVE, Move
+from .options import Options
+
+_new = tuple.__new__
+
+# Where play resumes after a seat has chosen the card it loses.
+BLOCK_STAGE = "block"      # the action's claim stood: on to the block window
+RESOLVE = "resolve"        # the action takes effect
+FAIL = "fail"              # the action failed (conceded claim, standing block)
+END = "end"                # the turn is over
+STAGES = (BLOCK_STAGE, RESOLVE, FAIL, END)
+
+
+def _shuffle(deck: list[str], rng: random.Random) -> None:
+    """Fisher–Yates with float draws: uniform to 2**-53, and twice as fast as
+    Random.shuffle's exact integer draws, which matters on the engine's hot path."""
+    rnd = rng.random
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+_FULL_DECKS = {
+    (variant, n): tuple(c for c in C.CAST[variant] for _ in range(C.copies_for(n)))
+    for variant in C.VARIANTS
+    for n in range(2, 11)
+}
+
+_others_cache: dict[tuple, tuple[int, ...]] = {}
+
+
+def _ev(kind, seat=None, target=None, card=None, cards=None, amount=None, action=None, to=None):
+    return _new(Event, (kind, seat, target, card, cards, amount, action, to))
+
+
+class Game:
+    """One game's full state, hidden cards and deck order included (the server's copy).
+
+    Make one with `Game.new` (a dealt game), `Game.replay` (a recorded game) or
+    `Game.arrange` (any position, for tests). Read `waiting` for the seats that owe a
+    decision, `legal_moves(seat)` for what each may do, and `apply(seat, move)` to play.
+    Never send a Game anywhere: send `view(seat)`.
+    """
+
+    __slots__ = (
+        "options", "seed", "rng", "state_id", "history",
+        "phase", "waiting", "opened",
+        "coins", "treasury", "hands", "revealed", "alive", "alive_mask", "exiled",
+        "deck", "removed", "drawn", "draft_sets", "shown", "first_seat",
+        "actor", "action", "target", "claim", "claimant", "challenger",
+        "blocker", "block_card", "step", "keep_count", "reason", "resume", "winner",
+    )
+
+    # ----------------------------------------------------------------- making games
+
+    @classmethod
+    def new(cls, options: Options | None = None, seed: int | None = None) -> Game:
+        """Deal a new game (R1). With no seed, one is drawn from `secrets` and kept in `seed`."""
+        options = options or Options()
+        g = cls._blank(options, secrets.randbits(64) if seed is None else seed)
+        n = options.players
+        cast = C.CAST[options.variant]
+        rng = g.rng
+        g.first_seat = options.first_seat if options.first_seat is not None else rng.randrange(n)
+        if options.draft:
+            g.coins = [1 if s == g.first_seat else 2 for s in range(n)]  # R1.7.1
+            g.draft_sets = [cast, cast]
+            g.hands = [[], []]
+            g.deck = list(cast)
+            _shuffle(g.deck, rng)  # the third set, drawn from after both picks (R1.7.3)
+            g.phase = DRAFT
+            g.waiting = (0, 1)
+        else:
+            g.deck = list(_FULL_DECKS[options.variant, n])
+            _shuffle(g.deck, rng)
+            g.hands = [[g.deck.pop(), g.deck.pop()] for _ in range(n)]
+            g.coins = [2] * n
+            g._start_turn(g.first_seat, [])
+        g.treasury = options.treasury - sum(g.coins)
+        return g
+
+    @classmethod
+    def replay(cls, options: Options, seed: int, history) -> Game:
+        """The game that options, seed and the (seat, move) list produce; raises IllegalMove
+        if a move in it is not legal where it stands."""
+        g = cls.new(options, seed)
+        for seat, m in history:
+            g.apply(seat, m)
+        return g
+
+    @classmethod
+    def arrange(
+        cls,
+        options: Options | None = None,
+        *,
+        hands: list[list[str]],
+        coins: list[int] | None = None,
+        revealed: list[list[str]] | None = None,
+        deck: list[str] | None = None,
+        actor: int = 0,
+        seed: int = 0,
+        **fields,
+    ) -> Game:
+        """Any position, for tests: hands, face-up cards, coins and the deck (top card
+        first) as given, `actor` to declare its action. Any other state field (phase,
+        waiting, step, action, target, claim, claimant, …) may be set by keyword to open
+        another decision. The treasury holds the rest of the options' total."""
+        n = len(hands)
+        options = options or Options(players=n)
+        if options.players != n:
+            raise ValueError("hands must have one entry per seat")
+        g = cls._blank(options, seed)
+        g.hands = [list(h) for h in hands]
+        g.revealed = [list(r) for r in revealed] if revealed else [[] for _ in range(n)]
+        g.coins = list(coins) if coins else [2] * n
+        g.treasury = options.treasury - sum(g.coins)
+        g.alive = [bool(h) for h in g.hands]
+        g.alive_mask = sum(1 << s for s in range(n) if g.alive[s])
+        g.exiled = [s for s in range(n) if not g.alive[s]]
+        if deck is None:
+            used = [c for h in g.hands + g.revealed for c in h]
+            deck = list(_FULL_DECKS[options.variant, n])
+            for c in used:
+                deck.remove(c)
+            _shuffle(deck, g.rng)
+        g.deck = list(reversed(deck))
+        g.first_seat = actor
+        g._start_turn(actor, [])
+        for name, value in fields.items():
+            if name not in cls.__slots__ or name in ("options", "hands", "deck"):
+                raise ValueError(f"arrange cannot set {name!r}")
+            setattr(g, name, value)
+        return g
+
+    @classmethod
+    def _blank(cls, options: Options, seed) -> Game:
+        g = cls.__new__(cls)
+        n = options.players
+        g.options = options
+        g.seed = seed
+        g.rng = random.Random(seed)
+        g.state_id = 0
+        g.history = []
+        g.opened = 0
+        g.revealed = [[] for _ in range(n)]
+        g.alive = [True] * n
+        g.alive_mask = (1 << n) - 1
+        g.exiled = []
+        g.removed = []
+        g.drawn = []
+        g.draft_sets = [None] * n
+        g.winner = None
+        g._clear_turn()
+        return g
+
+    def _clear_turn(self) -> None:
+        self.action = self.target = self.claim = self.claimant = self.challenger = None
+        self.blocker = self.block_card = self.step = self.keep_count = None
+        self.reason = self.resume = self.shown = None
+
+    # ----------------------------------------------------------------- reading
+
+    #: legal_moves(seat): every move `seat` may make now (R3–R8); () when it owes none.
+    legal_moves = legal_moves
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def view(self, seat: int | None):
+        """What `seat` may see (None: a spectator), built by adding only that (R11)."""
+        from .views import view_of
+
+        return view_of(self, seat)
+
+    def reveal(self):
+        """The full table, every card shown: only once the game is over (R11)."""
+        from .views import reveal_of
+
+        return reveal_of(self)
+
+    # ----------------------------------------------------------------- playing
+
+    def apply(self, seat: int, m: Move, state_id: int | None = None) -> list[Event]:
+        """Play `m` for `seat`, made against `state_id` if given; return the events, each
+        with its audience. An illegal or stale move raises IllegalMove and changes nothing."""
+        # legality.check, inlined: this is the hottest line of every search and benchmark.
+        if state_id is not None and state_id != self.state_id:
+            check_stale(self, seat, state_id)
+        if m not in legal_moves(self, seat):
+            raise explain(self, seat, m)
+        self.state_id += 1
+        self.history.append((seat, m))
+        ev: list[Event] = []
+        phase = self.phase
+        if phase == RESPOND:
+            self._respond(seat, m, ev)
+        elif phase == ACTION:
+            self._declare(seat, m, ev)
+        elif phase == LOSE_PHASE:
+            self._turn_up(seat, m.card, ev)
+            self._continue(self.resume, ev)
+        elif phase == PROVE_PHASE:
+            self._answer_challenge(seat, m.kind == PROVE, ev)
+        elif phase == KEEP_PHASE:
+            self._keep(seat, m.cards, ev)
+        elif phase == SHOW_PHASE:
+            self._show(seat, m.card, ev)
+        elif phase == DECIDE_PHASE:
+            self._decide(m.swap, ev)
+        else:
+            self._draft(seat, m.card, ev)
+        return ev
+
+    def _open(self, phase: str, waiting: tuple[int, ...]) -> None:
+        self.phase = phase
+        self.waiting = waiting
+        self.opened = self.state_id
+
+    def _others(self, seat: int) -> tuple[int, ...]:
+        """Seats with influence other than `seat`, in turn order after the actor."""
+        key = (self.options.players, self.actor, seat, self.alive_mask)
+        others = _others_cache.get(key)
+        if others is None:
+            n, start, _, mask = key
+            turn_order = ((start + i) % n for i in range(n))
+            others = _others_cache[key] = tuple(
+                s for s in turn_order if mask >> s & 1 and s != seat
+            )
+        return others
+
+    def _start_turn(self, seat: int, ev: list[Event]) -> None:
+        self._clear_turn()
+        self.actor = seat
+        self._open(ACTION, (seat,))
+        ev.append(_new(Event, ("turn", seat, None, None, None, None, None, None)))
+
+    def _declare(self, seat: int, m: Move, ev: list[Event]) -> None:
+        action = m.kind
+        self.action = action
+        self.target = m.target
+        cost = C.COST.get(action, 0)
+        if cost:  # R4.1
+            self.coins[seat] -= cost
+            self.treasury += cost
+        claim = C.claim_of(action, self.options.variant)
+        ev.append(_new(Event, ("action", seat, m.target, claim, None, cost, action, None)))
+        if claim is not None:
+            self._open_challenge(CHALLENGE_ACTION, seat, claim)
+        elif action == C.FOREIGN_AID:
+            self._block_stage(ev)
+        else:
+            self._resolve(ev)
+
+    def _open_challenge(self, step: str, claimant: int, claim: str) -> None:
+        """R6.1: any other seat with influence may challenge the claim."""
+        self.step = step
+        self.claimant = claimant
+        self.claim = claim
+        self._open(RESPOND, self._others(claimant))
+
+    def _respond(self, seat: int, m: Move, ev: list[Event]) -> None:
+        kind = m.kind
+        if kind == PASS:
+            ev.append(_new(Event, ("pass", seat, None, None, None, None, None, None)))
+            waiting = list(self.waiting)
+            waiting.remove(seat)
+            self.waiting = tuple(waiting)
+            if not waiting:
+                self._window_closed(ev)
+        elif kind == CHALLENGE:  # R6.1: the first challenge ends the window
+            ev.append(_ev("challenge", seat, self.claimant, self.claim))
+            self.challenger = seat
+            self._open(PROVE_PHASE, (self.claimant,))
+        else:  # R7.2: the first block ends the window
+            self.blocker = seat
+            self.block_card = m.card
+            ev.append(_ev("block", seat, self.actor, m.card))
+            self._open_challenge(CHALLENGE_BLOCK, seat, m.card)
+
+    def _window_closed(self, ev: list[Event]) -> None:
+        """Everyone still able to answer passed."""
+        step = self.step
+        if step == CHALLENGE_ACTION:
+            self._block_stage(ev)  # the claim stands
+        elif step == BLOCK_STEP:
+            self._resolve(ev)  # nobody blocked
+        else:
+            self._fail(ev)  # R7.1: the block stands
+
+    def _answer_challenge(self, seat: int, proves: bool, ev: list[Event]) -> None:
+        claim = self.claim
+        on_action = self.step == CHALLENGE_ACTION
+        if proves:  # R6.3
+            hand = self.hands[seat]
+            hand.remove(claim)
+            deck = self.deck
+            deck.append(claim)
+            _shuffle(deck, self.rng)
+            new = deck.pop()
+            hand.append(new)
+            ev.append(_ev("prove", seat, None, claim))
+            ev.append(_ev("redraw", seat))
+            ev.append(_ev("drew", seat, None, None, (new,), None, None, (seat,)))
+            self._lose(self.challenger, CHALLENGE, BLOCK_STAGE if on_action else FAIL, ev)
+        else:  # R6.4
+            ev.append(_ev("concede", seat, None, claim))
+            if on_action:
+                cost = C.COST.get(self.action, 0)
+                if cost:
+                    self.coins[seat] += cost
+                    self.treasury -= cost
+                    ev.append(_ev("refund", seat, None, None, None, cost))
+            self._lose(seat, CHALLENGE, FAIL if on_action else RESOLVE, ev)
+
+    def _lose(self, seat: int, reason: str, resume: str, ev: list[Event]) -> None:
+        """R2.1, R5.3: `seat` loses an influence, choosing which, before play resumes."""
+        hand = self.hands[seat]
+        if len(hand) == 1:  # nothing to choose, and everyone can see that
+            self._turn_up(seat, hand[0], ev)
+            self._continue(resume, ev)
+        else:
+            self.reason = reason
+            self.resume = resume
+            self._open(LOSE_PHASE, (seat,))
+
+    def _turn_up(self, seat: int, card: str, ev: list[Event]) -> None:
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.revealed[seat].append(card)
+        ev.append(_ev("lose", seat, None, card))
+        if hand:
+            return
+        coins = self.coins[seat]  # R2.2
+        self.coins[seat] = 0
+        self.treasury += coins
+        self.alive[seat] = False
+        self.alive_mask &= ~(1 << seat)
+        self.exiled.append(seat)
+        ev.append(_ev("exile", seat, None, None, None, coins))
+        mask = self.alive_mask
+        if mask & (mask - 1) == 0:  # R2.3: one seat left
+            winner = mask.bit_length() - 1
+            self.winner = winner
+            self._open(OVER, ())
+            ev.append(_ev("win", winner))
+
+    def _continue(self, stage: str, ev: list[Event]) -> None:
+        if self.winner is not None:
+            return
+        if stage == BLOCK_STAGE:
+            self._block_stage(ev)
+        elif stage == RESOLVE:
+            self._resolve(ev)
+        elif stage == FAIL:
+            self._fail(ev)
+        else:
+            self._end_turn(ev)
+
+    def _gone(self) -> bool:
+        """R5.2: the actor or the target was exiled before the action resolved."""
+        target = self.target
+        return not self.alive[self.actor] or (target is not None and not self.alive[target])
+
+    def _block_stage(self, ev: list[Event]) -> None:
+        """R5 step 3: the seats allowed by R4 may block a blockable action that stands."""
+        if self._gone():
+            return self._fail(ev)
+        action = self.action
+        if action == C.FOREIGN_AID:
+            blockers = self._others(self.actor)
+        elif action == C.ASSASSINATE or action == C.STEAL:
+            blockers = (self.target,)
+        else:
+            return self._resolve(ev)
+        self.step = BLOCK_STEP
+        self.claimant = self.claim = None
+        self._open(RESPOND, blockers)
+
+    def _resolve(self, ev: list[Event]) -> None:
+        """R5 step 5: the action takes effect (R4)."""
+        if self._gone():
+            return self._fail(ev)
+        action = self.action
+        actor = self.actor
+        target = self.target
+        gain = C.GAIN.get(action)
+        if gain is not None:  # R1.5: never more than the treasury holds
+            amount = gain if gain <= self.treasury else self.treasury
+            self.treasury -= amount
+            self.coins[actor] += amount
+            ev.append(_ev("gain", actor, None, None, None, amount))
+        elif action == C.COUP or action == C.ASSASSINATE:
+            return self._lose(target, action, END, ev)
+        elif action == C.STEAL:  # R4.2
+            amount = min(2, self.coins[target])
+            self.coins[target] -= amount
+            self.coins[actor] += amount
+            ev.append(_ev("steal", actor, target, None, None, amount))
+        elif action == C.EXCHANGE:  # R4.3
+            k = C.exchange_draw(self.options.variant)
+            drawn = [self.deck.pop() for _ in range(k)]
+            self.drawn = drawn
+            self.keep_count = len(self.hands[actor])
+            ev.append(_ev("exchange", actor, None, None, None, k))
+            ev.append(_ev("drew", actor, None, None, tuple(drawn), None, None, (actor,)))
+            return self._open(KEEP_PHASE, (actor,))
+        else:  # Examine, R4.4
+            ev.append(_ev("examine", actor, target))
+            hand = self.hands[target]
+            if len(hand) == 1:
+                return self._show(target, hand[0], ev)
+            return self._open(SHOW_PHASE, (target,))
+        self._end_turn(ev)
+
+    def _fail(self, ev: list[Event]) -> None:
+        ev.append(_ev("fail", self.actor, None, None, None, None, self.action))
+        self._end_turn(ev)
+
+    def _keep(self, seat: int, kept: tuple[str, ...], ev: list[Event]) -> None:
+        pool = self.hands[seat] + self.drawn
+        for card in kept:
+            pool.remove(card)
+        self.hands[seat] = list(kept)
+        self.drawn = []
+        self.deck.extend(pool)
+        _shuffle(self.deck, self.rng)
+        ev.append(_ev("keep", seat, None, None, None, len(pool)))
+        ev.append(_ev("kept", seat, None, None, kept, None, None, (seat,)))
+        self._end_turn(ev)
+
+    def _show(self, seat: int, card: str, ev: list[Event]) -> None:
+        self.shown = card
+        ev.append(_ev("shown", seat, self.actor, card, None, None, None, (seat, self.actor)))
+        self._open(DECIDE_PHASE, (self.actor,))
+
+    def _decide(self, swap: bool, ev: list[Event]) -> None:
+        target = self.target
+        if swap:
+            hand = self.hands[target]
+            hand.remove(self.shown)
+            self.deck.append(self.shown)
+            _shuffle(self.deck, self.rng)
+            new = self.deck.pop()
+            hand.append(new)
+            ev.append(_ev("examine_swap", self.actor, target))
+            ev.append(_ev("drew", target, None, None, (new,), None, None, (target,)))
+        else:
+            ev.append(_ev("examine_keep", self.actor, target))
+        self._end_turn(ev)
+
+    def _draft(self, seat: int, card: str, ev: list[Event]) -> None:
+        """R1.7: two simultaneous secret picks, then a card each from the third set."""
+        self.hands[seat] = [card]
+        ev.append(_ev("drafted", seat))
+        ev.append(_ev("picked", seat, None, card, None, None, None, (seat,)))
+        waiting = tuple(s for s in self.waiting if s != seat)
+        self.waiting = waiting
+        if waiting:
+            return
+        for s in (0, 1):
+            rest = list(self.draft_sets[s])
+            rest.remove(self.hands[s][0])
+            self.removed.extend(rest)
+            self.draft_sets[s] = None
+        for s in (self.first_seat, 1 - self.first_seat):
+            new = self.deck.pop()
+            self.hands[s].append(new)
+            ev.append(_ev("drew", s, None, None, (new,), None, None, (s,)))
+        self._start_turn(self.first_seat, ev)
+
+    def _end_turn(self, ev: list[Event]) -> None:
+        """R3.1: the next seat with influence, clockwise."""
+        n = self.options.players
+        seat = self.actor
+        alive = self.alive
+        while True:
+            seat = (seat + 1) % n
+            if alive[seat]:
+                return self._start_turn(seat, ev)

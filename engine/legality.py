@@ -1,0 +1,256 @@
+"""Legality: which moves a seat may make now, and why any other move is refused.
+
+One function for both sides. Everything here reads only what the mover may see: the public
+table (coins, who is alive, the open decision) and the mover's own private cards (`hands`,
+`drawn`, `draft_sets` at the mover's seat). So the same code runs on the server's Game and on
+the View a client was sent, and gives the same answer (a property test holds it to that).
+
+A table `s` here is anything with these attributes: options, phase, waiting, opened,
+state_id, coins, alive, alive_mask, hands, drawn, draft_sets, step, action, claim, keep_count.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from . import cards as C
+from .errors import IllegalMove
+from .moves import (
+    BLOCK, CHALLENGE, CONCEDE, DRAFT_PICK, EXAMINE_DECISION, KEEP, LOSE, PASS, PROVE, SHOW,
+    Move, move,
+)
+
+# Phases: what kind of decision is open.
+DRAFT = "draft"            # both seats pick a first card (R1.7)
+ACTION = "action"          # the acting seat declares its action (R3.2)
+RESPOND = "respond"        # a response window: challenge or block, or pass (R5 steps 2–4)
+PROVE_PHASE = "prove"      # the challenged claimant proves or concedes (R6.2)
+LOSE_PHASE = "lose"        # a seat chooses the card to lose (R2.1, R5.3)
+KEEP_PHASE = "keep"        # the exchanger keeps cards (R4.3)
+SHOW_PHASE = "show"        # the Examine target shows a card (R4.4)
+DECIDE_PHASE = "examine_decision"  # the Inquisitor keeps or swaps the shown card (R4.4)
+OVER = "over"              # the game has ended (R2.3)
+PHASES = (DRAFT, ACTION, RESPOND, PROVE_PHASE, LOSE_PHASE, KEEP_PHASE, SHOW_PHASE,
+          DECIDE_PHASE, OVER)
+
+# Response window steps (R5).
+CHALLENGE_ACTION = "challenge_action"
+BLOCK_STEP = "block"
+CHALLENGE_BLOCK = "challenge_block"
+STEPS = (CHALLENGE_ACTION, BLOCK_STEP, CHALLENGE_BLOCK)
+
+_CHALLENGE_OR_PASS = (move(CHALLENGE), move(PASS))
+_PROVE_OR_CONCEDE = (move(PROVE), move(CONCEDE))
+_CONCEDE_ONLY = (move(CONCEDE),)
+_DECISIONS = (move(EXAMINE_DECISION, swap=False), move(EXAMINE_DECISION, swap=True))
+
+_turn_cache: dict[tuple, tuple[Move, ...]] = {}
+_block_cache: dict[tuple, tuple[Move, ...]] = {}
+_card_cache: dict[tuple, tuple[Move, ...]] = {}
+_keep_cache: dict[tuple, tuple[Move, ...]] = {}
+
+
+def legal_moves(s, seat: int) -> tuple[Move, ...]:
+    """Every move `seat` may make now, fully enumerated; () if it owes no decision."""
+    if seat not in s.waiting:
+        return ()
+    phase = s.phase
+    if phase == RESPOND:
+        if s.step == BLOCK_STEP:
+            return _block_moves(s.action, s.options.variant)
+        return _CHALLENGE_OR_PASS
+    if phase == ACTION:
+        coins = s.coins[seat]
+        bucket = 3 if coins >= C.MUST_COUP else 2 if coins >= 7 else 1 if coins >= 3 else 0
+        key = (s.options.variant, seat, bucket, s.alive_mask)
+        moves = _turn_cache.get(key)
+        if moves is None:
+            moves = _turn_cache[key] = _turn_moves(s.options.variant, seat, bucket, s.alive)
+        return moves
+    if phase == PROVE_PHASE:
+        return _PROVE_OR_CONCEDE if s.claim in s.hands[seat] else _CONCEDE_ONLY
+    if phase == LOSE_PHASE:
+        return _card_moves(LOSE, s.hands[seat])
+    if phase == KEEP_PHASE:
+        return _keep_moves(tuple(s.hands[seat]) + tuple(s.drawn), s.keep_count)
+    if phase == SHOW_PHASE:
+        return _card_moves(SHOW, s.hands[seat])
+    if phase == DECIDE_PHASE:
+        return _DECISIONS
+    if phase == DRAFT:
+        return _card_moves(DRAFT_PICK, s.draft_sets[seat])
+    return ()
+
+
+def _turn_moves(variant: str, seat: int, bucket: int, alive) -> tuple[Move, ...]:
+    targets = [t for t, a in enumerate(alive) if a and t != seat]
+    coups = [move(C.COUP, t) for t in targets]
+    if bucket == 3:
+        return tuple(coups)  # R3.4
+    moves = [move(C.INCOME), move(C.FOREIGN_AID), move(C.TAX)]
+    if bucket == 2:
+        moves += coups
+    if bucket >= 1:
+        moves += [move(C.ASSASSINATE, t) for t in targets]
+    moves += [move(C.STEAL, t) for t in targets]
+    moves.append(move(C.EXCHANGE))
+    if variant == C.INQUISITOR_VARIANT:
+        moves += [move(C.EXAMINE, t) for t in targets]
+    return tuple(moves)
+
+
+def _block_moves(action: str, variant: str) -> tuple[Move, ...]:
+    key = (action, variant)
+    moves = _block_cache.get(key)
+    if moves is None:
+        blocks = tuple(move(BLOCK, card=c) for c in C.blockers_of(action, variant))
+        moves = _block_cache[key] = blocks + (move(PASS),)
+    return moves
+
+
+def _card_moves(kind: str, cards) -> tuple[Move, ...]:
+    key = (kind, *cards)
+    moves = _card_cache.get(key)
+    if moves is None:
+        distinct = C.sort_cards(set(cards))
+        moves = _card_cache[key] = tuple(move(kind, card=c) for c in distinct)
+    return moves
+
+
+def _keep_moves(cards: tuple[str, ...], count: int) -> tuple[Move, ...]:
+    key = (count, *C.sort_cards(cards))
+    moves = _keep_cache.get(key)
+    if moves is None:
+        combos = sorted(set(combinations(key[1:], count)))
+        moves = _keep_cache[key] = tuple(move(KEEP, cards=k) for k in combos)
+    return moves
+
+
+def check_stale(s, seat: int, state_id: int | None) -> None:
+    """Refuse a move made against a state older than the decision it answers.
+
+    A seat answering an open window may have seen other seats pass since the window opened:
+    that is still the decision it answered, so it stands. A move made before the seat's
+    decision opened (or after its decision closed, like a second challenge) is stale.
+    """
+    if state_id is None or state_id == s.state_id:
+        return
+    if type(state_id) is not int or state_id > s.state_id:
+        raise IllegalMove("stale_state", f"There is no state {state_id!r} yet.")
+    if seat not in s.waiting or state_id < s.opened:
+        raise IllegalMove(
+            "stale_state",
+            f"The game has moved on since state {state_id} (it is at {s.state_id}).",
+        )
+
+
+def check(s, seat: int, m: Move, state_id: int | None = None) -> None:
+    """Raise IllegalMove unless `m` is legal for `seat` now, made against `state_id`."""
+    if state_id is not None and state_id != s.state_id:
+        check_stale(s, seat, state_id)
+    if m not in legal_moves(s, seat):
+        raise explain(s, seat, m)
+
+
+def explain(s, seat: object, m: object) -> IllegalMove:
+    """Why `m` is not a legal move for `seat` now: the error to raise for an illegal move."""
+    variant = s.options.variant
+    if s.phase == OVER:
+        return IllegalMove("game_over", "The game is over.")
+    if type(seat) is not int or not 0 <= seat < s.options.players:
+        return IllegalMove("bad_seat", f"There is no seat {seat!r} at this table.")
+    if not isinstance(m, Move):
+        return IllegalMove("bad_move", "That is not a move.")
+    cast = C.CAST[variant]
+    named = (m.card,) if m.card is not None else m.cards or ()
+    for card in named:
+        if card not in C.CHARACTERS:
+            return IllegalMove("unknown_card", f"There is no character called {card!r}.")
+        if card not in cast:
+            return IllegalMove("not_in_variant", f"There is no {card} in this game.")
+    if not s.alive[seat]:
+        return IllegalMove("exiled", "You have no influence left.")
+    if seat not in s.waiting:
+        return IllegalMove("not_your_turn", "You have no decision to make now.")
+    phase = s.phase
+    kind = m.kind
+    if phase == ACTION:
+        return _explain_action(s, seat, m, variant)
+    if phase == RESPOND:
+        if kind == BLOCK and s.step == BLOCK_STEP:
+            return IllegalMove("bad_block", f"A {m.card} cannot block a {s.action}.")
+        what = "block or pass" if s.step == BLOCK_STEP else "challenge or pass"
+        return IllegalMove("not_allowed_now", f"You may only {what} now.")
+    if phase == PROVE_PHASE:
+        if kind == PROVE:
+            return IllegalMove("card_not_held", f"You have no {s.claim} to show.")
+        return IllegalMove("not_allowed_now", "You must prove your claim or concede.")
+    if phase == LOSE_PHASE or phase == SHOW_PHASE or phase == DRAFT:
+        wanted = {LOSE_PHASE: LOSE, SHOW_PHASE: SHOW, DRAFT: DRAFT_PICK}[phase]
+        if kind != wanted:
+            return IllegalMove("not_allowed_now", f"You must choose a card ({wanted}) now.")
+        return IllegalMove("card_not_held", f"You have no {m.card} to choose.")
+    if phase == KEEP_PHASE:
+        if kind != KEEP:
+            return IllegalMove("not_allowed_now", "You must choose the cards to keep now.")
+        return IllegalMove(
+            "bad_keep",
+            f"Keep exactly {s.keep_count} of the cards in your hand and the ones you drew.",
+        )
+    if phase == DECIDE_PHASE:
+        return IllegalMove("not_allowed_now", "You must decide whether the card is kept.")
+    return IllegalMove("not_allowed_now", "That move does not answer this decision.")
+
+
+def _explain_action(s, seat: int, m: Move, variant: str) -> IllegalMove:
+    kind = m.kind
+    if kind not in C.ACTIONS:
+        return IllegalMove("not_allowed_now", "It is your turn: choose an action.")
+    if kind not in C.ACTIONS_IN[variant]:
+        return IllegalMove("not_in_variant", f"There is no {kind} in this game.")
+    coins = s.coins[seat]
+    if coins >= C.MUST_COUP and kind != C.COUP:
+        return IllegalMove("must_coup", f"With {coins} coins you must Coup.")
+    cost = C.COST.get(kind, 0)
+    if coins < cost:
+        return IllegalMove("cannot_afford", f"{kind} costs {cost} coins; you have {coins}.")
+    target = m.target
+    if kind in C.TARGETED:
+        if target is None or not 0 <= target < s.options.players:
+            return IllegalMove("bad_target", f"{kind} needs another player as target.")
+        if target == seat:
+            return IllegalMove("bad_target", "You cannot target yourself.")
+        if not s.alive[target]:
+            return IllegalMove("bad_target", "That player is exiled.")
+    return IllegalMove("bad_move", "That move is malformed.")
+
+
+def default_move(s, seat: int, rng) -> Move:
+    """What the server plays for a seat whose deadline passed (R10).
+
+    A response passes; a turn takes Income, or Coups the next seat in turn order when 10+
+    coins force it; the card to lose, the card to show and the draft pick are drawn with
+    `rng` (the caller's, never the game's: replays must not depend on the clock); an Exchange
+    keeps the original cards; the Inquisitor lets the target keep the card. A challenged
+    claim R10 does not name: it is proved when the seat can (that loses it nothing) and
+    conceded otherwise.
+    """
+    moves = legal_moves(s, seat)
+    if not moves:
+        raise IllegalMove("not_your_turn", "This seat owes no decision.")
+    phase = s.phase
+    if phase == RESPOND:
+        return move(PASS)
+    if phase == ACTION:
+        if s.coins[seat] >= C.MUST_COUP:
+            n = s.options.players
+            nxt = next(t for t in ((seat + i) % n for i in range(1, n)) if s.alive[t])
+            return move(C.COUP, nxt)
+        return move(C.INCOME)
+    if phase == PROVE_PHASE:
+        return moves[0]
+    if phase == KEEP_PHASE:
+        return move(KEEP, cards=tuple(s.hands[seat]))
+    if phase == DECIDE_PHASE:
+        return move(EXAMINE_DECISION, swap=False)
+    return moves[rng.randrange(len(moves))]
