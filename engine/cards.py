@@ -76,6 +76,12 @@ def claim_of(action: str, variant: str) -> str | None:
     return CLAIM[action]
 
 
+#: claim_of() for every action, by variant: a table for the engine's hot path.
+CLAIMS_IN: dict[str, dict[str, str | None]] = {
+    v: {a: claim_of(a, v) for a in ACTIONS} for v in VARIANTS
+}
+
+
 def blockers_of(action: str, variant: str) -> tuple[str, ...]:
     """The characters that may block `action` in `variant` (R4's last column)."""
     if action == FOREIGN_AID:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import random
 import secrets
+from itertools import repeat, starmap
+from operator import itemgetter
 
 from . import cards as C
 from .events import Event
@@ -32,7 +34,10 @@ from .legality import (
 from .moves import CHALLENGE, PASS, PROVE, Move
 from .options import Options
 
+# Events are built as _new(Event, (kind, seat, target, card, cards, amount, action, to)):
+# a third of the cost of calling Event(...), and built on every move.
 _new = tuple.__new__
+_second = itemgetter(1)
 
 # Where play resumes after a seat has chosen the card it loses.
 BLOCK_STAGE = "block"      # the action's claim stood: on to the block window
@@ -43,12 +48,11 @@ STAGES = (BLOCK_STAGE, RESOLVE, FAIL, END)
 
 
 def _shuffle(deck: list[str], rng: random.Random) -> None:
-    """Fisher–Yates with float draws: uniform to 2**-53, and twice as fast as
-    Random.shuffle's exact integer draws, which matters on the engine's hot path."""
-    rnd = rng.random
-    for i in range(len(deck) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
+    """Put the deck in a uniformly random order: sort it by one random float per card
+    (ties have probability ~2**-50). Every step runs in C, unlike Random.shuffle's Python
+    loop, which matters on the engine's hot path."""
+    keys = starmap(rng.random, repeat((), len(deck)))
+    deck[:] = map(_second, sorted(zip(keys, deck)))
 
 
 _FULL_DECKS = {
@@ -58,10 +62,6 @@ _FULL_DECKS = {
 }
 
 _others_cache: dict[tuple, tuple[int, ...]] = {}
-
-
-def _ev(kind, seat=None, target=None, card=None, cards=None, amount=None, action=None, to=None):
-    return _new(Event, (kind, seat, target, card, cards, amount, action, to))
 
 
 class Game:
@@ -80,6 +80,7 @@ class Game:
         "deck", "removed", "drawn", "draft_sets", "shown", "first_seat",
         "actor", "action", "target", "claim", "claimant", "challenger",
         "blocker", "block_card", "step", "keep_count", "reason", "resume", "winner",
+        "offer", "offer_id",
     )
 
     # ----------------------------------------------------------------- making games
@@ -106,7 +107,7 @@ class Game:
             _shuffle(g.deck, rng)
             g.hands = [[g.deck.pop(), g.deck.pop()] for _ in range(n)]
             g.coins = [2] * n
-            g._start_turn(g.first_seat, [])
+            g._next_turn([], g.first_seat)
         g.treasury = options.treasury - sum(g.coins)
         return g
 
@@ -156,7 +157,7 @@ class Game:
             _shuffle(deck, g.rng)
         g.deck = list(reversed(deck))
         g.first_seat = actor
-        g._start_turn(actor, [])
+        g._next_turn([], actor)
         for name, value in fields.items():
             if name not in cls.__slots__ or name in ("options", "hands", "deck"):
                 raise ValueError(f"arrange cannot set {name!r}")
@@ -180,19 +181,26 @@ class Game:
         g.removed = []
         g.drawn = []
         g.draft_sets = [None] * n
-        g.winner = None
-        g._clear_turn()
+        g.winner = g.actor = g.action = g.target = g.claim = g.claimant = g.challenger = None
+        g.blocker = g.block_card = g.step = g.keep_count = g.reason = g.resume = None
+        g.shown = None
+        g.offer_id = -1
         return g
-
-    def _clear_turn(self) -> None:
-        self.action = self.target = self.claim = self.claimant = self.challenger = None
-        self.blocker = self.block_card = self.step = self.keep_count = None
-        self.reason = self.resume = self.shown = None
 
     # ----------------------------------------------------------------- reading
 
-    #: legal_moves(seat): every move `seat` may make now (R3–R8); () when it owes none.
-    legal_moves = legal_moves
+    def legal_moves(self, seat: int) -> tuple[Move, ...]:
+        """Every move `seat` may make now (R3–R8); () when it owes no decision.
+
+        Every seat that owes the open decision is offered the same moves (a response
+        window offers its responders one set; the draft's two sets are alike), so the
+        list is computed once per state and served from `offer` after that."""
+        if seat not in self.waiting:
+            return ()
+        if self.offer_id != self.state_id:
+            self.offer = legal_moves(self, seat)
+            self.offer_id = self.state_id
+        return self.offer
 
     @property
     def over(self) -> bool:
@@ -218,19 +226,28 @@ class Game:
         # legality.check, inlined: this is the hottest line of every search and benchmark.
         if state_id is not None and state_id != self.state_id:
             check_stale(self, seat, state_id)
-        if m not in legal_moves(self, seat):
+        if m not in self.legal_moves(seat):
             raise explain(self, seat, m)
         self.state_id += 1
         self.history.append((seat, m))
         ev: list[Event] = []
         phase = self.phase
         if phase == RESPOND:
-            self._respond(seat, m, ev)
+            if m.kind == PASS:  # the commonest move of all, so handled right here
+                ev.append(_new(Event, ("pass", seat, None, None, None, None, None, None)))
+                waiting = list(self.waiting)
+                waiting.remove(seat)
+                self.waiting = tuple(waiting)
+                if not waiting:
+                    self._window_closed(ev)
+            else:
+                self._challenge_or_block(seat, m, ev)
         elif phase == ACTION:
             self._declare(seat, m, ev)
         elif phase == LOSE_PHASE:
             self._turn_up(seat, m.card, ev)
-            self._continue(self.resume, ev)
+            if self.winner is None:
+                _RESUME[self.resume](self, ev)
         elif phase == PROVE_PHASE:
             self._answer_challenge(seat, m.kind == PROVE, ev)
         elif phase == KEEP_PHASE:
@@ -260,10 +277,24 @@ class Game:
             )
         return others
 
-    def _start_turn(self, seat: int, ev: list[Event]) -> None:
-        self._clear_turn()
+    def _next_turn(self, ev: list[Event], seat: int | None = None) -> None:
+        """Start the turn of `seat`, by default the next seat with influence clockwise
+        (R3.1), with nothing of the last turn left over."""
+        if seat is None:
+            n = self.options.players
+            alive = self.alive
+            seat = self.actor
+            while True:
+                seat = (seat + 1) % n
+                if alive[seat]:
+                    break
+        self.action = self.target = self.claim = self.claimant = self.challenger = None
+        self.blocker = self.block_card = self.step = self.keep_count = None
+        self.reason = self.resume = self.shown = None
         self.actor = seat
-        self._open(ACTION, (seat,))
+        self.phase = ACTION
+        self.waiting = (seat,)
+        self.opened = self.state_id
         ev.append(_new(Event, ("turn", seat, None, None, None, None, None, None)))
 
     def _declare(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -274,7 +305,7 @@ class Game:
         if cost:  # R4.1
             self.coins[seat] -= cost
             self.treasury += cost
-        claim = C.claim_of(action, self.options.variant)
+        claim = C.CLAIMS_IN[self.options.variant][action]
         ev.append(_new(Event, ("action", seat, m.target, claim, None, cost, action, None)))
         if claim is not None:
             self._open_challenge(CHALLENGE_ACTION, seat, claim)
@@ -288,25 +319,19 @@ class Game:
         self.step = step
         self.claimant = claimant
         self.claim = claim
-        self._open(RESPOND, self._others(claimant))
+        self.phase = RESPOND
+        self.waiting = self._others(claimant)
+        self.opened = self.state_id
 
-    def _respond(self, seat: int, m: Move, ev: list[Event]) -> None:
-        kind = m.kind
-        if kind == PASS:
-            ev.append(_new(Event, ("pass", seat, None, None, None, None, None, None)))
-            waiting = list(self.waiting)
-            waiting.remove(seat)
-            self.waiting = tuple(waiting)
-            if not waiting:
-                self._window_closed(ev)
-        elif kind == CHALLENGE:  # R6.1: the first challenge ends the window
-            ev.append(_ev("challenge", seat, self.claimant, self.claim))
+    def _challenge_or_block(self, seat: int, m: Move, ev: list[Event]) -> None:
+        if m.kind == CHALLENGE:  # R6.1: the first challenge ends the window
+            ev.append(_new(Event, ("challenge", seat, self.claimant, self.claim, None, None, None, None)))
             self.challenger = seat
             self._open(PROVE_PHASE, (self.claimant,))
         else:  # R7.2: the first block ends the window
             self.blocker = seat
             self.block_card = m.card
-            ev.append(_ev("block", seat, self.actor, m.card))
+            ev.append(_new(Event, ("block", seat, self.actor, m.card, None, None, None, None)))
             self._open_challenge(CHALLENGE_BLOCK, seat, m.card)
 
     def _window_closed(self, ev: list[Event]) -> None:
@@ -330,18 +355,18 @@ class Game:
             _shuffle(deck, self.rng)
             new = deck.pop()
             hand.append(new)
-            ev.append(_ev("prove", seat, None, claim))
-            ev.append(_ev("redraw", seat))
-            ev.append(_ev("drew", seat, None, None, (new,), None, None, (seat,)))
+            ev.append(_new(Event, ("prove", seat, None, claim, None, None, None, None)))
+            ev.append(_new(Event, ("redraw", seat, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("drew", seat, None, None, (new,), None, None, (seat,))))
             self._lose(self.challenger, CHALLENGE, BLOCK_STAGE if on_action else FAIL, ev)
         else:  # R6.4
-            ev.append(_ev("concede", seat, None, claim))
+            ev.append(_new(Event, ("concede", seat, None, claim, None, None, None, None)))
             if on_action:
                 cost = C.COST.get(self.action, 0)
                 if cost:
                     self.coins[seat] += cost
                     self.treasury -= cost
-                    ev.append(_ev("refund", seat, None, None, None, cost))
+                    ev.append(_new(Event, ("refund", seat, None, None, None, cost, None, None)))
             self._lose(seat, CHALLENGE, FAIL if on_action else RESOLVE, ev)
 
     def _lose(self, seat: int, reason: str, resume: str, ev: list[Event]) -> None:
@@ -349,17 +374,20 @@ class Game:
         hand = self.hands[seat]
         if len(hand) == 1:  # nothing to choose, and everyone can see that
             self._turn_up(seat, hand[0], ev)
-            self._continue(resume, ev)
+            if self.winner is None:
+                _RESUME[resume](self, ev)
         else:
             self.reason = reason
             self.resume = resume
-            self._open(LOSE_PHASE, (seat,))
+            self.phase = LOSE_PHASE
+            self.waiting = (seat,)
+            self.opened = self.state_id
 
     def _turn_up(self, seat: int, card: str, ev: list[Event]) -> None:
         hand = self.hands[seat]
         hand.remove(card)
         self.revealed[seat].append(card)
-        ev.append(_ev("lose", seat, None, card))
+        ev.append(_new(Event, ("lose", seat, None, card, None, None, None, None)))
         if hand:
             return
         coins = self.coins[seat]  # R2.2
@@ -368,25 +396,13 @@ class Game:
         self.alive[seat] = False
         self.alive_mask &= ~(1 << seat)
         self.exiled.append(seat)
-        ev.append(_ev("exile", seat, None, None, None, coins))
+        ev.append(_new(Event, ("exile", seat, None, None, None, coins, None, None)))
         mask = self.alive_mask
         if mask & (mask - 1) == 0:  # R2.3: one seat left
             winner = mask.bit_length() - 1
             self.winner = winner
             self._open(OVER, ())
-            ev.append(_ev("win", winner))
-
-    def _continue(self, stage: str, ev: list[Event]) -> None:
-        if self.winner is not None:
-            return
-        if stage == BLOCK_STAGE:
-            self._block_stage(ev)
-        elif stage == RESOLVE:
-            self._resolve(ev)
-        elif stage == FAIL:
-            self._fail(ev)
-        else:
-            self._end_turn(ev)
+            ev.append(_new(Event, ("win", winner, None, None, None, None, None, None)))
 
     def _gone(self) -> bool:
         """R5.2: the actor or the target was exiled before the action resolved."""
@@ -420,33 +436,33 @@ class Game:
             amount = gain if gain <= self.treasury else self.treasury
             self.treasury -= amount
             self.coins[actor] += amount
-            ev.append(_ev("gain", actor, None, None, None, amount))
+            ev.append(_new(Event, ("gain", actor, None, None, None, amount, None, None)))
         elif action == C.COUP or action == C.ASSASSINATE:
             return self._lose(target, action, END, ev)
         elif action == C.STEAL:  # R4.2
             amount = min(2, self.coins[target])
             self.coins[target] -= amount
             self.coins[actor] += amount
-            ev.append(_ev("steal", actor, target, None, None, amount))
+            ev.append(_new(Event, ("steal", actor, target, None, None, amount, None, None)))
         elif action == C.EXCHANGE:  # R4.3
             k = C.exchange_draw(self.options.variant)
             drawn = [self.deck.pop() for _ in range(k)]
             self.drawn = drawn
             self.keep_count = len(self.hands[actor])
-            ev.append(_ev("exchange", actor, None, None, None, k))
-            ev.append(_ev("drew", actor, None, None, tuple(drawn), None, None, (actor,)))
+            ev.append(_new(Event, ("exchange", actor, None, None, None, k, None, None)))
+            ev.append(_new(Event, ("drew", actor, None, None, tuple(drawn), None, None, (actor,))))
             return self._open(KEEP_PHASE, (actor,))
         else:  # Examine, R4.4
-            ev.append(_ev("examine", actor, target))
+            ev.append(_new(Event, ("examine", actor, target, None, None, None, None, None)))
             hand = self.hands[target]
             if len(hand) == 1:
                 return self._show(target, hand[0], ev)
             return self._open(SHOW_PHASE, (target,))
-        self._end_turn(ev)
+        self._next_turn(ev)
 
     def _fail(self, ev: list[Event]) -> None:
-        ev.append(_ev("fail", self.actor, None, None, None, None, self.action))
-        self._end_turn(ev)
+        ev.append(_new(Event, ("fail", self.actor, None, None, None, None, self.action, None)))
+        self._next_turn(ev)
 
     def _keep(self, seat: int, kept: tuple[str, ...], ev: list[Event]) -> None:
         pool = self.hands[seat] + self.drawn
@@ -456,13 +472,13 @@ class Game:
         self.drawn = []
         self.deck.extend(pool)
         _shuffle(self.deck, self.rng)
-        ev.append(_ev("keep", seat, None, None, None, len(pool)))
-        ev.append(_ev("kept", seat, None, None, kept, None, None, (seat,)))
-        self._end_turn(ev)
+        ev.append(_new(Event, ("keep", seat, None, None, None, len(pool), None, None)))
+        ev.append(_new(Event, ("kept", seat, None, None, kept, None, None, (seat,))))
+        self._next_turn(ev)
 
     def _show(self, seat: int, card: str, ev: list[Event]) -> None:
         self.shown = card
-        ev.append(_ev("shown", seat, self.actor, card, None, None, None, (seat, self.actor)))
+        ev.append(_new(Event, ("shown", seat, self.actor, card, None, None, None, (seat, self.actor))))
         self._open(DECIDE_PHASE, (self.actor,))
 
     def _decide(self, swap: bool, ev: list[Event]) -> None:
@@ -474,17 +490,17 @@ class Game:
             _shuffle(self.deck, self.rng)
             new = self.deck.pop()
             hand.append(new)
-            ev.append(_ev("examine_swap", self.actor, target))
-            ev.append(_ev("drew", target, None, None, (new,), None, None, (target,)))
+            ev.append(_new(Event, ("examine_swap", self.actor, target, None, None, None, None, None)))
+            ev.append(_new(Event, ("drew", target, None, None, (new,), None, None, (target,))))
         else:
-            ev.append(_ev("examine_keep", self.actor, target))
-        self._end_turn(ev)
+            ev.append(_new(Event, ("examine_keep", self.actor, target, None, None, None, None, None)))
+        self._next_turn(ev)
 
     def _draft(self, seat: int, card: str, ev: list[Event]) -> None:
         """R1.7: two simultaneous secret picks, then a card each from the third set."""
         self.hands[seat] = [card]
-        ev.append(_ev("drafted", seat))
-        ev.append(_ev("picked", seat, None, card, None, None, None, (seat,)))
+        ev.append(_new(Event, ("drafted", seat, None, None, None, None, None, None)))
+        ev.append(_new(Event, ("picked", seat, None, card, None, None, None, (seat,))))
         waiting = tuple(s for s in self.waiting if s != seat)
         self.waiting = waiting
         if waiting:
@@ -497,15 +513,15 @@ class Game:
         for s in (self.first_seat, 1 - self.first_seat):
             new = self.deck.pop()
             self.hands[s].append(new)
-            ev.append(_ev("drew", s, None, None, (new,), None, None, (s,)))
-        self._start_turn(self.first_seat, ev)
+            ev.append(_new(Event, ("drew", s, None, None, (new,), None, None, (s,))))
+        self._next_turn(ev, self.first_seat)
 
-    def _end_turn(self, ev: list[Event]) -> None:
-        """R3.1: the next seat with influence, clockwise."""
-        n = self.options.players
-        seat = self.actor
-        alive = self.alive
-        while True:
-            seat = (seat + 1) % n
-            if alive[seat]:
-                return self._start_turn(seat, ev)
+
+
+#: Where play resumes after a loss, by the stage recorded in Game.resume.
+_RESUME = {
+    BLOCK_STAGE: Game._block_stage,
+    RESOLVE: Game._resolve,
+    FAIL: Game._fail,
+    END: Game._next_turn,
+}

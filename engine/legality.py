@@ -16,8 +16,8 @@ from itertools import combinations
 from . import cards as C
 from .errors import IllegalMove
 from .moves import (
-    BLOCK, CHALLENGE, CONCEDE, DRAFT_PICK, EXAMINE_DECISION, KEEP, LOSE, PASS, PROVE, SHOW,
-    Move, move,
+    BLOCK, CHALLENGE, CONCEDE, DRAFT_PICK, EXAMINE_DECISION, KEEP, KINDS, LOSE, PASS, PROVE,
+    SHOW, Move, fields_of, move,
 )
 
 # Phases: what kind of decision is open.
@@ -161,6 +161,14 @@ def explain(s, seat: object, m: object) -> IllegalMove:
         return IllegalMove("bad_seat", f"There is no seat {seat!r} at this table.")
     if not isinstance(m, Move):
         return IllegalMove("bad_move", "That is not a move.")
+    if m.kind not in KINDS:
+        return IllegalMove("unknown_move", f"There is no move called {m.kind!r}.")
+    wanted = fields_of(m.kind)
+    for name in ("target", "card", "cards", "swap"):
+        if (getattr(m, name) is not None) != (name in wanted):
+            code = "bad_target" if name == "target" else "bad_move"
+            need = "needs" if name in wanted else "takes no"
+            return IllegalMove(code, f"A {m.kind} move {need} {name!r}.")
     cast = C.CAST[variant]
     named = (m.card,) if m.card is not None else m.cards or ()
     for card in named:

@@ -1,0 +1,137 @@
+"""Properties over thousands of random complete games, every table size and both variants.
+
+After every move: the coins add up (R1.5), every card is in exactly one place with the right
+count of each character (R1.1–R1.3, R1.7), no exiled seat owes a decision or can be
+targeted (R2.2, R3.5), no view holds what its viewer may not see (R11), and legality on a
+seat's view equals legality on the game. Every game ends with exactly one winner (R2.3) and
+replays identically from its seed and moves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Game, Options, legal_moves, visible_to
+from engine.cards import CAST, TARGETED, copies_for
+
+CONFIGS = [(p, v) for p in range(2, 11) for v in ("base", "inquisitor")]
+PRIVATE_TO_SELF = {"drew", "kept", "picked"}
+
+
+def expected_cards(options: Options) -> Counter:
+    cast = CAST[options.variant]
+    if options.draft:
+        return Counter({c: 3 for c in cast})  # three sets of one of each (R1.7)
+    return Counter({c: copies_for(options.players) for c in cast})
+
+
+def all_cards(g: Game) -> Counter:
+    places = [g.deck, g.removed, g.drawn, *g.hands, *g.revealed]
+    if g.phase == "draft":
+        places += [s for s in g.draft_sets if s is not None]
+    return Counter(c for place in places for c in place)
+
+
+def check_invariants(g: Game, total: Counter) -> None:
+    n = g.options.players
+    assert g.treasury >= 0 and all(c >= 0 for c in g.coins)
+    assert g.treasury + sum(g.coins) == g.options.treasury  # R1.5
+    if g.phase != "draft":
+        assert all_cards(g) == total  # every card in exactly one place
+    for s in range(n):
+        assert g.alive[s] == bool(g.hands[s]) or g.phase == "draft"
+        if not g.alive[s]:
+            assert g.coins[s] == 0  # R2.2
+            assert s not in g.waiting
+        for m in g.legal_moves(s):
+            if m.kind in TARGETED:
+                assert m.target != s and g.alive[m.target]  # R3.5
+    assert set(g.exiled) == {s for s in range(n) if not g.alive[s]}
+
+
+def check_views(g: Game) -> None:
+    n = g.options.players
+    for viewer in [None, *range(n)]:
+        v = g.view(viewer)
+        data = v.to_dict()
+        assert "deck" not in data and "rng" not in data and "removed" not in data
+        for s in range(n):
+            if s != viewer:
+                assert v.hands[s] is None and v.draft_sets[s] is None  # R11
+        if viewer is None:
+            assert v.drawn == () and v.shown is None
+        else:
+            assert list(v.hands[viewer]) == g.hands[viewer]
+            if v.drawn:
+                assert viewer == g.actor and g.phase == "keep"
+            if v.shown is not None:
+                assert viewer in (g.actor, g.target)
+            assert legal_moves(v, viewer) == g.legal_moves(viewer)
+
+
+def check_events(events, seat: int) -> None:
+    for e in events:
+        if e.kind in PRIVATE_TO_SELF:
+            assert e.to == (e.seat,)
+        elif e.kind == "shown":
+            assert set(e.to) == {e.seat, e.target}
+        else:
+            assert e.to is None
+    for viewer in range(8):
+        for e in visible_to(events, viewer):
+            assert e.to is None or viewer in e.to
+
+
+def play_random_game(options: Options, seed: int, views: bool) -> Game:
+    g = Game.new(options, seed)
+    rng = random.Random(seed)
+    total = expected_cards(options)
+    check_invariants(g, total)
+    while not g.over:
+        seat = rng.choice(g.waiting)
+        moves = g.legal_moves(seat)
+        assert moves, "a waiting seat always has a legal move"
+        events = g.apply(seat, rng.choice(moves), g.state_id)
+        check_events(events, seat)
+        check_invariants(g, total)
+        if views:
+            check_views(g)
+    return g
+
+
+@pytest.mark.parametrize("players,variant", CONFIGS)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_random_games_keep_every_invariant(players: int, variant: str, seed: int) -> None:
+    """R1.5, R2.2, R2.3, R3.5 and card conservation over random complete games."""
+    options = Options(players=players, variant=variant)
+    g = play_random_game(options, seed, views=False)
+    assert sum(g.alive) == 1 and g.winner == g.alive.index(True)  # R2.3
+    assert len(g.exiled) == players - 1
+    assert g.waiting == ()
+    replayed = Game.replay(options, seed, g.history)
+    assert replayed.reveal() == g.reveal()
+    assert replayed.deck == g.deck and replayed.rng.getstate() == g.rng.getstate()
+
+
+@pytest.mark.parametrize("players,variant", CONFIGS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_views_never_hold_another_seats_secrets(players: int, variant: str, seed: int) -> None:
+    """R11 after every move of random games, and one legality on both sides."""
+    play_random_game(Options(players=players, variant=variant), seed, views=True)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_first_seat_is_kept_for_rematches(players: int) -> None:
+    """R1.6: a given first seat starts, in every variant and with the draft."""
+    for first in range(players):
+        g = Game.new(Options(players=players, first_seat=first), seed=first)
+        assert g.first_seat == first
+        if not g.options.draft:
+            assert g.waiting == (first,) and g.actor == first
