@@ -1,2 +1,28 @@
-"""The wire between the server and its clients: messages, a strict msgpack codec and a
-sans-I/O connection. Built in its own issue; empty until then."""
+"""The wire between the server and its clients (docs/PROTOCOL.md is the spec).
+
+A TCP stream of back-to-back msgpack maps, each with a string `t`. `messages` defines every
+message of version 1 as a frozen dataclass with the spec of each field; `codec` checks and
+packs them; `connection.Connection` is the sans-I/O state machine both sides run:
+
+    conn = Connection(Role.CLIENT)
+    sock.send(conn.send(Hello(versions=[1], client="mybot/1.0")))
+    conn.receive_data(sock.recv(65536))
+    msg = conn.next_message()        # a Message, NEED_DATA or CONNECTION_CLOSED
+
+Errors: RemoteProtocolError (the peer broke the protocol) and LocalProtocolError (we tried
+to), each with a stable code from `errors`.
+"""
+
+from .codec import decode, encode
+from .connection import CONNECTION_CLOSED, NEED_DATA, Connection, Role, State, choose_version
+from .errors import (
+    CODES, LOBBY_ERRORS, SESSION_ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError,
+)
+from .messages import *  # noqa: F403 — every message class is part of the API
+from .messages import ALL, BY_TYPE, VERSIONS
+
+__all__ = [
+    "ALL", "BY_TYPE", "CODES", "CONNECTION_CLOSED", "LOBBY_ERRORS", "NEED_DATA", "SESSION_ERRORS",
+    "VERSIONS", "Connection", "LocalProtocolError", "ProtocolError", "RemoteProtocolError", "Role",
+    "State", "choose_version", "decode", "encode",
+] + [cls.__name__ for cls in ALL]

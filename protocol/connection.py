@@ -1,0 +1,226 @@
+"""The sans-I/O connection: bytes in, messages out; messages in, bytes out.
+
+One `Connection` per TCP connection, on either side. Feed it what the socket received with
+`receive_data` (b"" for end of file) and take messages with `next_message` until it says
+NEED_DATA; turn a message into bytes to write with `send`. It tracks the handshake of the
+fixed core and the frame limit, and raises RemoteProtocolError when the peer breaks the
+protocol, LocalProtocolError when we try to. It never touches a socket or a clock: timeouts,
+pings and replies are the caller's.
+
+States:
+    HANDSHAKE  server: waiting for hello, then for our welcome; client: hello not yet
+               answered. Only hello, welcome, error and bye may pass.
+    OPEN       the version is agreed: every message of it may pass.
+    CLOSED     bye or a closing error was sent or received, or the peer closed; nothing
+               more is sent, and received bytes are ignored.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import msgpack
+
+from .codec import CLIENT_SENDS, SERVER_SENDS, decode, encode
+from .errors import SESSION_ERRORS, LocalProtocolError, RemoteProtocolError
+from .messages import VERSIONS, Bye, Error, Hello, Message, Welcome
+
+DEFAULT_MAX_FRAME = 64 * 1024
+
+
+class Role(enum.Enum):
+    CLIENT = "client"
+    SERVER = "server"
+
+
+class State(enum.Enum):
+    HANDSHAKE = "handshake"
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class _Sentinel:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: next_message(): no complete frame yet; feed more bytes.
+NEED_DATA = _Sentinel("NEED_DATA")
+#: next_message(): the peer closed the stream (or the connection is CLOSED).
+CONNECTION_CLOSED = _Sentinel("CONNECTION_CLOSED")
+
+
+def choose_version(theirs, ours=VERSIONS) -> int | None:
+    """The highest version both sides speak, or None."""
+    common = set(theirs) & set(ours)
+    return max(common) if common else None
+
+
+class Connection:
+    """One side of one connection. See the module docstring."""
+
+    def __init__(
+        self,
+        role: Role,
+        *,
+        max_frame: int = DEFAULT_MAX_FRAME,
+        versions: tuple[int, ...] = VERSIONS,
+    ) -> None:
+        self.role = role
+        self.state = State.HANDSHAKE
+        self.versions = versions
+        #: The agreed version, once OPEN.
+        self.version: int | None = None
+        self.max_frame = max_frame
+        #: The largest frame the peer accepts, as far as we know (the welcome may say).
+        self.peer_max_frame = DEFAULT_MAX_FRAME
+        self._accepts = CLIENT_SENDS if role is Role.SERVER else SERVER_SENDS
+        self._unpacker = msgpack.Unpacker(
+            raw=False,
+            strict_map_key=True,
+            max_buffer_size=max_frame,
+            max_str_len=max_frame,
+            max_bin_len=max_frame,
+            max_array_len=4096,
+            max_map_len=256,
+            max_ext_len=0,
+        )
+        self._pending = bytearray()
+        self._fed = 0
+        self._frame_start = 0
+        self._eof = False
+        self._hello_seen = False
+        #: The versions the client's hello listed (server side).
+        self.peer_versions: tuple[int, ...] = ()
+
+    # ------------------------------------------------------------------ receiving
+
+    def receive_data(self, data: bytes) -> None:
+        """Bytes the socket received; b"" means the peer closed its side."""
+        if not data:
+            self._eof = True
+        elif self.state is not State.CLOSED:
+            self._pending += data
+
+    def next_message(self) -> Message | _Sentinel:
+        """The next complete message, NEED_DATA, or CONNECTION_CLOSED.
+
+        Raises RemoteProtocolError for a peer's breach; when its `closes` is true the
+        connection is CLOSED and the caller should send the error (if it can) and close."""
+        if self.state is State.CLOSED:
+            return CONNECTION_CLOSED
+        while True:
+            try:
+                obj = self._unpacker.unpack()
+            except msgpack.OutOfData:
+                partial = self._fed - self._frame_start
+                if not self._pending:
+                    if self._eof:
+                        self.state = State.CLOSED
+                        if partial:
+                            raise RemoteProtocolError(
+                                "bad_frame", "The connection closed in the middle of a frame."
+                            ) from None
+                        return CONNECTION_CLOSED
+                    return NEED_DATA
+                room = self.max_frame - partial
+                if room <= 0:
+                    self._fail("frame_too_large", f"A frame exceeds {self.max_frame} bytes.")
+                chunk = self._pending[:room]
+                del self._pending[:room]
+                self._unpacker.feed(chunk)
+                self._fed += len(chunk)
+                continue
+            except Exception:  # noqa: BLE001 — any failure of the unpacker is a bad frame
+                self._fail("bad_frame", "The bytes received are not a msgpack frame.")
+            self._frame_start = self._unpacker.tell()
+            return self._received(obj)
+
+    def _received(self, obj: object) -> Message:
+        try:
+            msg = decode(obj, self._accepts)
+        except RemoteProtocolError as exc:
+            if exc.code == "bad_frame" or self.state is State.HANDSHAKE:
+                self.state = State.CLOSED
+                if exc.code != "bad_frame":
+                    exc = RemoteProtocolError(
+                        "handshake_required", "The first message must be a valid hello.", exc.re
+                    )
+            raise exc
+        if isinstance(msg, Bye):
+            self.state = State.CLOSED
+        elif self.state is State.HANDSHAKE:
+            self._handshake_received(msg)
+        elif isinstance(msg, (Hello, Welcome)):
+            raise RemoteProtocolError("bad_message", f"{msg.TYPE} is only for the handshake.")
+        return msg
+
+    def _handshake_received(self, msg: Message) -> None:
+        if self.role is Role.SERVER:
+            if not isinstance(msg, Hello) or self._hello_seen:
+                self._fail("handshake_required", "The first message must be hello.")
+            self._hello_seen = True
+            self.peer_versions = tuple(msg.versions)
+        elif isinstance(msg, Welcome):
+            if msg.version not in self.versions:
+                self._fail("unsupported_version", f"We do not speak version {msg.version}.")
+            self.version = msg.version
+            if msg.max_frame is not None:
+                self.peer_max_frame = msg.max_frame
+            self.state = State.OPEN
+        elif isinstance(msg, Error):
+            if msg.code in ("unsupported_version", "handshake_required"):
+                self.state = State.CLOSED
+        else:
+            self._fail("handshake_required", "The server must answer hello with welcome.")
+
+    def _fail(self, code: str, message: str) -> None:
+        self.state = State.CLOSED
+        raise RemoteProtocolError(code, message)
+
+    # ------------------------------------------------------------------ sending
+
+    def send(self, msg: Message) -> bytes:
+        """The bytes to write for `msg`; LocalProtocolError if it may not be sent now."""
+        if self.state is State.CLOSED:
+            raise LocalProtocolError("bad_message", "The connection is closed.")
+        if self.state is State.HANDSHAKE:
+            self._handshake_sent(msg)
+        elif isinstance(msg, (Hello, Welcome)):
+            raise LocalProtocolError("bad_message", f"{msg.TYPE} is only for the handshake.")
+        allowed = SERVER_SENDS if self.role is Role.SERVER else CLIENT_SENDS
+        if getattr(msg, "TYPE", None) not in allowed:
+            raise LocalProtocolError("bad_message", f"A {self.role.value} cannot send {msg!r}"[:200])
+        frame = encode(msg, self.peer_max_frame)
+        if isinstance(msg, Bye) or (isinstance(msg, Error) and _closes(msg.code)):
+            self.state = State.CLOSED
+        elif isinstance(msg, Welcome):
+            self.version = msg.version
+            self.state = State.OPEN
+        return frame
+
+    def _handshake_sent(self, msg: Message) -> None:
+        if self.role is Role.CLIENT:
+            if isinstance(msg, Hello) and not self._hello_seen:
+                self._hello_seen = True
+                return
+            if isinstance(msg, Bye):
+                return
+            raise LocalProtocolError("handshake_required", "A client must send hello first.")
+        if isinstance(msg, (Error, Bye)):
+            return
+        if not isinstance(msg, Welcome) or not self._hello_seen:
+            raise LocalProtocolError(
+                "handshake_required", "A server answers hello with welcome before anything else."
+            )
+        if msg.version not in self.versions or msg.version not in self.peer_versions:
+            raise LocalProtocolError(
+                "unsupported_version", f"Version {msg.version} is not spoken by both sides."
+            )
+
+
+def _closes(code: str) -> bool:
+    return SESSION_ERRORS.get(code, (False, ""))[0]

@@ -1,0 +1,75 @@
+"""Every error code that can cross the wire, in one table, and the protocol's exceptions.
+
+Codes are stable strings: a code never changes meaning, and a new one is only ever added.
+`error` messages, `bye` reasons and `move_rejected` all take their code from here; the
+engine's move codes are part of the table as they are. docs/PROTOCOL.md repeats it.
+"""
+
+from __future__ import annotations
+
+from engine import MOVE_ERRORS
+
+#: Codes of the connection itself. `closes`: the sender closes the connection after it.
+SESSION_ERRORS: dict[str, tuple[bool, str]] = {
+    "bad_frame": (True, "the bytes are not a msgpack map with a string 't'"),
+    "frame_too_large": (True, "a frame is larger than the peer's frame limit"),
+    "handshake_required": (True, "the first message was not hello"),
+    "unsupported_version": (True, "no protocol version in hello is spoken here ('versions' lists ours)"),
+    "handshake_timeout": (True, "hello did not arrive in time"),
+    "unknown_type": (False, "the message type is not one this peer accepts"),
+    "bad_message": (False, "a field is missing, of the wrong type, or over its limit"),
+    "rate_limited": (False, "too many messages; slow down (repeating it ends the connection)"),
+    "too_many_connections": (True, "the server, or your address, has all the connections it allows"),
+    "idle_timeout": (True, "nothing was heard for too long (pings unanswered)"),
+    "slow_consumer": (True, "the client did not read its messages fast enough"),
+    "server_shutdown": (True, "the server is stopping"),
+    "client_quit": (True, "the client is leaving"),
+    "replaced": (True, "the same seat reconnected on another connection"),
+    "internal_error": (False, "the server failed to handle the request; nothing changed"),
+}
+
+#: Codes of lobby and table requests (never close the connection).
+LOBBY_ERRORS: dict[str, str] = {
+    "no_such_table": "there is no table with that id or code",
+    "table_full": "every seat of the table is taken",
+    "seat_taken": "that seat is taken",
+    "bad_options": "the table options are not valid (the message says which)",
+    "bad_token": "the reconnect token is unknown or expired",
+    "not_at_table": "you are not at a table",
+    "already_at_table": "you are already at a table: leave it first",
+    "not_seated": "spectators cannot do that",
+    "not_creator": "only the table's creator can do that",
+    "game_running": "the game has started",
+    "game_not_over": "the game is not over yet",
+    "not_ready": "not every seated player is ready",
+    "no_players": "a game needs at least two seats filled",
+    "unknown_strategy": "there is no bot strategy with that name",
+}
+
+#: Every code: session, lobby and engine.
+CODES: frozenset[str] = frozenset(SESSION_ERRORS) | frozenset(LOBBY_ERRORS) | frozenset(MOVE_ERRORS)
+
+
+class ProtocolError(Exception):
+    """A breach of the protocol, with the code and sentence to send about it."""
+
+    def __init__(self, code: str, message: str, re: int | None = None) -> None:
+        assert code in CODES, code
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        #: The id of the request that caused it, when one could be read: the reply's `re`.
+        self.re = re
+
+    @property
+    def closes(self) -> bool:
+        """Whether the connection must close after this error."""
+        return SESSION_ERRORS.get(self.code, (False, ""))[0]
+
+
+class RemoteProtocolError(ProtocolError):
+    """The peer broke the protocol: answer with an `error` (and close if `closes`)."""
+
+
+class LocalProtocolError(ProtocolError):
+    """We tried to send something the protocol does not allow: a bug on our side."""

@@ -1,0 +1,475 @@
+"""Every message of protocol version 1, as frozen dataclasses with the spec of each field.
+
+A message class names its wire type (`TYPE`, the `t` field), who may send it (`SENDER`:
+"client", "server" or "both") and, per field, the spec its value must meet (see schema.py).
+Fields without a default are required; optional ones default to None and are left out of
+the frame when None. Nested data (table options, views, events, moves) travels as maps with
+the specs below; the engine turns them into its own types (View.from_dict, Move.from_dict).
+docs/PROTOCOL.md is written from this module: change one, change the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar
+
+from engine import ACTIONS, CHARACTERS, KINDS, PHASES, STEPS, VARIANTS
+
+from .schema import Bool, Enum, Field, Int, List, Map, Nullable, Str
+
+#: Protocol versions this implementation speaks.
+VERSIONS: tuple[int, ...] = (1,)
+
+NAME = Str(32, 1)
+TEXT = Str(500, 1)
+MESSAGE = Str(500)
+CODE = Str(32, 1)
+TABLE_ID = Str(16, 1)
+TOKEN = Str(64, 1)
+REQUEST_ID = Int(0, 2**31 - 1)
+SEAT = Int(0, 9)
+COINS = Int(0, 1000)
+CARD = Enum(CHARACTERS)
+CARDS = List(CARD, 25)
+SEATS = List(SEAT, 10)
+STRATEGY = Str(32, 1)
+
+#: Options of a table, as create_table sends them and table summaries show them.
+TABLE_OPTIONS = Map((
+    Field("seats", Int(2, 10)),
+    Field("variant", Enum(VARIANTS), False),
+    Field("two_player_draft", Bool(), False),
+    Field("treasury", Int(20, 1000), False),
+    Field("response_clock", Int(0, 600), False),
+    Field("turn_clock", Int(0, 3600), False),
+    Field("private", Bool(), False),
+    Field("name", NAME, False),
+    Field("bots", STRATEGY, False),
+    Field("on_disconnect", Enum(("bot", "forfeit")), False),
+))
+
+#: One seat as the lobby and the table show it.
+SEAT_INFO = Map((
+    Field("seat", SEAT),
+    Field("name", Nullable(NAME)),
+    Field("bot", Nullable(STRATEGY)),
+    Field("ready", Bool()),
+    Field("away", Bool()),
+))
+
+#: A table as the lobby lists it.
+TABLE_SUMMARY = Map((
+    Field("table", TABLE_ID),
+    Field("name", NAME),
+    Field("options", TABLE_OPTIONS),
+    Field("status", Enum(("waiting", "playing", "over"))),
+    Field("seats", List(SEAT_INFO, 10)),
+    Field("spectators", Int(0, 10_000)),
+    Field("creator", Nullable(NAME)),
+    Field("code", TABLE_ID, False),
+))
+
+#: engine.Options as a view carries it.
+GAME_OPTIONS = Map((
+    Field("players", Int(2, 10)),
+    Field("variant", Enum(VARIANTS)),
+    Field("two_player_draft", Bool()),
+    Field("treasury", Int(20, 1000)),
+    Field("first_seat", Nullable(SEAT)),
+))
+
+#: engine.View.to_dict(): one viewer's complete knowledge of the game.
+VIEW = Map((
+    Field("options", GAME_OPTIONS),
+    Field("seat", Nullable(SEAT)),
+    Field("state_id", Int(0, 2**31 - 1)),
+    Field("phase", Enum(PHASES)),
+    Field("waiting", SEATS),
+    Field("opened", Int(0, 2**31 - 1)),
+    Field("coins", List(COINS, 10)),
+    Field("alive", List(Bool(), 10)),
+    Field("influence", List(Int(0, 2), 10)),
+    Field("revealed", List(List(CARD, 2), 10)),
+    Field("hands", List(Nullable(List(CARD, 2)), 10)),
+    Field("treasury", COINS),
+    Field("deck_size", Int(0, 50)),
+    Field("first_seat", Nullable(SEAT)),
+    Field("actor", Nullable(SEAT)),
+    Field("action", Nullable(Enum(ACTIONS))),
+    Field("target", Nullable(SEAT)),
+    Field("step", Nullable(Enum(STEPS))),
+    Field("claimant", Nullable(SEAT)),
+    Field("claim", Nullable(CARD)),
+    Field("challenger", Nullable(SEAT)),
+    Field("blocker", Nullable(SEAT)),
+    Field("block_card", Nullable(CARD)),
+    Field("reason", Nullable(Str(32))),
+    Field("keep_count", Nullable(Int(0, 2))),
+    Field("drawn", List(CARD, 2)),
+    Field("shown", Nullable(CARD)),
+    Field("draft_sets", List(Nullable(List(CARD, 6)), 10)),
+    Field("exiled", SEATS),
+    Field("winner", Nullable(SEAT)),
+))
+
+EVENT_KINDS = (
+    "turn", "action", "pass", "challenge", "prove", "redraw", "concede", "refund", "block",
+    "lose", "exile", "gain", "steal", "exchange", "keep", "examine", "examine_keep",
+    "examine_swap", "drafted", "fail", "win", "drew", "kept", "shown", "picked",
+)
+
+#: engine.Event.to_dict(): what happened, as the recipient may see it.
+EVENT = Map((
+    Field("kind", Enum(EVENT_KINDS)),
+    Field("seat", SEAT, False),
+    Field("target", SEAT, False),
+    Field("card", CARD, False),
+    Field("cards", List(CARD, 4), False),
+    Field("amount", COINS, False),
+    Field("action", Enum(ACTIONS), False),
+))
+
+#: engine.Move.to_dict(). Only the shape is checked here: the engine judges the move and
+#: answers with its own codes (move_rejected), unknown kinds and cards included.
+MOVE = Map((
+    Field("kind", Str(32, 1)),
+    Field("target", Int(-(2**31), 2**31 - 1), False),
+    Field("card", Str(32, 1), False),
+    Field("cards", List(Str(32, 1), 4), False),
+    Field("swap", Bool(), False),
+))
+
+#: A decision's deadline: `ms` milliseconds left for `seat` when the message was sent.
+DEADLINE = Map((Field("seat", SEAT), Field("ms", Int(0, 3_600_000))))
+
+#: Who sits where, as a table shows it.
+PLAYERS = List(SEAT_INFO, 10)
+
+
+def spec(s: Any, default: Any = MISSING) -> Any:
+    """A dataclass field carrying its wire spec."""
+    if default is MISSING:
+        return field(metadata={"spec": s})
+    return field(default=default, metadata={"spec": s})
+
+
+class Message:
+    """Base of every message. TYPE is the wire `t`; SENDER who may send it."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str]
+    SENDER: ClassVar[str]
+
+    def to_wire(self) -> dict:
+        """The frame's map: `t` first, then every field that is not None."""
+        out: dict = {"t": self.TYPE}
+        for name in _FIELD_NAMES[type(self)]:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+
+# --------------------------------------------------------------------------- session
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """The client's first message: the versions it speaks, who it is (fixed core)."""
+
+    TYPE = "hello"
+    SENDER = "client"
+    versions: list = spec(List(Int(1, 999), 16, 1))
+    client: str = spec(Str(64, 1))
+    name: str | None = spec(NAME, None)
+    token: str | None = spec(TOKEN, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome(Message):
+    """The server's answer to hello: the version chosen (fixed core), the name it gave."""
+
+    TYPE = "welcome"
+    SENDER = "server"
+    version: int = spec(Int(1, 999))
+    server: str = spec(Str(64, 1))
+    name: str | None = spec(NAME, None)
+    max_frame: int | None = spec(Int(1024, 2**24), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    """Are you there? Answered by pong with the same id, at any time after the handshake."""
+
+    TYPE = "ping"
+    SENDER = "both"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    TYPE = "pong"
+    SENDER = "both"
+    re: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Error(Message):
+    """Something went wrong: a code from the table in errors.py, and a sentence."""
+
+    TYPE = "error"
+    SENDER = "both"
+    code: str = spec(CODE)
+    message: str = spec(MESSAGE)
+    re: int | None = spec(REQUEST_ID, None)
+    versions: list | None = spec(List(Int(1, 999), 16), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Bye(Message):
+    """The sender is closing the connection, and why (a code of errors.py)."""
+
+    TYPE = "bye"
+    SENDER = "both"
+    reason: str = spec(CODE)
+    message: str | None = spec(MESSAGE, None)
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+@dataclass(frozen=True, slots=True)
+class ListTables(Message):
+    """Ask for the public tables; answered by `tables`, and subscribes to its updates."""
+
+    TYPE = "list_tables"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Tables(Message):
+    """The public tables (the answer to list_tables, or an update with no `re`)."""
+
+    TYPE = "tables"
+    SENDER = "server"
+    tables: list = spec(List(TABLE_SUMMARY, 1000))
+    re: int | None = spec(REQUEST_ID, None)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable(Message):
+    """Create a table and take its first seat; answered by `joined`."""
+
+    TYPE = "create_table"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    options: dict = spec(TABLE_OPTIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Message):
+    """Sit at a table (by id or private code), in `seat` or any free one, or spectate."""
+
+    TYPE = "join"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    table: str | None = spec(TABLE_ID, None)
+    code: str | None = spec(TABLE_ID, None)
+    seat: int | None = spec(SEAT, None)
+    spectate: bool | None = spec(Bool(), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Joined(Message):
+    """You are at `table`: in `seat` with a reconnect `token`, or spectating (no seat).
+    Without `re` after a handshake whose hello carried a valid token: your seat is back."""
+
+    TYPE = "joined"
+    SENDER = "server"
+    table: str = spec(TABLE_ID)
+    re: int | None = spec(REQUEST_ID, None)
+    seat: int | None = spec(SEAT, None)
+    token: str | None = spec(TOKEN, None)
+    code: str | None = spec(TABLE_ID, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Message):
+    """Leave the table you are at (a seat in a running game is then played by the table's
+    rule for the departed: a bot, or forfeit)."""
+
+    TYPE = "leave"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Message):
+    """Say you are ready (or not) for the game to start."""
+
+    TYPE = "ready"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    ready: bool = spec(Bool(), True)
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Message):
+    """The creator starts the game (empty seats get bots if the table says so)."""
+
+    TYPE = "start"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(Message):
+    """Ask for another game at the same table once the game is over; the winner starts."""
+
+    TYPE = "rematch"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Ok(Message):
+    """The request `re` was done (for requests with no other answer)."""
+
+    TYPE = "ok"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo(Message):
+    """The table you are at changed: seats, names, ready marks, status."""
+
+    TYPE = "table"
+    SENDER = "server"
+    info: dict = spec(TABLE_SUMMARY)
+
+
+# --------------------------------------------------------------------------- table
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot(Message):
+    """Everything you may know of the game now: sent on joining, rejoining and starting."""
+
+    TYPE = "snapshot"
+    SENDER = "server"
+    table: str = spec(TABLE_ID)
+    view: dict = spec(VIEW)
+    players: list = spec(PLAYERS)
+    deadlines: list = spec(List(DEADLINE, 10))
+    reveal: dict | None = spec(VIEW, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Update(Message):
+    """After every accepted move: your complete new view, the events you may see, the
+    deadlines, and once the game is over the full reveal."""
+
+    TYPE = "update"
+    SENDER = "server"
+    table: str = spec(TABLE_ID)
+    view: dict = spec(VIEW)
+    events: list = spec(List(EVENT, 64))
+    deadlines: list = spec(List(DEADLINE, 10))
+    reveal: dict | None = spec(VIEW, None)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest(Message):
+    """Play a move, made against the view with `state_id`."""
+
+    TYPE = "move"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    state_id: int = spec(Int(0, 2**31 - 1))
+    move: dict = spec(MOVE)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAccepted(Message):
+    """The move `re` was played; the game is now at `state_id` (an update follows)."""
+
+    TYPE = "move_accepted"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    state_id: int = spec(Int(0, 2**31 - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRejected(Message):
+    """The move `re` was refused with an engine code; nothing changed."""
+
+    TYPE = "move_rejected"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    code: str = spec(CODE)
+    message: str = spec(MESSAGE)
+    state_id: int = spec(Int(0, 2**31 - 1))
+
+
+# --------------------------------------------------------------------------- chat, presence
+
+
+@dataclass(frozen=True, slots=True)
+class Say(Message):
+    """Chat to the lobby or to your table."""
+
+    TYPE = "say"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    text: str = spec(TEXT)
+    scope: str = spec(Enum(("lobby", "table")), "table")
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(Message):
+    """Someone said something in the lobby or at your table."""
+
+    TYPE = "chat"
+    SENDER = "server"
+    scope: str = spec(Enum(("lobby", "table")))
+    name: str = spec(NAME)
+    text: str = spec(TEXT)
+    seat: int | None = spec(SEAT, None)
+    table: str | None = spec(TABLE_ID, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Presence(Message):
+    """A seat's connection came or went: here, away (in its grace period), taken by a bot,
+    or left."""
+
+    TYPE = "presence"
+    SENDER = "server"
+    table: str = spec(TABLE_ID)
+    seat: int = spec(SEAT)
+    status: str = spec(Enum(("here", "away", "bot", "left")))
+    name: str | None = spec(NAME, None)
+
+
+ALL: tuple[type[Message], ...] = (
+    Hello, Welcome, Ping, Pong, Error, Bye,
+    ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
+    Snapshot, Update, MoveRequest, MoveAccepted, MoveRejected,
+    Say, Chat, Presence,
+)
+
+#: Message classes by wire type.
+BY_TYPE: dict[str, type[Message]] = {cls.TYPE: cls for cls in ALL}
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in fields(cls)) for cls in ALL
+}
+
+
+def wire_spec(cls: type[Message]) -> Map:
+    """The map spec of a message's fields (without `t`)."""
+    return Map(tuple(
+        Field(f.name, f.metadata["spec"], f.default is MISSING) for f in fields(cls)
+    ))
