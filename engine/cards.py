@@ -107,6 +107,11 @@ def copies_for(players: int) -> int:
     return 5
 
 
+def copies_in_game(players: int, draft: bool) -> int:
+    """Copies of each character in the whole game: the draft uses three sets of one (R1.7)."""
+    return 3 if draft else copies_for(players)
+
+
 def sort_cards(cards) -> tuple[str, ...]:
     """Cards in canonical order, so equal multisets compare equal."""
     return tuple(sorted(cards, key=_ORDER.__getitem__))

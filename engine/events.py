@@ -32,6 +32,8 @@ event: where something is hidden, a public event says that it happened and a pri
   drafted      seat                   picked a draft card (R1.7)
   fail         seat, action           the action had no effect (conceded, blocked, R5.2)
   win          seat                   the game is over; seat won
+  forfeit      seat                   the seat left the game for good (its cards follow,
+                                      face up, as lose events, then exile)
 Private kinds:
   drew         seat, cards            to seat: the cards it drew (replacement, exchange,
                                       examine swap, the draft's second card)

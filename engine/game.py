@@ -26,6 +26,7 @@ from operator import itemgetter
 
 from . import cards as C
 from .events import Event
+from .errors import IllegalMove
 from .legality import (
     ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
     LOSE_PHASE, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, check_stale, explain,
@@ -113,11 +114,14 @@ class Game:
 
     @classmethod
     def replay(cls, options: Options, seed: int, history) -> Game:
-        """The game that options, seed and the (seat, move) list produce; raises IllegalMove
-        if a move in it is not legal where it stands."""
+        """The game that options, seed and the (seat, move) list produce (a move of None is
+        a forfeit); raises IllegalMove if a move in it is not legal where it stands."""
         g = cls.new(options, seed)
         for seat, m in history:
-            g.apply(seat, m)
+            if m is None:
+                g.forfeit(seat)
+            else:
+                g.apply(seat, m)
         return g
 
     @classmethod
@@ -260,6 +264,53 @@ class Game:
             self._draft(seat, m.card, ev)
         return ev
 
+    def forfeit(self, seat: int) -> list[Event]:
+        """`seat` leaves the game (the server's rule for a player gone for good): every
+        face-down card turns face up and the seat is exiled (R2.2). Play goes on as the
+        rules say for an exiled player: a turn it acted in, or aimed at, ends with no effect
+        (R5.2); a claim it made fails; a window no longer waits for it. Recorded in the
+        history as (seat, None)."""
+        if self.phase == OVER or not self.alive[seat]:
+            raise IllegalMove("exiled" if self.phase != OVER else "game_over",
+                              "That seat is no longer in the game.")
+        self.state_id += 1
+        self.history.append((seat, None))
+        ev: list[Event] = [_new(Event, ("forfeit", seat, None, None, None, None, None, None))]
+        if self.phase == DRAFT:  # the draft ends: what was not picked leaves the game
+            for s, drafted in enumerate(self.draft_sets):
+                rest = list(drafted)
+                for card in self.hands[s]:
+                    rest.remove(card)
+                self.removed.extend(rest)
+                self.draft_sets[s] = None
+        hand = self.hands[seat]
+        for card in list(hand):
+            self._turn_up(seat, card, ev)
+        if self.alive[seat]:  # forfeited in the draft before picking: nothing to turn up
+            self._exile(seat, ev)
+        if self.winner is not None:
+            return ev
+        phase = self.phase
+        if seat in (self.actor, self.target):  # R5.2
+            if self.drawn:  # an Exchange in progress goes back to the deck
+                self.deck.extend(self.drawn)
+                self.drawn = []
+                _shuffle(self.deck, self.rng)
+            if self.action is None:
+                self._next_turn(ev)
+            else:
+                self._fail(ev)
+        elif seat == self.claimant and phase in (RESPOND, PROVE_PHASE):
+            self._resolve(ev)  # a blocker gone: its block fails (R6.4), the action resolves
+        elif seat in self.waiting:
+            if phase == RESPOND:
+                self.waiting = tuple(s for s in self.waiting if s != seat)
+                if not self.waiting:
+                    self._window_closed(ev)
+            else:  # LOSE: its cards are all face up already
+                _RESUME[self.resume](self, ev)
+        return ev
+
     def _open(self, phase: str, waiting: tuple[int, ...]) -> None:
         self.phase = phase
         self.waiting = waiting
@@ -372,7 +423,9 @@ class Game:
     def _lose(self, seat: int, reason: str, resume: str, ev: list[Event]) -> None:
         """R2.1, R5.3: `seat` loses an influence, choosing which, before play resumes."""
         hand = self.hands[seat]
-        if len(hand) == 1:  # nothing to choose, and everyone can see that
+        if not hand:  # the seat forfeited meanwhile: it has nothing left to lose
+            _RESUME[resume](self, ev)
+        elif len(hand) == 1:  # nothing to choose, and everyone can see that
             self._turn_up(seat, hand[0], ev)
             if self.winner is None:
                 _RESUME[resume](self, ev)
@@ -388,8 +441,10 @@ class Game:
         hand.remove(card)
         self.revealed[seat].append(card)
         ev.append(_new(Event, ("lose", seat, None, card, None, None, None, None)))
-        if hand:
-            return
+        if not hand:
+            self._exile(seat, ev)
+
+    def _exile(self, seat: int, ev: list[Event]) -> None:
         coins = self.coins[seat]  # R2.2
         self.coins[seat] = 0
         self.treasury += coins

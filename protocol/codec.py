@@ -18,10 +18,11 @@ from .schema import Field, Invalid, Map, Str, compile_spec
 
 _packb = msgpack.Packer(use_bin_type=True, autoreset=True).pack
 
-# Each message's check covers its fields and `t` itself, so a valid frame is not copied.
-_CHECKS = {
-    cls: compile_spec(Map((Field("t", Str(32, 1)),) + wire_spec(cls).fields)) for cls in ALL
-}
+# Each message's checks cover its fields and `t` itself: strict for what we send (an unknown
+# key is our bug), lenient for what we receive (a newer peer's additions are dropped).
+_SPECS = {cls: Map((Field("t", Str(32, 1)),) + wire_spec(cls).fields) for cls in ALL}
+_CHECKS = {cls: compile_spec(spec) for cls, spec in _SPECS.items()}
+_STRICT = {cls: compile_spec(spec, strict=True) for cls, spec in _SPECS.items()}
 _NAMES = {cls: tuple(f.name for f in wire_spec(cls).fields) for cls in ALL}
 
 CLIENT_SENDS = frozenset(cls.TYPE for cls in ALL if cls.SENDER in ("client", "both"))
@@ -34,7 +35,7 @@ def encode(msg: Message, max_frame: int | None = None) -> bytes:
         raise LocalProtocolError("bad_message", f"not a message: {msg!r}"[:200])
     wire = msg.to_wire()
     try:
-        _CHECKS[type(msg)](wire)
+        _STRICT[type(msg)](wire)
     except Invalid as exc:
         raise LocalProtocolError("bad_message", f"{msg.TYPE}: {exc}") from None
     try:
@@ -49,7 +50,8 @@ def encode(msg: Message, max_frame: int | None = None) -> bytes:
 
 
 def decode(obj: Any, accepted: frozenset[str]) -> Message:
-    """The message one unpacked frame holds, if its type is in `accepted` and it is valid."""
+    """The message one unpacked frame holds, if its type is in `accepted` and it is valid.
+    `obj` is the receiver's own: unknown keys are deleted from it in place."""
     if type(obj) is not dict:
         raise RemoteProtocolError("bad_frame", "A frame must be a msgpack map.")
     t = obj.get("t")

@@ -87,6 +87,7 @@ class Connection:
             max_array_len=4096,
             max_map_len=256,
             max_ext_len=0,
+            ext_hook=_refuse_ext,
         )
         self._pending = bytearray()
         self._fed = 0
@@ -99,7 +100,11 @@ class Connection:
     # ------------------------------------------------------------------ receiving
 
     def receive_data(self, data: bytes) -> None:
-        """Bytes the socket received; b"" means the peer closed its side."""
+        """Bytes the socket received; b"" means the peer closed its side.
+
+        Take every message with next_message (until NEED_DATA) before feeding more: then
+        nothing waits here beyond one read, and the unpacker never holds more than the
+        frame cap."""
         if not data:
             self._eof = True
         elif self.state is not State.CLOSED:
@@ -150,12 +155,12 @@ class Connection:
                         "handshake_required", "The first message must be a valid hello.", exc.re
                     )
             raise exc
-        if isinstance(msg, Bye):
-            self.state = State.CLOSED
-        elif self.state is State.HANDSHAKE:
+        if self.state is State.HANDSHAKE:
             self._handshake_received(msg)
         elif isinstance(msg, (Hello, Welcome)):
             raise RemoteProtocolError("bad_message", f"{msg.TYPE} is only for the handshake.")
+        if isinstance(msg, Bye) or (isinstance(msg, Error) and _closes(msg.code)):
+            self.state = State.CLOSED
         return msg
 
     def _handshake_received(self, msg: Message) -> None:
@@ -164,6 +169,8 @@ class Connection:
                 self._fail("handshake_required", "The first message must be hello.")
             self._hello_seen = True
             self.peer_versions = tuple(msg.versions)
+        elif not self._hello_seen:
+            self._fail("handshake_required", "The server spoke before our hello.")
         elif isinstance(msg, Welcome):
             if msg.version not in self.versions:
                 self._fail("unsupported_version", f"We do not speak version {msg.version}.")
@@ -171,14 +178,12 @@ class Connection:
             if msg.max_frame is not None:
                 self.peer_max_frame = msg.max_frame
             self.state = State.OPEN
-        elif isinstance(msg, Error):
-            if msg.code in ("unsupported_version", "handshake_required"):
-                self.state = State.CLOSED
-        else:
+        elif not isinstance(msg, (Error, Bye)):
             self._fail("handshake_required", "The server must answer hello with welcome.")
 
     def _fail(self, code: str, message: str) -> None:
         self.state = State.CLOSED
+        self._pending.clear()
         raise RemoteProtocolError(code, message)
 
     # ------------------------------------------------------------------ sending
@@ -205,6 +210,10 @@ class Connection:
     def _handshake_sent(self, msg: Message) -> None:
         if self.role is Role.CLIENT:
             if isinstance(msg, Hello) and not self._hello_seen:
+                if not set(msg.versions) <= set(self.versions):
+                    raise LocalProtocolError(
+                        "unsupported_version", "hello may offer only versions we speak."
+                    )
                 self._hello_seen = True
                 return
             if isinstance(msg, Bye):
@@ -220,6 +229,11 @@ class Connection:
             raise LocalProtocolError(
                 "unsupported_version", f"Version {msg.version} is not spoken by both sides."
             )
+
+
+def _refuse_ext(code: int, data: bytes) -> object:
+    # No message of the protocol holds an ext value, not even an empty one.
+    raise ValueError("ext types are not part of the protocol")
 
 
 def _closes(code: str) -> bool:

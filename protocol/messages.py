@@ -17,6 +17,9 @@ from engine import ACTIONS, CHARACTERS, KINDS, PHASES, STEPS, VARIANTS
 
 from .schema import Bool, Enum, Field, Int, List, Map, Nullable, Str
 
+#: At most this many tables in one `tables` message: 40 of the largest summaries fit 64 KiB.
+MAX_LISTED = 40
+
 #: Protocol versions this implementation speaks.
 VERSIONS: tuple[int, ...] = (1,)
 
@@ -115,7 +118,7 @@ VIEW = Map((
 EVENT_KINDS = (
     "turn", "action", "pass", "challenge", "prove", "redraw", "concede", "refund", "block",
     "lose", "exile", "gain", "steal", "exchange", "keep", "examine", "examine_keep",
-    "examine_swap", "drafted", "fail", "win", "drew", "kept", "shown", "picked",
+    "examine_swap", "drafted", "fail", "win", "forfeit", "drew", "kept", "shown", "picked",
 )
 
 #: engine.Event.to_dict(): what happened, as the recipient may see it.
@@ -253,7 +256,7 @@ class Tables(Message):
 
     TYPE = "tables"
     SENDER = "server"
-    tables: list = spec(List(TABLE_SUMMARY, 1000))
+    tables: list = spec(List(TABLE_SUMMARY, MAX_LISTED))
     re: int | None = spec(REQUEST_ID, None)
 
 

@@ -44,7 +44,8 @@ def check_invariants(g: Game, total: Counter) -> None:
     if g.phase != "draft":
         assert all_cards(g) == total  # every card in exactly one place
     for s in range(n):
-        assert g.alive[s] == bool(g.hands[s]) or g.phase == "draft"
+        # (a draft ended by a forfeit may leave its winner without a card: the game is over)
+        assert g.alive[s] == bool(g.hands[s]) or g.phase == "draft" or s == g.winner
         if not g.alive[s]:
             assert g.coins[s] == 0  # R2.2
             assert s not in g.waiting
@@ -135,3 +136,27 @@ def test_first_seat_is_kept_for_rematches(players: int) -> None:
         assert g.first_seat == first
         if not g.options.draft:
             assert g.waiting == (first,) and g.actor == first
+
+
+@pytest.mark.parametrize("players,variant", [(2, "base"), (4, "inquisitor"), (6, "base"), (9, "base")])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_forfeits_keep_every_invariant_and_replay(players: int, variant: str, seed: int) -> None:
+    """A seat that forfeits at any moment is exiled (R2.2) and play goes on by R5.2: the
+    invariants hold, the game still ends with one winner, and the replay matches."""
+    options = Options(players=players, variant=variant)
+    g = Game.new(options, seed)
+    rng = random.Random(seed)
+    total = expected_cards(options)
+    while not g.over:
+        if rng.random() < 0.04:
+            seat = rng.choice([s for s in range(players) if g.alive[s]])
+            events = g.forfeit(seat)
+            assert events[0].kind == "forfeit" and not g.alive[seat]
+        else:
+            seat = rng.choice(g.waiting)
+            g.apply(seat, rng.choice(g.legal_moves(seat)), g.state_id)
+        if g.phase != "draft":
+            check_invariants(g, total)
+    assert sum(g.alive) == 1
+    assert Game.replay(options, seed, g.history).reveal() == g.reveal()

@@ -1,0 +1,65 @@
+"""The strategies that ship with the engine: random and honest play whole games, and honest
+keeps its word: it never claims, blocks or proves a character it does not hold, and
+challenges only claims the visible cards prove false."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Game, Options, visible_to
+from engine.bots import STRATEGIES, make
+from engine.bots.honest import impossible_claim
+from engine.cards import CLAIMS_IN
+
+
+def play(options: Options, names: list[str], seed: int, check=None) -> Game:
+    g = Game.new(options, seed)
+    bots = [make(name, seed * 31 + s) for s, name in enumerate(names)]
+    for _ in range(10_000):
+        if g.over:
+            break
+        seat = g.waiting[0]
+        view = g.view(seat)
+        m = bots[seat].choose(view, g.legal_moves(seat))
+        assert m in g.legal_moves(seat)
+        if check:
+            check(names[seat], view, m)
+        events = g.apply(seat, m)
+        for s, bot in enumerate(bots):
+            bot.observe(g.view(s), visible_to(events, s))
+    assert g.over, "the game must end"
+    return g
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+@pytest.mark.parametrize("players,variant", [(2, "base"), (4, "inquisitor"), (6, "base")])
+def test_every_strategy_finishes_games(name: str, players: int, variant: str) -> None:
+    for seed in range(20):
+        g = play(Options(players=players, variant=variant), [name] * players, seed)
+        assert sum(g.alive) == 1
+
+
+def test_honest_never_claims_what_it_does_not_hold_and_challenges_only_the_impossible() -> None:
+    """R4 claims, R6 challenges: the honest strategy's word is always true."""
+    def check(name: str, view, m) -> None:
+        if name != "honest":
+            return
+        hand = view.hands[view.seat]
+        claim = CLAIMS_IN[view.options.variant].get(m.kind)
+        if claim is not None:
+            assert claim in hand
+        if m.kind == "block":
+            assert m.card in hand
+        if m.kind == "challenge":
+            assert impossible_claim(view, view.claim)
+
+    for seed in range(40):
+        play(Options(players=4), ["honest", "random", "honest", "random"], seed, check)
+
+
+def test_honest_beats_random() -> None:
+    wins = sum(
+        play(Options(players=2, two_player_draft=False), ["honest", "random"], seed).winner == 0
+        for seed in range(100)
+    )
+    assert wins >= 70
