@@ -43,6 +43,7 @@ LOBBY_ERRORS: dict[str, str] = {
     "game_not_over": "the game is not over yet",
     "not_ready": "not every seated player is ready",
     "no_players": "a game needs at least two seats filled",
+    "no_game": "there is no game in play at this table",
     "unknown_strategy": "there is no bot strategy with that name",
 }
 

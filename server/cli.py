@@ -1,0 +1,59 @@
+"""`coup serve`: run the server from the command line until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import signal
+
+import trio
+
+from . import log
+from .app import Server
+from .config import ServerConfig
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of `coup serve`: one per setting of ServerConfig."""
+    defaults = ServerConfig()
+    helps = {
+        "host": "address to bind (127.0.0.1 = this machine only; 0.0.0.0 = every interface)",
+        "port": "TCP port",
+        "log_json": "log one JSON object per line",
+    }
+    for field in dataclasses.fields(ServerConfig):
+        flag = "--" + field.name.replace("_", "-")
+        default = getattr(defaults, field.name)
+        if isinstance(default, bool):
+            parser.add_argument(flag, action="store_true", help=helps.get(field.name))
+        else:
+            parser.add_argument(flag, type=type(default), default=default,
+                                help=helps.get(field.name, f"default {default}"))
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(ServerConfig)})
+
+
+def main(args: argparse.Namespace) -> int:
+    """Serve with the parsed flags; returns the exit status."""
+    config = config_from(args)
+    log.setup(config.log_json)
+
+    async def run() -> None:
+        server = Server(config)
+        async with trio.open_nursery() as nursery:
+            host, port = await nursery.start(server.serve)
+            scope = "every interface: reachable from other machines" if host in (
+                "0.0.0.0", "::") else "this machine only" if host.startswith(
+                ("127.", "::1", "localhost")) else "this address"
+            log.info("listening", host=host, port=port, reach=scope)
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    log.info("signal", signal=signal.Signals(signum).name)
+                    await server.shutdown()
+                    break
+            nursery.cancel_scope.cancel()
+
+    trio.run(run)
+    return 0

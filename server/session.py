@@ -1,0 +1,262 @@
+"""One client connection: the handshake, the reader and writer, limits, and dispatch.
+
+A session reads frames through the sans-I/O Connection, answers session messages itself
+(ping, bye), lobby requests through the Server, and hands table requests to its table's
+inbox. Everything it writes goes through a bounded outbox drained by its own writer task: a
+client that stops reading fills its outbox and is disconnected (slow_consumer), so no table
+ever waits for a client. Every error is caught here; nothing a client sends ends the server.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import trio
+
+from protocol import (
+    CONNECTION_CLOSED, NEED_DATA, Bye, Connection, Error, Hello, LocalProtocolError, Ping, Pong,
+    RemoteProtocolError, Role, VERSIONS, Welcome, choose_version,
+)
+
+from . import log
+
+if TYPE_CHECKING:
+    from .app import Server
+    from .table import Table
+
+_ids = itertools.count(1)
+
+
+class _Closing(Exception):
+    """The session ends now (its reason was already queued to the client)."""
+
+
+class TokenBucket:
+    """`rate` events per second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = trio.current_time()
+
+    def take(self) -> float:
+        """Spend one token; returns what is left (negative: over the limit)."""
+        now = trio.current_time()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1
+        return self.tokens
+
+
+class Session:
+    """A connected client (see the module docstring)."""
+
+    def __init__(self, server: Server, stream: trio.SocketStream, address: str) -> None:
+        self.server = server
+        self.config = server.config
+        self.stream = stream
+        self.address = address
+        self.number = next(_ids)
+        self.conn = Connection(Role.SERVER, max_frame=self.config.max_frame)
+        self._outbox_send, self._outbox = trio.open_memory_channel[object](self.config.outbox)
+        self.name = f"guest-{self.number}"
+        self.table: Table | None = None
+        self.subscribed = False
+        self._cancel = trio.CancelScope()
+        self._rate = TokenBucket(self.config.rate, self.config.burst)
+        self._chat = TokenBucket(self.config.chat_per_minute / 60, self.config.chat_per_minute / 4)
+        self._closing = False
+
+    # ------------------------------------------------------------------ sending
+
+    def send(self, msg) -> None:
+        """Queue a message for the client; never blocks. A full outbox ends the session."""
+        if self._closing:
+            return
+        try:
+            self._outbox_send.send_nowait(msg)
+        except trio.WouldBlock:
+            log.warning("slow_consumer", session=self.number, address=self.address)
+            self._closing = True
+            self._cancel.cancel()
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+
+    def close(self, reason: str, message: str) -> None:
+        """Say bye with `reason` and end the session once it is written."""
+        if self._closing:
+            return
+        self.send(Bye(reason=reason, message=message))
+        self._closing = True
+        self._outbox_send.close()
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self) -> None:
+        """Serve the connection until either side ends it."""
+        log.info("connected", session=self.number, address=self.address)
+        self._drained = trio.Event()
+        try:
+            with self._cancel:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer)
+                    try:
+                        await self._reader()
+                    except _Closing:
+                        pass
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        pass
+                    self._closing = True
+                    self._outbox_send.close()
+                    with trio.move_on_after(2):  # let the last words (bye, error) out
+                        await self._drained.wait()
+                    nursery.cancel_scope.cancel()
+        finally:
+            self.server.session_ended(self)
+            with trio.move_on_after(1) as cleanup:
+                cleanup.shield = True
+                await self.stream.aclose()
+            log.info("disconnected", session=self.number, name=self.name)
+
+    async def _writer(self) -> None:
+        try:
+            async for msg in self._outbox:
+                try:
+                    data = self.conn.send(msg)
+                except LocalProtocolError as exc:  # our bug: log it, keep the session
+                    log.error("local_protocol_error", session=self.number, error=str(exc))
+                    continue
+                await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            self._cancel.cancel()
+        finally:
+            self._drained.set()
+
+    async def _receive(self):
+        """The next message from the client, or None when it closed the connection."""
+        while True:
+            msg = self.conn.next_message()
+            if msg is NEED_DATA:
+                data = await self.stream.receive_some(65536)
+                self.conn.receive_data(data)
+                continue
+            if msg is CONNECTION_CLOSED:
+                return None
+            return msg
+
+    async def _reader(self) -> None:
+        hello = None
+        with trio.move_on_after(self.config.handshake_timeout):
+            hello = await self._next()
+        if hello is None:
+            if self.conn.state.value == "handshake":
+                self.send(Error(code="handshake_timeout", message="hello did not come in time."))
+            return
+        if not self._welcome(hello):
+            return
+        pinged = False
+        while not self._closing:
+            with trio.move_on_after(self.config.ping_interval) as quiet:
+                msg = await self._next()
+                if msg is None:
+                    return
+            if quiet.cancelled_caught:
+                if pinged:
+                    self.close("idle_timeout", "Nothing was heard from you for too long.")
+                    return
+                pinged = True
+                self.send(Ping(id=0))
+                continue
+            pinged = False
+            self._dispatch(msg)
+
+    async def _next(self):
+        """The next valid message; protocol errors are answered here (and may close)."""
+        while True:
+            try:
+                return await self._receive()
+            except RemoteProtocolError as exc:
+                log.info("protocol_error", session=self.number, code=exc.code)
+                if exc.closes:
+                    self.send(Error(code=exc.code, message=exc.message, re=exc.re,
+                                    versions=list(VERSIONS) if exc.code == "unsupported_version"
+                                    else None))
+                    raise _Closing from None
+                self.send(Error(code=exc.code, message=exc.message, re=exc.re))
+                if not self._within_rate(exc.re) and self._closing:
+                    raise _Closing from None
+
+    def _welcome(self, hello: Hello) -> bool:
+        version = choose_version(hello.versions)
+        if version is None:
+            self.send(Error(code="unsupported_version", versions=list(VERSIONS),
+                            message=f"This server speaks versions {list(VERSIONS)}."))
+            return False
+        name = hello.name
+        if name is not None and (not name.isprintable() or not name.strip()):
+            name = None
+        if name:
+            self.name = name.strip()
+        self.send(Welcome(version=version, server=self.config.name, name=self.name,
+                          max_frame=self.config.max_frame))
+        if hello.name is not None and name is None:
+            self.send(Error(code="bad_message", message=f"Names must be printable; you are "
+                            f"{self.name}."))
+        if hello.token:
+            table = self.server.tokens.get(hello.token)
+            if table is None or not table.submit(self, ("reconnect", hello.token)):
+                self.send(Error(code="bad_token", message="That seat is no longer yours."))
+        log.info("hello", session=self.number, name=self.name, client=hello.client)
+        return True
+
+    def _within_rate(self, re: int | None) -> bool:
+        """Count one message against the rate limit. Over it, the message is refused with
+        rate_limited; far over it (a burst's worth more), the session ends."""
+        left = self._rate.take()
+        if left >= 0:
+            return True
+        if left < -self.config.burst:
+            self.close("rate_limited", "Too many messages.")
+        else:
+            self.send(Error(code="rate_limited", message="Too many messages: slow down.", re=re))
+        return False
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _dispatch(self, msg) -> None:
+        request_id = getattr(msg, "id", None)
+        if not self._within_rate(request_id):
+            if self._closing:
+                raise _Closing
+            return
+        try:
+            kind = msg.TYPE
+            if kind == "ping":
+                self.send(Pong(re=msg.id))
+            elif kind in ("pong", "error"):
+                pass
+            elif kind == "bye":
+                raise _Closing
+            elif kind == "say" and not self._chat_allowed(msg):
+                return
+            else:
+                self.server.request(self, msg)
+        except _Closing:
+            raise
+        except Exception as exc:  # noqa: BLE001 — one bad request must not end the session
+            log.error("request_error", session=self.number, error=repr(exc), exc_info=True)
+            self.send(Error(code="internal_error", message="The request failed; nothing "
+                            "changed.", re=request_id))
+
+    def _chat_allowed(self, msg) -> bool:
+        if not msg.text.isprintable():
+            self.send(Error(code="bad_message", message="Chat must be printable text.",
+                            re=msg.id))
+            return False
+        if self._chat.take() < 0:
+            self.send(Error(code="rate_limited", message="You are chatting too fast.",
+                            re=msg.id))
+            return False
+        return True

@@ -1,0 +1,567 @@
+"""One table: its seats, its game, its clocks and its bots, owned by one trio task.
+
+Everything that changes a table arrives through its inbox, one item at a time, and is
+handled by `Table.run`: joins and leaves, ready and start, moves, rematches, table chat,
+disconnects and reconnects. So there are no locks, and two moves can never interleave: the
+engine's state_id settles which of two simultaneous challenges counts. Between items the
+task keeps time: it plays the default move for a seat whose deadline passed (R10), moves
+bot seats, and ends the grace of players who did not come back.
+
+After every accepted move each seated player and spectator gets its own complete view, the
+events it may see and the deadlines (R11); nothing is built by removing secrets.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import string
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import trio
+
+from engine import Game, IllegalMove, Move, Options, OptionsError, default_move, visible_to
+from engine.bots import STRATEGIES, Strategy, make
+from protocol import (
+    Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot, TableInfo, Update,
+)
+
+from . import log
+
+if TYPE_CHECKING:
+    from .app import Server
+    from .session import Session
+
+#: The bot that takes a seat after the grace when the table names none.
+DEFAULT_BOT = "honest"
+#: Inbox items that are not client messages.
+DISCONNECT = "disconnect"
+RECONNECT = "reconnect"
+
+
+class Refused(Exception):
+    """A request the table turns down, with a lobby error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat. Empty when `name` is None; a bot when `bot` is set; a person otherwise,
+    connected while `session` is set and away (in its grace) while `away_since` is."""
+
+    index: int
+    name: str | None = None
+    session: Session | None = None
+    token: str | None = None
+    bot: Strategy | None = None
+    ready: bool = False
+    rematch: bool = False
+    away_since: float | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.name is not None and self.bot is None
+
+    def info(self) -> dict:
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "bot": self.bot.name if self.bot else None,
+            "ready": self.ready,
+            "away": self.away_since is not None,
+        }
+
+
+def new_code() -> str:
+    """A private table's join code: six letters and digits that read unambiguously."""
+    alphabet = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+class Table:
+    """A table and its game. Only `run` (the table's task) changes it; others `submit`."""
+
+    def __init__(self, server: Server, table_id: str, options: dict, creator: str) -> None:
+        self.server = server
+        self.config = server.config
+        self.id = table_id
+        self.options = options
+        self.name = options.get("name") or f"{creator}'s table"
+        self.creator = creator
+        self.code = new_code() if options["private"] else None
+        self.seats = [Seat(i) for i in range(options["seats"])]
+        self.spectators: set[Session] = set()
+        self.game: Game | None = None
+        self.status = "waiting"
+        self.deadlines: dict[int, float] = {}
+        self.bot_due: dict[int, float] = {}
+        self._opened = -1
+        self.rng = random.Random(secrets.randbits(64))
+        self.closed = False
+        self._inbox_send, self._inbox = trio.open_memory_channel[tuple](4096)
+
+    # ------------------------------------------------------------------ outside the task
+
+    def submit(self, session: Session | None, item) -> bool:
+        """Hand the table a client message (or a DISCONNECT/RECONNECT notice); False if the
+        table cannot take it now (its inbox is full or it has closed)."""
+        try:
+            self._inbox_send.send_nowait((session, item))
+            return True
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+
+    def summary(self, members: bool = False) -> dict:
+        """The table as the lobby lists it (with its private code for those at it)."""
+        info = {
+            "table": self.id,
+            "name": self.name,
+            "options": self.options,
+            "status": self.status,
+            "seats": [s.info() for s in self.seats],
+            "spectators": len(self.spectators),
+            "creator": self.creator,
+        }
+        if members and self.code:
+            info["code"] = self.code
+        return info
+
+    @property
+    def free_seats(self) -> int:
+        return sum(s.name is None for s in self.seats)
+
+    # ------------------------------------------------------------------ the task
+
+    async def run(self) -> None:
+        """Handle the inbox and keep the clocks until the table closes."""
+        log.info("table_created", table=self.id, seats=len(self.seats), private=bool(self.code))
+        try:
+            async with self._inbox:
+                while not self.closed:
+                    with trio.move_on_at(self._next_wake()):
+                        session, item = await self._inbox.receive()
+                        self._handle(session, item)
+                    await self._keep_time()
+        finally:
+            self.closed = True
+            self._inbox_send.close()
+            for seat in self.seats:
+                if seat.session is not None and seat.session.table is self:
+                    seat.session.table = None
+                if seat.token:
+                    self.server.tokens.pop(seat.token, None)
+            for spectator in self.spectators:
+                if spectator.table is self:
+                    spectator.table = None
+            self.server.table_closed(self)
+            log.info("table_closed", table=self.id)
+
+    def _handle(self, session: Session | None, item) -> None:
+        """One inbox item; a failure answers the sender and never ends the table."""
+        request_id = getattr(item, "id", None)
+        try:
+            if item == DISCONNECT:
+                self._disconnected(session)
+            elif isinstance(item, tuple) and item[0] == RECONNECT:
+                self._reconnected(session, item[1])
+            else:
+                handler = getattr(self, "_on_" + item.TYPE)
+                handler(session, item)
+        except Refused as refused:
+            session.send(Error(code=refused.code, message=refused.message, re=request_id))
+        except Exception as exc:  # noqa: BLE001 — one bad request must not end the table
+            log.error("table_error", table=self.id, error=repr(exc), exc_info=True)
+            if session is not None:
+                session.send(Error(code="internal_error", message="The table failed to handle "
+                                   "that request; nothing changed.", re=request_id))
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_of(self, session: Session) -> Seat | None:
+        for seat in self.seats:
+            if seat.session is session:
+                return seat
+        return None
+
+    def _on_join(self, session: Session, msg) -> None:
+        if session.table is not None and session.table is not self:
+            raise Refused("already_at_table", "Leave your table first.")
+        if msg.spectate:
+            self.spectators.add(session)
+            session.table = self
+            session.send(Joined(table=self.id, re=msg.id))
+            self._greet(session, None)
+            self._changed()
+            return
+        if self.status != "waiting":
+            raise Refused("game_running", "The game has started: you can spectate.")
+        if msg.seat is not None:
+            if msg.seat >= len(self.seats):
+                raise Refused("seat_taken", f"This table has no seat {msg.seat}.")
+            seat = self.seats[msg.seat]
+            if seat.name is not None:
+                raise Refused("seat_taken", f"Seat {msg.seat} is taken.")
+        else:
+            seat = next((s for s in self.seats if s.name is None), None)
+            if seat is None:
+                raise Refused("table_full", "Every seat is taken.")
+        seat.name = session.name
+        seat.session = session
+        seat.token = secrets.token_urlsafe(24)
+        self.server.tokens[seat.token] = self
+        session.table = self
+        session.send(Joined(table=self.id, re=msg.id, seat=seat.index, token=seat.token,
+                            code=self.code))
+        self._changed()
+        log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
+
+    def _on_leave(self, session: Session, msg) -> None:
+        self._leave(session)
+        session.send(Ok(re=msg.id))
+
+    def _leave(self, session: Session) -> None:
+        if session in self.spectators:
+            self.spectators.discard(session)
+        else:
+            seat = self.seat_of(session)
+            if seat is None:
+                raise Refused("not_at_table", "You are not at this table.")
+            self._vacate(seat, "left")
+        if session.table is self:
+            session.table = None
+        self._changed()
+
+    def _vacate(self, seat: Seat, status: str) -> None:
+        """A person's seat is theirs no more: freed before the game, or played on by the
+        table's rule for the departed (a bot, or a forfeit) during it."""
+        if seat.token:
+            self.server.tokens.pop(seat.token, None)
+        name = seat.name
+        seat.session = None
+        seat.token = None
+        seat.away_since = None
+        seat.ready = False
+        if self.status == "waiting":
+            seat.name = None
+        elif self.status == "playing" and self.game is not None and self.game.alive[seat.index]:
+            self._replace(seat, name)
+        else:
+            seat.bot = make(self.options.get("bots") or DEFAULT_BOT, self.rng.randrange(2**32))
+        self._presence(seat, status, name)
+
+    def _replace(self, seat: Seat, name: str | None) -> None:
+        if self.options["on_disconnect"] == "forfeit":
+            events = self.game.forfeit(seat.index)
+            seat.bot = make(DEFAULT_BOT, self.rng.randrange(2**32))  # it never moves again
+            self._presence(seat, "left", name)
+            self._after_move(events)
+        else:
+            seat.bot = make(self.options.get("bots") or DEFAULT_BOT, self.rng.randrange(2**32))
+            self._presence(seat, "bot", name)
+            self._changed_deadlines(force=True)
+
+    def _disconnected(self, session: Session) -> None:
+        if session in self.spectators:
+            self.spectators.discard(session)
+            self._changed()
+            return
+        seat = self.seat_of(session)
+        if seat is None:
+            return
+        seat.session = None
+        seat.away_since = trio.current_time()
+        self._presence(seat, "away", seat.name)
+        self._changed()
+
+    def _reconnected(self, session: Session, token: str) -> None:
+        seat = next((s for s in self.seats if s.token == token), None)
+        if seat is None:
+            session.send(Error(code="bad_token", message="That seat is no longer yours."))
+            return
+        if seat.session is not None and seat.session is not session:
+            seat.session.close("replaced", "Your seat was taken up by a new connection.")
+        seat.session = session
+        seat.away_since = None
+        session.table = self
+        session.name = seat.name or session.name
+        session.send(Joined(table=self.id, seat=seat.index, token=seat.token, code=self.code))
+        self._greet(session, seat.index)
+        self._presence(seat, "here", seat.name)
+        self._changed()
+
+    def _greet(self, session: Session, seat: int | None) -> None:
+        """What a newcomer (or a returning player) needs: the table, and the game if any."""
+        session.send(TableInfo(info=self.summary(members=True)))
+        if self.game is not None:
+            session.send(self._snapshot(seat))
+
+    def _on_ready(self, session: Session, msg) -> None:
+        seat = self._own_seat(session)
+        if self.status != "waiting":
+            raise Refused("game_running", "The game has started.")
+        seat.ready = msg.ready
+        session.send(Ok(re=msg.id))
+        self._changed()
+        humans = [s for s in self.seats if s.human]
+        if self.free_seats == 0 and humans and all(s.ready for s in humans):
+            self._start()
+
+    def _on_start(self, session: Session, msg) -> None:
+        seat = self._own_seat(session)
+        if self.status != "waiting":
+            raise Refused("game_running", "The game has started.")
+        if seat.index != 0 or seat.name != self.creator:
+            raise Refused("not_creator", "Only the table's creator can start the game.")
+        if not all(s.ready for s in self.seats if s.human and s is not seat):
+            raise Refused("not_ready", "Not every seated player is ready.")
+        if not self.options.get("bots") and len(self.seats) - self.free_seats < 2:
+            raise Refused("no_players", "A game needs at least two players.")
+        session.send(Ok(re=msg.id))
+        self._start()
+
+    def _own_seat(self, session: Session) -> Seat:
+        seat = self.seat_of(session)
+        if seat is None:
+            if session in self.spectators:
+                raise Refused("not_seated", "Spectators cannot do that.")
+            raise Refused("not_at_table", "You are not at this table.")
+        return seat
+
+    # ------------------------------------------------------------------ the game
+
+    def _start(self, first_seat: int | None = None) -> None:
+        bots = self.options.get("bots")
+        if bots:
+            for seat in self.seats:
+                if seat.name is None:
+                    seat.name = f"{bots} bot {seat.index + 1}"
+                    seat.bot = make(bots, self.rng.randrange(2**32))
+        else:  # play with the seated players only: the table shrinks to them, in order
+            self.seats = [s for s in self.seats if s.name is not None]
+            for index, seat in enumerate(self.seats):
+                seat.index = index
+            self.options = dict(self.options, seats=len(self.seats))
+        options = Options(
+            players=len(self.seats),
+            variant=self.options["variant"],
+            two_player_draft=self.options["two_player_draft"],
+            treasury=self.options["treasury"],
+            first_seat=first_seat,
+        )
+        self.game = Game.new(options)
+        self.status = "playing"
+        for seat in self.seats:
+            seat.rematch = False
+        self._opened = -1
+        self.deadlines.clear()
+        self.bot_due.clear()
+        self._changed_deadlines()
+        self._changed()
+        for session, seat in self._audience():
+            session.send(self._snapshot(seat))
+        log.info("game_started", table=self.id, players=options.players,
+                 variant=options.variant)
+
+    def _on_move(self, session: Session, msg) -> None:
+        seat = self._own_seat(session)
+        game = self.game
+        if game is None or self.status != "playing":
+            raise Refused("no_game", "There is no game in play at this table.")
+        try:
+            move = Move.from_dict(msg.move)
+            events = game.apply(seat.index, move, msg.state_id)
+        except IllegalMove as illegal:
+            session.send(MoveRejected(re=msg.id, code=illegal.code, message=illegal.message,
+                                      state_id=game.state_id))
+            return
+        session.send(MoveAccepted(re=msg.id, state_id=game.state_id))
+        self._after_move(events)
+
+    def _play(self, seat: int, move: Move) -> None:
+        """A move the table makes for a seat (a bot's, or a default when a clock ran out)."""
+        self._after_move(self.game.apply(seat, move))
+
+    def _after_move(self, events) -> None:
+        game = self.game
+        self._changed_deadlines()
+        over = game.over
+        reveal = game.reveal().to_dict() if over else None
+        deadlines = self._deadline_list()
+        for session, seat in self._audience():
+            session.send(Update(
+                table=self.id,
+                view=game.view(seat).to_dict(),
+                events=[e.to_dict() for e in visible_to(events, seat)],
+                deadlines=deadlines,
+                reveal=reveal,
+            ))
+        for seat in self.seats:
+            if seat.bot is not None and game.alive[seat.index] or seat.bot and over:
+                seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
+        if over:
+            self.status = "over"
+            winner = self.seats[game.winner]
+            log.info("game_finished", table=self.id, winner=winner.name,
+                     moves=len(game.history))
+            self._changed()
+            self._close_if_deserted()
+
+    def _on_rematch(self, session: Session, msg) -> None:
+        seat = self._own_seat(session)
+        if self.status != "over":
+            raise Refused("game_not_over", "The game is not over yet.")
+        seat.rematch = True
+        session.send(Ok(re=msg.id))
+        self._changed()
+        if all(s.rematch for s in self.seats if s.human):
+            self._start(first_seat=self.game.winner)  # R1.6
+
+    def _audience(self):
+        """(session, seat) for every connected seated player and spectator (seat None)."""
+        for seat in self.seats:
+            if seat.session is not None:
+                yield seat.session, seat.index
+        for spectator in self.spectators:
+            yield spectator, None
+
+    def _snapshot(self, seat: int | None) -> Snapshot:
+        game = self.game
+        return Snapshot(
+            table=self.id,
+            view=game.view(seat).to_dict(),
+            players=[s.info() for s in self.seats],
+            deadlines=self._deadline_list(),
+            reveal=game.reveal().to_dict() if game.over else None,
+        )
+
+    # ------------------------------------------------------------------ time
+
+    def _clock(self) -> float:
+        phase = self.game.phase
+        seconds = self.options["turn_clock"] if phase == "action" else self.options[
+            "response_clock"]
+        return float(seconds)
+
+    def _changed_deadlines(self, force: bool = False) -> None:
+        """New decisions get their deadlines and bot move times; open ones keep theirs."""
+        game = self.game
+        if game is None:
+            return
+        now = trio.current_time()
+        if force or game.opened != self._opened:
+            self._opened = game.opened
+            self.deadlines.clear()
+            self.bot_due.clear()
+            clock = self._clock()
+            for seat in game.waiting:
+                if clock:
+                    self.deadlines[seat] = now + clock
+                if self.seats[seat].bot is not None:
+                    self.bot_due[seat] = now + self.config.bot_delay
+        waiting = set(game.waiting)
+        for table in (self.deadlines, self.bot_due):
+            for seat in [s for s in table if s not in waiting]:
+                del table[seat]
+
+    def _deadline_list(self) -> list[dict]:
+        now = trio.current_time()
+        return [
+            {"seat": seat, "ms": max(0, min(3_600_000, int((at - now) * 1000)))}
+            for seat, at in sorted(self.deadlines.items())
+        ]
+
+    def _next_wake(self) -> float:
+        times = list(self.deadlines.values()) + list(self.bot_due.values())
+        grace = self.config.grace
+        times += [s.away_since + grace for s in self.seats if s.away_since is not None]
+        return min(times, default=trio.current_time() + 3600)
+
+    async def _keep_time(self) -> None:
+        """Play what is due: bot moves, defaults for expired clocks (R10), ended graces."""
+        while not self.closed:
+            now = trio.current_time()
+            for seat in self.seats:
+                if seat.away_since is not None and now >= seat.away_since + self.config.grace:
+                    log.info("grace_over", table=self.id, seat=seat.index, name=seat.name)
+                    self._vacate(seat, "left")
+                    self._changed()
+                    self._close_if_deserted()
+            if self.closed or self.game is None or self.status != "playing":
+                return
+            due = self._due_move(now)
+            if due is None:
+                return
+            self._play(*due)
+            await trio.sleep(0)  # a table of bots must not starve the others
+
+    def _due_move(self, now: float) -> tuple[int, Move] | None:
+        game = self.game
+        for seat, at in self.bot_due.items():
+            if at <= now:
+                bot = self.seats[seat].bot
+                view = game.view(seat)
+                return seat, bot.choose(view, game.legal_moves(seat))
+        for seat, at in self.deadlines.items():
+            if at <= now:
+                log.info("clock_expired", table=self.id, seat=seat, phase=game.phase)
+                return seat, default_move(game, seat, self.rng)
+        return None
+
+    # ------------------------------------------------------------------ broadcasting
+
+    def _changed(self) -> None:
+        """Tell the table's members, and the lobby, that the table changed."""
+        info = TableInfo(info=self.summary(members=True))
+        for session, _ in self._audience():
+            session.send(info)
+        self.server.lobby_changed()
+
+    def _presence(self, seat: Seat, status: str, name: str | None) -> None:
+        msg = Presence(table=self.id, seat=seat.index, status=status, name=name)
+        for session, _ in self._audience():
+            session.send(msg)
+
+    def _close_if_deserted(self) -> None:
+        """A table with no person left, seated or watching, ends."""
+        if not any(s.human for s in self.seats) and not self.spectators:
+            self.closed = True
+
+    def _on_say(self, session: Session, msg) -> None:
+        seat = self.seat_of(session)
+        chat = Chat(scope="table", name=session.name, text=msg.text, table=self.id,
+                    seat=seat.index if seat else None)
+        session.send(Ok(re=msg.id))
+        for member, _ in self._audience():
+            member.send(chat)
+
+
+def fill_options(raw: dict, config) -> dict:
+    """The table options with every default filled in, or Refused(bad_options/…)."""
+    options = {
+        "seats": raw["seats"],
+        "variant": raw.get("variant", "base"),
+        "two_player_draft": raw.get("two_player_draft", True),
+        "treasury": raw.get("treasury", 50),
+        "response_clock": raw.get("response_clock", config.response_clock),
+        "turn_clock": raw.get("turn_clock", config.turn_clock),
+        "private": raw.get("private", False),
+        "on_disconnect": raw.get("on_disconnect", "bot"),
+    }
+    if raw.get("name"):
+        options["name"] = raw["name"]
+    if raw.get("bots"):
+        if raw["bots"] not in STRATEGIES:
+            raise Refused("unknown_strategy", f"There is no bot strategy {raw['bots']!r}; "
+                          f"there are {', '.join(sorted(STRATEGIES))}.")
+        options["bots"] = raw["bots"]
+    try:
+        Options(players=options["seats"], variant=options["variant"],
+                two_player_draft=options["two_player_draft"], treasury=options["treasury"])
+    except OptionsError as exc:
+        raise Refused("bad_options", str(exc)) from None
+    return options
