@@ -62,6 +62,17 @@ _FULL_DECKS = {
     for n in range(2, 11)
 }
 
+def _resume_after_loss(view) -> str:
+    """Where play resumes after the open loss, from public facts alone (see _lose's callers)."""
+    if view.reason != CHALLENGE:
+        return END  # a Coup or an Assassinate
+    loser = view.waiting[0]
+    on_action = view.step == CHALLENGE_ACTION
+    if loser == view.challenger:  # the claim was proved
+        return BLOCK_STAGE if on_action else FAIL
+    return FAIL if on_action else RESOLVE
+
+
 _others_cache: dict[tuple, tuple[int, ...]] = {}
 
 
@@ -166,6 +177,45 @@ class Game:
             if name not in cls.__slots__ or name in ("options", "hands", "deck"):
                 raise ValueError(f"arrange cannot set {name!r}")
             setattr(g, name, value)
+        return g
+
+    @classmethod
+    def from_view(
+        cls,
+        view,
+        hands: list[list[str]],
+        deck: list[str],
+        *,
+        drawn: list[str] | None = None,
+        shown: str | None = None,
+        removed: list[str] | None = None,
+        seed: int = 0,
+    ) -> Game:
+        """A full game that agrees with `view` in everything public, with the hidden parts
+        given: every seat's face-down cards, the deck, an Exchange's draw, an Examine's
+        card, the draft's removed cards. Bots search such sampled worlds (ISMCTS)."""
+        g = cls._blank(view.options, seed)
+        g.state_id = view.state_id
+        g.opened = view.opened
+        g.phase = view.phase
+        g.waiting = tuple(view.waiting)
+        g.coins = list(view.coins)
+        g.treasury = view.treasury
+        g.hands = [list(h) for h in hands]
+        g.revealed = [list(r) for r in view.revealed]
+        g.alive = list(view.alive)
+        g.alive_mask = sum(1 << s for s, a in enumerate(view.alive) if a)
+        g.exiled = list(view.exiled)
+        g.deck = list(deck)
+        g.removed = list(removed or ())
+        g.drawn = list(drawn or ())
+        g.first_seat = view.first_seat
+        for name in ("actor", "action", "target", "step", "claimant", "claim", "challenger",
+                     "blocker", "block_card", "reason", "keep_count", "winner"):
+            setattr(g, name, getattr(view, name))
+        g.shown = shown
+        if view.phase == LOSE_PHASE:
+            g.resume = _resume_after_loss(view)
         return g
 
     @classmethod

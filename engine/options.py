@@ -63,7 +63,13 @@ class Options:
 
     def to_dict(self) -> dict:
         """The options as plain data, for the wire and for records."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {
+            "players": self.players,
+            "variant": self.variant,
+            "two_player_draft": self.two_player_draft,
+            "treasury": self.treasury,
+            "first_seat": self.first_seat,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Options:

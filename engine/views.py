@@ -88,17 +88,16 @@ class View:
         check(self, self.seat, m)
 
     def to_dict(self) -> dict:
-        """Plain data for the wire: lists for tuples, options as a map, unknowns left out."""
+        """Plain data for the wire: lists for tuples, options as a map, unknowns as None."""
         d = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "options":
-                value = value.to_dict()
-            elif f.name in ("hands", "draft_sets", "revealed"):
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if name in _NESTED:
                 value = [None if v is None else list(v) for v in value]
-            elif isinstance(value, tuple):
+            elif type(value) is tuple:
                 value = list(value)
-            d[f.name] = value
+            d[name] = value
+        d["options"] = self.options.to_dict()
         return d
 
     @classmethod
@@ -106,16 +105,19 @@ class View:
         """A View from `to_dict` data. The shape is the protocol's to check; a missing
         field raises KeyError and a wrong option OptionsError."""
         values = {}
-        for f in fields(cls):
-            value = data[f.name]
-            if f.name == "options":
-                value = Options.from_dict(value)
-            elif f.name in ("hands", "draft_sets", "revealed"):
+        for name in _FIELDS:
+            value = data[name]
+            if name in _NESTED:
                 value = tuple(None if v is None else tuple(v) for v in value)
-            elif isinstance(value, list):
+            elif type(value) is list:
                 value = tuple(value)
-            values[f.name] = value
+            values[name] = value
+        values["options"] = Options.from_dict(data["options"])
         return cls(**values)
+
+
+_FIELDS = tuple(f.name for f in fields(View) if f.name != "options")
+_NESTED = frozenset({"hands", "draft_sets", "revealed"})
 
 
 def _public(g) -> dict:

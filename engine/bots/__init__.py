@@ -10,19 +10,24 @@ would know over the network.
 from __future__ import annotations
 
 from .base import Strategy
+from .heuristic import Heuristic
 from .honest import Honest
+from .ismcts import Ismcts
 from .random import RandomStrategy
 
 #: Strategies by name.
 STRATEGIES: dict[str, type[Strategy]] = {
     RandomStrategy.name: RandomStrategy,
     Honest.name: Honest,
+    Heuristic.name: Heuristic,
+    Ismcts.name: Ismcts,
 }
 
 
-def make(name: str, seed: int | None = None) -> Strategy:
-    """A fresh strategy by name; KeyError for an unknown one."""
-    return STRATEGIES[name](seed)
+def make(name: str, seed: int | None = None, **settings) -> Strategy:
+    """A fresh strategy by name (settings such as ismcts's `budget` passed on); KeyError
+    for an unknown name."""
+    return STRATEGIES[name](seed, **settings)
 
 
-__all__ = ["STRATEGIES", "Honest", "RandomStrategy", "Strategy", "make"]
+__all__ = ["STRATEGIES", "Heuristic", "Honest", "Ismcts", "RandomStrategy", "Strategy", "make"]

@@ -1,0 +1,103 @@
+"""The arena: strategies against each other in-process, at engine speed.
+
+`play` runs one complete game with one strategy object per seat, calling every hook the
+way the server does (observe after every move with the seat's view and events; game_over
+at the end). `tournament` plays many, rotating the seats so that no strategy keeps the
+first seat, and counts wins per strategy.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from math import sqrt
+from typing import Callable, Sequence
+
+from ..events import visible_to
+from ..game import Game
+from ..options import Options
+from . import make
+from .base import Strategy
+
+#: A game that goes on this long is stopped and counted as nobody's win.
+MAX_DECISIONS = 5000
+
+
+@dataclass(slots=True)
+class Result:
+    """One game: the winning seat (None if it was stopped) and how many moves it took."""
+
+    winner: int | None
+    decisions: int
+
+
+def play(strategies: Sequence[Strategy], options: Options, seed: int) -> Result:
+    """One complete game between `strategies` (one per seat, seat order)."""
+    game = Game.new(options, seed)
+    order = random.Random(seed)
+    decisions = 0
+    while not game.over and decisions < MAX_DECISIONS:
+        seat = game.waiting[order.randrange(len(game.waiting))]
+        view = game.view(seat)
+        move = strategies[seat].choose(view, game.legal_moves(seat))
+        events = game.apply(seat, move)
+        decisions += 1
+        for s, strategy in enumerate(strategies):
+            if game.alive[s] or game.over:
+                strategy.observe(game.view(s), visible_to(events, s))
+    for s, strategy in enumerate(strategies):
+        strategy.game_over(game.view(s))
+    return Result(game.winner, decisions)
+
+
+@dataclass(slots=True)
+class Standing:
+    """One strategy's record over a tournament."""
+
+    name: str
+    seats: int  # seats it held per game
+    games: int = 0
+    wins: int = 0
+    decisions: list[int] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        """Wins of all its seats ÷ games ÷ its number of seats (parity is 1/players)."""
+        return self.wins / self.games / self.seats if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the per-seat win rate."""
+        n = self.games * self.seats
+        if not n:
+            return (0.0, 0.0)
+        p = self.wins / n
+        z = 1.96
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def tournament(
+    names: Sequence[str],
+    games: int,
+    seed: int = 0,
+    variant: str = "base",
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Standing]:
+    """`games` games of len(names) players; game g seats names rotated by g."""
+    players = len(names)
+    standings = {n: Standing(n, names.count(n)) for n in names}
+    options = Options(players=players, variant=variant)
+    for g in range(games):
+        shift = g % players
+        seated = list(names[shift:]) + list(names[:shift])
+        strategies = [make(name, seed * 1_000_003 + g * 17 + s) for s, name in enumerate(seated)]
+        result = play(strategies, options, seed * 7_919 + g)
+        for standing in standings.values():
+            standing.games += 1
+            standing.decisions.append(result.decisions)
+        if result.winner is not None:
+            standings[seated[result.winner]].wins += 1
+        if progress:
+            progress(g + 1)
+    return standings
