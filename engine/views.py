@@ -89,7 +89,7 @@ class View:
 
     def to_dict(self) -> dict:
         """Plain data for the wire: lists for tuples, options as a map, unknowns as None."""
-        d = {}
+        d = {"options": self.options.to_dict()}
         for name in _FIELDS:
             value = getattr(self, name)
             if name in _NESTED:
@@ -97,7 +97,6 @@ class View:
             elif type(value) is tuple:
                 value = list(value)
             d[name] = value
-        d["options"] = self.options.to_dict()
         return d
 
     @classmethod
