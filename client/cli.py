@@ -12,6 +12,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("play", help="play against bots on this machine (coming soon)")
+    bot = sub.add_parser("bot", help="play a bot strategy on a server")
+    bot.add_argument("address", metavar="HOST[:PORT]")
+    bot.add_argument("--strategy", default="heuristic")
+    bot.add_argument("--name")
+    where = bot.add_mutually_exclusive_group()
+    where.add_argument("--table", help="join this table id")
+    where.add_argument("--code", help="join the private table with this code")
+    where.add_argument("--create", type=int, metavar="SEATS", help="create a table")
+    bot.add_argument("--games", type=int, default=1)
+    bot.add_argument("--budget", type=float, help="seconds per decision (ismcts)")
+    bot.add_argument("-v", "--verbose", action="store_true")
+    arena = sub.add_parser("arena", help="strategies against each other, in-process")
+    arena.add_argument("--strategies", required=True, help="comma-separated, one per seat")
+    arena.add_argument("--games", type=int, default=1000)
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--variant", default="base", choices=["base", "inquisitor"])
+    arena.add_argument("--jobs", type=int, default=1, help="processes to play in")
+    arena.add_argument("--budget", type=float, help="seconds per decision (ismcts)")
+    arena.add_argument("--json", action="store_true")
     serve = sub.add_parser("serve", help="run a game server")
     from server.cli import add_arguments
 
@@ -25,6 +44,13 @@ def main(argv: list[str] | None = None) -> int:
         from server.cli import main as serve
 
         return serve(args)
+    if args.command == "bot":
+        return _bot(args)
+    if args.command == "arena":
+        from .arena import run
+
+        return run(args.strategies.split(","), args.games, args.seed, args.variant,
+                   args.jobs, args.budget, args.json)
     if args.command in (None, "play"):
         print(
             "The terminal client is coming soon. Until then the rules engine is ready:\n"
@@ -32,6 +58,36 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     return 2
+
+
+def _bot(args) -> int:
+    import logging
+
+    import trio
+
+    from engine.bots import STRATEGIES, make
+
+    from .net import LinkError, parse_address
+    from .runner import BotRunner, Seating
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(message)s")
+    if args.strategy not in STRATEGIES:
+        print(f"coup bot: no strategy {args.strategy!r}; there are "
+              f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
+        return 2
+    settings = {"budget": args.budget} if args.budget is not None else {}
+    try:
+        host, port = parse_address(args.address)
+        runner = BotRunner(host, port, make(args.strategy, **settings), name=args.name,
+                           seating=Seating(args.table, args.code, args.create),
+                           games=args.games)
+        wins = trio.run(runner.run)
+    except LinkError as exc:
+        print(f"coup bot: {exc}", file=sys.stderr)
+        return 1
+    print(f"{runner.name}: {runner.played} games, {wins} won")
+    return 0
 
 
 if __name__ == "__main__":

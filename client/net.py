@@ -1,0 +1,111 @@
+"""The client's side of a connection, in trio: one object holding the stream and the
+protocol Connection, shared by the bot runner and the terminal client.
+
+`Link.open` connects and does the handshake; `send` writes a message; `receive` returns the
+next message (None when the server closed). Ids for requests come from `next_id`.
+Connection failures are turned into `LinkError` with a sentence for people.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import trio
+
+from protocol import (
+    CONNECTION_CLOSED, NEED_DATA, Connection, Error, Hello, ProtocolError, Role, VERSIONS,
+    Welcome,
+)
+
+DEFAULT_PORT = 7654
+CLIENT_NAME = "coup-tui/0.1"
+
+
+class LinkError(Exception):
+    """The connection could not be made or was refused; the message says why."""
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """"host", "host:port" or "[v6]:port" → (host, port)."""
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.lstrip(":")
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    else:
+        host, port = text, ""
+    try:
+        return host or "127.0.0.1", int(port) if port else DEFAULT_PORT
+    except ValueError:
+        raise LinkError(f"{text!r} is not HOST or HOST:PORT") from None
+
+
+class Link:
+    """A connected, handshaken client connection."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.conn = Connection(Role.CLIENT)
+        self._ids = itertools.count(1)
+        self.welcome: Welcome | None = None
+
+    @classmethod
+    async def open(cls, host: str, port: int, name: str | None = None,
+                   token: str | None = None, timeout: float = 10) -> Link:
+        """Connect and say hello; LinkError if that fails."""
+        try:
+            with trio.fail_after(timeout):
+                stream = await trio.open_tcp_stream(host, port)
+        except (OSError, trio.TooSlowError) as exc:
+            cause = exc.__cause__ or exc
+            if isinstance(cause, BaseExceptionGroup) and cause.exceptions:
+                cause = cause.exceptions[0]
+            reason = getattr(cause, "strerror", None) or str(cause) or "timed out"
+            raise LinkError(f"cannot connect to {host}:{port}: {reason}") from None
+        link = cls(stream)
+        try:
+            with trio.fail_after(timeout):
+                await link.send(Hello(versions=list(VERSIONS), client=CLIENT_NAME, name=name,
+                                      token=token))
+                reply = await link.receive()
+        except trio.TooSlowError:
+            await link.aclose()
+            raise LinkError(f"{host}:{port} did not answer hello") from None
+        if isinstance(reply, Error):
+            await link.aclose()
+            raise LinkError(f"{host}:{port} refused: {reply.code}: {reply.message}")
+        if not isinstance(reply, Welcome):
+            await link.aclose()
+            raise LinkError(f"{host}:{port} closed the connection")
+        link.welcome = reply
+        return link
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    async def send(self, msg) -> None:
+        try:
+            await self.stream.send_all(self.conn.send(msg))
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            raise LinkError(f"the connection broke: {exc}") from None
+
+    async def receive(self):
+        """The next message from the server, or None once it closed the connection."""
+        while True:
+            try:
+                msg = self.conn.next_message()
+            except ProtocolError as exc:
+                raise LinkError(f"the server broke the protocol: {exc}") from None
+            if msg is CONNECTION_CLOSED:
+                return None
+            if msg is not NEED_DATA:
+                return msg
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                data = b""
+            self.conn.receive_data(data)
+
+    async def aclose(self) -> None:
+        with trio.CancelScope(shield=True):
+            await self.stream.aclose()
