@@ -13,7 +13,7 @@ from collections import Counter
 
 import trio
 
-from protocol import MAX_LISTED, Chat, Error, Join, Ok, Tables, encode
+from protocol import MAX_LISTED, Chat, Error, Join, Ok, State, Tables, encode
 
 from . import log
 from .config import ServerConfig
@@ -135,24 +135,23 @@ class Server:
             self.codes[table.code] = table
         self._nursery.start_soon(table.run)
         table.submit(session, Join(id=msg.id, table=table_id, seat=0))
-        session.subscribed = False
 
     def _join(self, session: Session, msg) -> None:
         if session.table is not None:
             raise Refused("already_at_table", "Leave your table first.")
         table = self.tables.get(msg.table) if msg.table else self.codes.get(
             (msg.code or "").upper())
-        if table is None or table.closed:
+        # A private table is joined with its code only: its id is no secret to its members.
+        if table is None or table.closed or (msg.table and table.code):
             raise Refused("no_such_table", "There is no such table.")
         if not table.submit(session, msg):
             raise Refused("no_such_table", "That table is closing.")
-        session.subscribed = False
 
     def _lobby_chat(self, session: Session, msg) -> None:
         session.send(Ok(re=msg.id))
         chat = Chat(scope="lobby", name=session.name, text=msg.text)
-        for other in self.sessions:
-            if other.table is None:
+        for other in self.sessions:  # those still in their handshake are not in the lobby yet
+            if other.table is None and other.conn.state is State.OPEN:
                 other.send(chat)
 
     # ------------------------------------------------------------------ lobby

@@ -16,7 +16,7 @@ import trio
 
 from protocol import (
     CONNECTION_CLOSED, NEED_DATA, Bye, Connection, Error, Hello, LocalProtocolError, Ping, Pong,
-    RemoteProtocolError, Role, VERSIONS, Welcome, choose_version,
+    RemoteProtocolError, Role, VERSIONS, Welcome, choose_version, encode,
 )
 
 from . import log
@@ -72,7 +72,8 @@ class Session:
     # ------------------------------------------------------------------ sending
 
     def send(self, msg) -> None:
-        """Queue a message for the client; never blocks. A full outbox ends the session."""
+        """Queue a message (or the bytes of one) for the client; never blocks. A full outbox
+        ends the session."""
         if self._closing:
             return
         try:
@@ -121,18 +122,22 @@ class Session:
             log.info("disconnected", session=self.number, name=self.name)
 
     async def _writer(self) -> None:
+        """Write the outbox out. The outbox closes only when the session ends (close(), or
+        the reader is done): once its last words (a bye) are written, the session ends at
+        once, whatever the reader is waiting for, as a bye promises."""
         try:
             async for msg in self._outbox:
                 try:
-                    data = self.conn.send(msg)
+                    data = msg if isinstance(msg, bytes) else self.conn.send(msg)
                 except LocalProtocolError as exc:  # our bug: log it, keep the session
                     log.error("local_protocol_error", session=self.number, error=str(exc))
                     continue
                 await self.stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            self._cancel.cancel()
+            pass
         finally:
             self._drained.set()
+            self._cancel.cancel()
 
     async def _receive(self):
         """The next message from the client, or None when it closed the connection."""
@@ -179,10 +184,11 @@ class Session:
                 return await self._receive()
             except RemoteProtocolError as exc:
                 log.info("protocol_error", session=self.number, code=exc.code)
-                if exc.closes:
-                    self.send(Error(code=exc.code, message=exc.message, re=exc.re,
-                                    versions=list(VERSIONS) if exc.code == "unsupported_version"
-                                    else None))
+                if exc.closes:  # the Connection is closed already: it sends nothing more,
+                    # so the last word goes out as bytes made by the codec alone
+                    self.send(encode(Error(code=exc.code, message=exc.message, re=exc.re,
+                                           versions=list(VERSIONS)
+                                           if exc.code == "unsupported_version" else None)))
                     raise _Closing from None
                 self.send(Error(code=exc.code, message=exc.message, re=exc.re))
                 if not self._within_rate(exc.re) and self._closing:

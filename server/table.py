@@ -70,9 +70,9 @@ class Seat:
     def info(self) -> dict:
         return {
             "seat": self.index,
-            "name": self.name,
+            "name": None if self.bot else self.name,  # a bot's seat shows no person's name
             "bot": self.bot.name if self.bot else None,
-            "ready": self.ready,
+            "ready": self.ready or self.bot is not None,  # bots always are
             "away": self.away_since is not None,
         }
 
@@ -90,8 +90,10 @@ class Table:
         self.server = server
         self.config = server.config
         self.id = table_id
-        self.options = options
-        self.name = options.get("name") or f"{creator}'s table"
+        #: The table's name, the creator's by default: cut so that it stays within the 32
+        #: characters of a name on the wire, and shown in the options like every default.
+        self.name = options.get("name") or f"{creator[:24]}'s table"
+        self.options = dict(options, name=self.name)
         self.creator = creator
         self.code = new_code() if options["private"] else None
         self.seats = [Seat(i) for i in range(options["seats"])]
@@ -146,6 +148,7 @@ class Table:
                     with trio.move_on_at(self._next_wake()):
                         session, item = await self._inbox.receive()
                         self._handle(session, item)
+                        self._close_if_deserted()
                     await self._keep_time()
         finally:
             self.closed = True
@@ -189,7 +192,9 @@ class Table:
         return None
 
     def _on_join(self, session: Session, msg) -> None:
-        if session.table is not None and session.table is not self:
+        # The lobby checked this too, but joins sent back to back all pass its check before
+        # the first one is handled here: a second join must not seat the session twice.
+        if session.table is not None:
             raise Refused("already_at_table", "Leave your table first.")
         if msg.spectate:
             self.spectators.add(session)
@@ -231,14 +236,16 @@ class Table:
             seat = self.seat_of(session)
             if seat is None:
                 raise Refused("not_at_table", "You are not at this table.")
-            self._vacate(seat, "left")
+            self._vacate(seat, left=True)
         if session.table is self:
             session.table = None
         self._changed()
 
-    def _vacate(self, seat: Seat, status: str) -> None:
-        """A person's seat is theirs no more: freed before the game, or played on by the
-        table's rule for the departed (a bot, or a forfeit) during it."""
+    def _vacate(self, seat: Seat, left: bool) -> None:
+        """A person's seat is theirs no more, because they `left` or their grace ended: freed
+        before the game; played on by the table's rule for the departed (a bot, or a
+        forfeit) once there is one. The others hear it once, before any move it causes:
+        "left", or "bot" when a bot takes over at the end of a grace."""
         if seat.token:
             self.server.tokens.pop(seat.token, None)
         name = seat.name
@@ -246,24 +253,22 @@ class Table:
         seat.token = None
         seat.away_since = None
         seat.ready = False
+        if seat.index == 0 and name == self.creator:
+            self.creator = None
         if self.status == "waiting":
             seat.name = None
-        elif self.status == "playing" and self.game is not None and self.game.alive[seat.index]:
-            self._replace(seat, name)
-        else:
-            seat.bot = make(self.options.get("bots") or DEFAULT_BOT, self.rng.randrange(2**32))
-        self._presence(seat, status, name)
-
-    def _replace(self, seat: Seat, name: str | None) -> None:
-        if self.options["on_disconnect"] == "forfeit":
-            events = self.game.forfeit(seat.index)
-            seat.bot = make(DEFAULT_BOT, self.rng.randrange(2**32))  # it never moves again
             self._presence(seat, "left", name)
-            self._after_move(events)
-        else:
-            seat.bot = make(self.options.get("bots") or DEFAULT_BOT, self.rng.randrange(2**32))
-            self._presence(seat, "bot", name)
-            self._changed_deadlines(force=True)
+            return
+        forfeit = self.options["on_disconnect"] == "forfeit"
+        seat.bot = make(self.options.get("bots") or DEFAULT_BOT, self.rng.randrange(2**32))
+        self._presence(seat, "left" if left or forfeit else "bot", name)
+        if self.status == "over":
+            self._rematch_if_asked()
+        elif self.game.alive[seat.index]:
+            if forfeit:  # the bot never moves: the seat is out of the game
+                self._after_move(self.game.forfeit(seat.index))
+            elif seat.index in self.game.waiting:  # the others' clocks run on untouched
+                self.bot_due[seat.index] = trio.current_time() + self.config.bot_delay
 
     def _disconnected(self, session: Session) -> None:
         if session in self.spectators:
@@ -409,7 +414,6 @@ class Table:
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
             self._changed()
-            self._close_if_deserted()
 
     def _on_rematch(self, session: Session, msg) -> None:
         seat = self._own_seat(session)
@@ -418,8 +422,14 @@ class Table:
         seat.rematch = True
         session.send(Ok(re=msg.id))
         self._changed()
-        if all(s.rematch for s in self.seats if s.human):
-            self._start(first_seat=self.game.winner)  # R1.6
+        self._rematch_if_asked()
+
+    def _rematch_if_asked(self) -> None:
+        """Once every seated person has asked for a rematch (the last one may have asked,
+        or left), the next game starts, the winner first (R1.6)."""
+        humans = [s for s in self.seats if s.human]
+        if self.status == "over" and humans and all(s.rematch for s in humans):
+            self._start(first_seat=self.game.winner)
 
     def _audience(self):
         """(session, seat) for every connected seated player and spectator (seat None)."""
@@ -488,7 +498,7 @@ class Table:
             for seat in self.seats:
                 if seat.away_since is not None and now >= seat.away_since + self.config.grace:
                     log.info("grace_over", table=self.id, seat=seat.index, name=seat.name)
-                    self._vacate(seat, "left")
+                    self._vacate(seat, left=False)
                     self._changed()
                     self._close_if_deserted()
             if self.closed or self.game is None or self.status != "playing":
