@@ -189,3 +189,60 @@ def reveal_of(g) -> View:
         shown=None,
         **_public(g),
     )
+
+
+def public_dict(g) -> dict:
+    """The public part of every viewer's view, already in to_dict form: build it once per
+    move and add each viewer's own secrets with `view_dict` (the server's fast path)."""
+    n = g.options.players
+    return {
+        "options": g.options.to_dict(),
+        "state_id": g.state_id,
+        "phase": g.phase,
+        "waiting": list(g.waiting),
+        "opened": g.opened,
+        "coins": list(g.coins),
+        "alive": list(g.alive),
+        "influence": [len(g.hands[s]) for s in range(n)],
+        "revealed": [list(r) for r in g.revealed],
+        "treasury": g.treasury,
+        "deck_size": len(g.deck),
+        "first_seat": g.first_seat,
+        "actor": g.actor,
+        "action": g.action,
+        "target": g.target,
+        "step": g.step,
+        "claimant": g.claimant,
+        "claim": g.claim,
+        "challenger": g.challenger,
+        "blocker": g.blocker,
+        "block_card": g.block_card,
+        "reason": g.reason,
+        "keep_count": g.keep_count,
+        "exiled": list(g.exiled),
+        "winner": g.winner,
+    }
+
+
+def view_dict(g, seat: int | None, public: dict) -> dict:
+    """`view_of(g, seat).to_dict()`, made by adding the viewer's secrets to `public`."""
+    n = g.options.players
+    d = dict(public)
+    hands: list = [None] * n
+    draft_sets: list = [None] * n
+    drawn: list = []
+    shown = None
+    if seat is not None:
+        hands[seat] = list(g.hands[seat])
+        if g.draft_sets[seat] is not None:
+            draft_sets[seat] = list(g.draft_sets[seat])
+        if g.drawn and seat == g.actor:
+            drawn = list(g.drawn)
+        if g.shown is not None and seat in (g.actor, g.target):
+            shown = g.shown
+    d["seat"] = seat
+    d["hands"] = hands
+    d["draft_sets"] = draft_sets
+    d["drawn"] = drawn
+    d["shown"] = shown
+    return d

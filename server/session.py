@@ -16,7 +16,7 @@ import trio
 
 from protocol import (
     CONNECTION_CLOSED, NEED_DATA, Bye, Connection, Error, Hello, LocalProtocolError, Ping, Pong,
-    RemoteProtocolError, Role, VERSIONS, Welcome, choose_version, encode,
+    RemoteProtocolError, Role, State, VERSIONS, Welcome, choose_version, encode,
 )
 
 from . import log
@@ -125,14 +125,31 @@ class Session:
         """Write the outbox out. The outbox closes only when the session ends (close(), or
         the reader is done): once its last words (a bye) are written, the session ends at
         once, whatever the reader is waiting for, as a bye promises."""
+        outbox = self._outbox
         try:
-            async for msg in self._outbox:
-                try:
-                    data = msg if isinstance(msg, bytes) else self.conn.send(msg)
-                except LocalProtocolError as exc:  # our bug: log it, keep the session
-                    log.error("local_protocol_error", session=self.number, error=str(exc))
-                    continue
-                await self.stream.send_all(data)
+            async for msg in outbox:
+                # Whatever else is queued goes out in the same write: one syscall and one
+                # wakeup for a burst (a move's acceptance and its update, say).
+                batch = [msg]
+                while len(batch) < 64:
+                    try:
+                        batch.append(outbox.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                frames = []
+                for item in batch:
+                    if isinstance(item, bytes):
+                        frames.append(item)
+                        continue
+                    if self.conn.state is State.CLOSED:
+                        break  # the peer is gone or bye was said: the rest is moot
+                    try:
+                        frames.append(self.conn.send(item))
+                    except LocalProtocolError as exc:  # our bug: log it, keep the session
+                        log.error("local_protocol_error", session=self.number,
+                                  error=str(exc))
+                if frames:
+                    await self.stream.send_all(b"".join(frames))
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         finally:

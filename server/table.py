@@ -23,6 +23,7 @@ import trio
 
 from engine import Game, IllegalMove, Move, Options, OptionsError, default_move, visible_to
 from engine.bots import STRATEGIES, Strategy, make
+from engine.views import public_dict, view_dict
 from protocol import (
     Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot, TableInfo, Update,
 )
@@ -397,10 +398,11 @@ class Table:
         over = game.over
         reveal = game.reveal().to_dict() if over else None
         deadlines = self._deadline_list()
+        public = public_dict(game)  # once per move; each viewer's secrets are added to it
         for session, seat in self._audience():
             session.send(Update(
                 table=self.id,
-                view=game.view(seat).to_dict(),
+                view=view_dict(game, seat, public),
                 events=[e.to_dict() for e in visible_to(events, seat)],
                 deadlines=deadlines,
                 reveal=reveal,

@@ -83,15 +83,21 @@ def tournament(
     seed: int = 0,
     variant: str = "base",
     progress: Callable[[int], None] | None = None,
+    settings: dict[str, dict] | None = None,
 ) -> dict[str, Standing]:
-    """`games` games of len(names) players; game g seats names rotated by g."""
+    """`games` games of len(names) players; game g seats names rotated by g. `settings`
+    gives a strategy's keyword settings by name (e.g. {"ismcts": {"budget": 0.2}})."""
+    settings = settings or {}
     players = len(names)
     standings = {n: Standing(n, names.count(n)) for n in names}
     options = Options(players=players, variant=variant)
     for g in range(games):
         shift = g % players
         seated = list(names[shift:]) + list(names[:shift])
-        strategies = [make(name, seed * 1_000_003 + g * 17 + s) for s, name in enumerate(seated)]
+        strategies = [
+            make(name, seed * 1_000_003 + g * 17 + s, **settings.get(name, {}))
+            for s, name in enumerate(seated)
+        ]
         result = play(strategies, options, seed * 7_919 + g)
         for standing in standings.values():
             standing.games += 1

@@ -29,32 +29,42 @@ from .heuristic import Heuristic
 EXPLORE = 0.7
 #: Chance that a rollout seat passes on a challenge it may make.
 ROLLOUT_PASS = 0.9
+#: Chance that a rollout seat acts on a character it does not hold.
+ROLLOUT_BLUFF = 0.12
 #: Rollouts stop here and count as nobody's win.
 ROLLOUT_CAP = 400
 _PASS = move(PASS)
 
 
 def rollout_move(game: Game, seat: int, rnd) -> Move:
-    """A quick, plausible move for a rollout: in a sampled world every seat plays honestly
-    with the cards it holds there, coups when it can, and rarely challenges."""
+    """A quick, plausible move for a rollout, read straight off the sampled world: a seat
+    coups when it can, uses the characters it holds, bluffs now and then, blocks with what
+    it holds (or bluffs a Contessa to survive), challenges rarely and proves when able."""
     legal = game.legal_moves(seat)
     phase = game.phase
     if phase == "action":
-        if legal[0].kind == C.COUP:
+        if len(legal) == 1 or legal[0].kind == C.COUP:
             return legal[int(rnd() * len(legal))]
         hand = game.hands[seat]
         claims = C.CLAIMS_IN[game.options.variant]
         coups = [m for m in legal if m.kind == C.COUP]
         if coups:
             return coups[int(rnd() * len(coups))]
-        honest = [m for m in legal if claims[m.kind] is None or claims[m.kind] in hand]
-        return honest[int(rnd() * len(honest))]
+        bluff = rnd() < ROLLOUT_BLUFF
+        useful = [m for m in legal if claims[m.kind] is not None
+                  and (claims[m.kind] in hand or bluff)
+                  and (m.kind != C.STEAL or game.coins[m.target] >= 2)]
+        if useful:
+            return useful[int(rnd() * len(useful))]
+        return legal[0] if rnd() < 0.5 else legal[1]  # income or foreign aid
     if phase == "respond":
         if game.step == "block":
             hand = game.hands[seat]
             for m in legal:
                 if m.kind == "block" and m.card in hand:
                     return m
+            if game.action == C.ASSASSINATE and len(game.hands[seat]) == 1:
+                return legal[0]  # a Contessa bluff is free when the card is lost anyway
             return _PASS
         return legal[0] if rnd() > ROLLOUT_PASS else _PASS
     if phase == "prove":
@@ -108,7 +118,7 @@ class Ismcts(Strategy):
             seat = me
             expanding = True
             steps = 0
-            while not game.over and steps < ROLLOUT_CAP:
+            while game.winner is None and steps < ROLLOUT_CAP:
                 if seat != me or not expanding:
                     # Others, and the bot itself past the tree, play the rollout policy:
                     # a tree node for an opponent would learn from the bot's real cards,
@@ -133,7 +143,7 @@ class Ismcts(Strategy):
                                 node, best_score = child, score
                     game.apply(seat, node.move)
                 steps += 1
-                if not game.over:
+                if game.winner is None:
                     seat = game.waiting[0]
             won = game.winner == me
             while node is not None:

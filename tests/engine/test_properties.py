@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from engine import Game, Options, legal_moves, visible_to
 from engine.cards import CAST, TARGETED, copies_for
+from engine.views import public_dict, view_dict
 
 CONFIGS = [(p, v) for p in range(2, 11) for v in ("base", "inquisitor")]
 PRIVATE_TO_SELF = {"drew", "kept", "picked"}
@@ -73,6 +74,7 @@ def check_views(g: Game) -> None:
             if v.shown is not None:
                 assert viewer in (g.actor, g.target)
             assert legal_moves(v, viewer) == g.legal_moves(viewer)
+        assert view_dict(g, viewer, public_dict(g)) == data  # the server's fast path
 
 
 def check_events(events, seat: int) -> None:
