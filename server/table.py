@@ -150,7 +150,12 @@ class Table:
                         session, item = await self._inbox.receive()
                         self._handle(session, item)
                         self._close_if_deserted()
-                    await self._keep_time()
+                    try:
+                        await self._keep_time()
+                    except Exception as exc:  # noqa: BLE001 — end this table, not the server
+                        log.error("table_failed", table=self.id, error=repr(exc),
+                                  exc_info=True)
+                        break
         finally:
             self.closed = True
             self._inbox_send.close()
@@ -505,24 +510,37 @@ class Table:
                     self._close_if_deserted()
             if self.closed or self.game is None or self.status != "playing":
                 return
-            due = self._due_move(now)
+            due = await self._due_move(now)
             if due is None:
                 return
             self._play(*due)
             await trio.sleep(0)  # a table of bots must not starve the others
 
-    def _due_move(self, now: float) -> tuple[int, Move] | None:
+    async def _due_move(self, now: float) -> tuple[int, Move] | None:
         game = self.game
         for seat, at in self.bot_due.items():
             if at <= now:
-                bot = self.seats[seat].bot
-                view = game.view(seat)
-                return seat, bot.choose(view, game.legal_moves(seat))
+                return seat, await self._bot_move(seat)
         for seat, at in self.deadlines.items():
             if at <= now:
                 log.info("clock_expired", table=self.id, seat=seat, phase=game.phase)
                 return seat, default_move(game, seat, self.rng)
         return None
+
+    async def _bot_move(self, seat: int) -> Move:
+        """The bot's choice, thought in a worker thread so that a searching strategy never
+        holds up the other tables; a strategy that fails plays R10's default instead."""
+        game = self.game
+        view = game.view(seat)
+        moves = game.legal_moves(seat)
+        try:
+            move = await trio.to_thread.run_sync(self.seats[seat].bot.choose, view, moves)
+            if move in moves:
+                return move
+            log.error("bot_illegal_move", table=self.id, seat=seat, move=repr(move))
+        except Exception as exc:  # noqa: BLE001 — a strategy's bug must not end the table
+            log.error("bot_failed", table=self.id, seat=seat, error=repr(exc), exc_info=True)
+        return default_move(game, seat, self.rng)
 
     # ------------------------------------------------------------------ broadcasting
 
