@@ -1,0 +1,101 @@
+"""The bot SDK's promises: a strategy still thinking near its deadline is answered for with
+the safe default; a dropped connection is re-opened with the seat's token and the game goes
+on; `coup arena` prints what it says; `coup bot` exits 0 after its games."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+import trio
+
+from client.runner import BotRunner, Seating
+from engine.bots import Strategy, make
+from server import Server, ServerConfig
+
+
+class Slow(Strategy):
+    """Thinks far longer than any clock allows."""
+
+    name = "slow"
+
+    def choose(self, view, moves):
+        time.sleep(3)
+        return moves[-1]
+
+
+async def start_server(nursery, **settings) -> int:
+    server = Server(ServerConfig(port=0, bot_delay=0, **settings))
+    await nursery.start(server.serve)
+    return server.address[1]
+
+
+@pytest.mark.trio
+async def test_a_strategy_thinking_past_its_deadline_gets_the_safe_default(caplog) -> None:
+    """R10: the runner answers before the deadline with the default move, and says so."""
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, response_clock=3, turn_clock=3)
+        slow = BotRunner("127.0.0.1", port, Slow(), name="slow", seating=Seating(create=2))
+        quick = BotRunner("127.0.0.1", port, make("random", seed=3), name="quick")
+        with trio.fail_after(120):
+            async with trio.open_nursery() as players:
+                players.start_soon(slow.run)
+                while slow.table is None:
+                    await trio.sleep(0.01)
+                quick.seating = Seating(table=slow.table)
+                players.start_soon(quick.run)
+        nursery.cancel_scope.cancel()
+    assert slow.played == quick.played == 1
+    assert "safe default" in caplog.text
+
+
+@pytest.mark.trio
+async def test_a_dropped_connection_is_reopened_with_the_token_and_the_game_goes_on() -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, response_clock=0, turn_clock=0)
+        host = BotRunner("127.0.0.1", port, make("random", seed=1), name="host",
+                         seating=Seating(create=2))
+        guest = BotRunner("127.0.0.1", port, make("random", seed=2), name="guest")
+        with trio.fail_after(60):
+            async with trio.open_nursery() as players:
+                players.start_soon(host.run)
+                while host.table is None:
+                    await trio.sleep(0.01)
+                guest.seating = Seating(table=host.table)
+                original = guest._play
+                dropped = []
+
+                async def play_then_drop(link):
+                    if not dropped:  # cut the guest's first connection once play starts
+                        dropped.append(True)
+                        with trio.move_on_after(0.05):
+                            await original(link)
+                        await link.aclose()
+                    return await original(link)
+
+                guest._play = play_then_drop
+                players.start_soon(guest.run)
+        nursery.cancel_scope.cancel()
+    assert dropped and host.played == guest.played == 1
+
+
+def test_coup_arena_prints_json_win_rates() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "client.cli", "arena", "--strategies",
+         "heuristic,random,random", "--games", "30", "--seed", "4", "--json"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    result = json.loads(out)
+    assert result["games"] == 30
+    assert set(result["win_rate"]) == {"heuristic", "random"}
+    # per seat: the three seats' wins add up to the games (no game is stopped)
+    assert abs(result["win_rate"]["heuristic"] + 2 * result["win_rate"]["random"] - 1) < 1e-3
+
+
+def test_coup_arena_refuses_unknown_strategies() -> None:
+    run = subprocess.run([sys.executable, "-m", "client.cli", "arena", "--strategies",
+                          "heuristic,nobody"], capture_output=True, text=True)
+    assert run.returncode == 2 and "nobody" not in run.stdout
