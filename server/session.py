@@ -10,6 +10,7 @@ ever waits for a client. Every error is caught here; nothing a client sends ends
 from __future__ import annotations
 
 import itertools
+import os
 from typing import TYPE_CHECKING
 
 import trio
@@ -68,6 +69,9 @@ class Session:
         self._rate = TokenBucket(self.config.rate, self.config.burst)
         self._chat = TokenBucket(self.config.chat_per_minute / 60, self.config.chat_per_minute / 4)
         self._closing = False
+        #: The writer is sending a batch: a direct write now would jump the queue.
+        self._writing = False
+        self._fd = stream.socket.fileno()
 
     # ------------------------------------------------------------------ sending
 
@@ -76,6 +80,12 @@ class Session:
         ends the session."""
         if self._closing:
             return
+        if not self._writing and self.conn.state is not State.CLOSED and (
+            self._outbox_send.statistics().current_buffer_used == 0
+        ):
+            msg = self._write_now(msg)
+            if msg is None:
+                return
         try:
             self._outbox_send.send_nowait(msg)
         except trio.WouldBlock:
@@ -84,6 +94,24 @@ class Session:
             self._cancel.cancel()
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass
+
+    def _write_now(self, msg) -> bytes | None:
+        """With nothing queued and the writer idle, write straight to the socket (it is
+        non-blocking): no task switch for the common case. Returns what could not be
+        written, for the writer to finish, or None when all of it went out."""
+        try:
+            data = msg if isinstance(msg, bytes) else self.conn.send(msg)
+        except LocalProtocolError as exc:  # our bug: log it, keep the session
+            log.error("local_protocol_error", session=self.number, error=str(exc))
+            return None
+        try:
+            sent = os.write(self._fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            self._cancel.cancel()  # the peer is gone; the reader will see it too
+            return None
+        return data[sent:] if sent < len(data) else None
 
     def close(self, reason: str, message: str) -> None:
         """Say bye with `reason` and end the session once it is written."""
@@ -128,6 +156,7 @@ class Session:
         outbox = self._outbox
         try:
             async for msg in outbox:
+                self._writing = True
                 # Whatever else is queued goes out in the same write: one syscall and one
                 # wakeup for a burst (a move's acceptance and its update, say).
                 batch = [msg]
@@ -150,6 +179,7 @@ class Session:
                                   error=str(exc))
                 if frames:
                     await self.stream.send_all(b"".join(frames))
+                self._writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         finally:
