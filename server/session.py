@@ -69,8 +69,10 @@ class Session:
         self._rate = TokenBucket(self.config.rate, self.config.burst)
         self._chat = TokenBucket(self.config.chat_per_minute / 60, self.config.chat_per_minute / 4)
         self._closing = False
-        #: The writer is sending a batch: a direct write now would jump the queue.
+        #: The writer is sending a batch, or messages wait in the outbox: a direct write
+        #: now would jump the queue.
         self._writing = False
+        self._queued = 0
         self._fd = stream.socket.fileno()
 
     # ------------------------------------------------------------------ sending
@@ -80,14 +82,13 @@ class Session:
         ends the session."""
         if self._closing:
             return
-        if not self._writing and self.conn.state is not State.CLOSED and (
-            self._outbox_send.statistics().current_buffer_used == 0
-        ):
+        if not self._writing and not self._queued and self.conn.state is not State.CLOSED:
             msg = self._write_now(msg)
             if msg is None:
                 return
         try:
             self._outbox_send.send_nowait(msg)
+            self._queued += 1
         except trio.WouldBlock:
             log.warning("slow_consumer", session=self.number, address=self.address)
             self._closing = True
@@ -157,12 +158,14 @@ class Session:
         try:
             async for msg in outbox:
                 self._writing = True
+                self._queued -= 1
                 # Whatever else is queued goes out in the same write: one syscall and one
                 # wakeup for a burst (a move's acceptance and its update, say).
                 batch = [msg]
                 while len(batch) < 64:
                     try:
                         batch.append(outbox.receive_nowait())
+                        self._queued -= 1
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
                 frames = []

@@ -146,10 +146,16 @@ class Table:
         try:
             async with self._inbox:
                 while not self.closed:
-                    with trio.move_on_at(self._next_wake()):
+                    wake = self._next_wake()
+                    if wake is None:  # no clock is running: no cancel scope to pay for
                         session, item = await self._inbox.receive()
                         self._handle(session, item)
                         self._close_if_deserted()
+                    else:
+                        with trio.move_on_at(wake):
+                            session, item = await self._inbox.receive()
+                            self._handle(session, item)
+                            self._close_if_deserted()
                     try:
                         await self._keep_time()
                     except Exception as exc:  # noqa: BLE001 — end this table, not the server
@@ -492,11 +498,12 @@ class Table:
             for seat, at in sorted(self.deadlines.items())
         ]
 
-    def _next_wake(self) -> float:
+    def _next_wake(self) -> float | None:
+        """When the next deadline, bot move or grace falls due; None if none is pending."""
         times = list(self.deadlines.values()) + list(self.bot_due.values())
         grace = self.config.grace
         times += [s.away_since + grace for s in self.seats if s.away_since is not None]
-        return min(times, default=trio.current_time() + 3600)
+        return min(times, default=None)
 
     async def _keep_time(self) -> None:
         """Play what is due: bot moves, defaults for expired clocks (R10), ended graces."""
