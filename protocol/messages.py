@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
-from engine import ACTIONS, CHARACTERS, KINDS, PHASES, STEPS, VARIANTS
+from engine import ACTIONS, CHARACTERS, PHASES, STEPS, VARIANTS
 
 from .schema import Bool, Enum, Field, Int, List, Map, Nullable, Str
 

@@ -14,21 +14,15 @@ from .config import ServerConfig
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags of `coup serve`: one per setting of ServerConfig."""
-    defaults = ServerConfig()
-    helps = {
-        "host": "address to bind (127.0.0.1 = this machine only; 0.0.0.0 = every interface)",
-        "port": "TCP port",
-        "log_json": "log one JSON object per line",
-    }
-    for field in dataclasses.fields(ServerConfig):
-        flag = "--" + field.name.replace("_", "-")
-        default = getattr(defaults, field.name)
-        if isinstance(default, bool):
-            parser.add_argument(flag, action="store_true", help=helps.get(field.name))
+    """The flags of `coup serve`: one per setting of ServerConfig, with its help."""
+    for f in dataclasses.fields(ServerConfig):
+        flag = "--" + f.name.replace("_", "-")
+        text = f.metadata["help"]
+        if isinstance(f.default, bool):
+            parser.add_argument(flag, action="store_true", help=text)
         else:
-            parser.add_argument(flag, type=type(default), default=default,
-                                help=helps.get(field.name, f"default {default}"))
+            parser.add_argument(flag, type=type(f.default), default=f.default,
+                                help=f"{text} (default {f.default})")
 
 
 def config_from(args: argparse.Namespace) -> ServerConfig:

@@ -1,44 +1,42 @@
 """The server's settings: every limit with its default, in one immutable object.
 
-`coup serve` makes one from its flags; tests and the embedded server of `coup play` make
-their own. Nothing here does anything: it only says how much is allowed and how long to wait.
+`coup serve` makes one from its flags (each field's help is the flag's help); tests and the
+embedded server of `coup play` make their own. Nothing here does anything: it only says how
+much is allowed and how long to wait.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+
+def setting(default, text: str):
+    return field(default=default, metadata={"help": text})
 
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
-    host: str = "127.0.0.1"
-    port: int = 7654
-    name: str = "coup-server/0.1"
-    #: Largest frame a client may send (bytes).
-    max_frame: int = 64 * 1024
-    #: Seconds a new connection has to send hello.
-    handshake_timeout: float = 5.0
-    #: Seconds of silence before the server pings; silence for twice that ends the connection.
-    ping_interval: float = 15.0
-    #: Messages a connection may send per second on average, and in one burst.
-    rate: float = 20.0
-    burst: int = 40
-    #: Chat messages a connection may send per minute.
-    chat_per_minute: int = 20
-    #: Connections in total, and from one address.
-    max_connections: int = 4096
-    max_per_address: int = 2048
-    #: Messages waiting to be written to one client; a client that lets more pile up is
-    #: disconnected (slow_consumer) so that its table never waits for it.
-    outbox: int = 256
-    #: Tables at once.
-    max_tables: int = 2000
-    #: Seconds a disconnected player keeps the seat.
-    grace: float = 120.0
-    #: Seconds a bot seat waits before it moves (so people can follow); 0 in tests.
-    bot_delay: float = 0.6
-    #: Clocks a table gets when create_table does not say (seconds; 0 = no clock).
-    response_clock: int = 20
-    turn_clock: int = 60
-    #: Log lines as JSON objects.
-    log_json: bool = False
+    host: str = setting("127.0.0.1", "address to bind: 127.0.0.1 is this machine only, "
+                        "0.0.0.0 every interface")
+    port: int = setting(7654, "TCP port (0: any free port)")
+    name: str = setting("coup-server/0.1", "the server's name in welcome")
+    max_frame: int = setting(64 * 1024, "largest message a client may send, in bytes")
+    handshake_timeout: float = setting(5.0, "seconds a new connection has to say hello")
+    ping_interval: float = setting(15.0, "seconds of silence before a ping; as long again "
+                                   "without an answer closes the connection")
+    rate: float = setting(20.0, "messages a connection may send per second on average")
+    burst: int = setting(40, "messages a connection may send at once")
+    chat_per_minute: int = setting(20, "chat messages a connection may send per minute")
+    max_connections: int = setting(4096, "connections in total")
+    max_per_address: int = setting(2048, "connections from one address")
+    outbox: int = setting(256, "messages waiting to be written to one client; a client "
+                          "that lets more pile up is disconnected so its table never waits")
+    max_tables: int = setting(2000, "tables at once")
+    grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
+    bot_delay: float = setting(0.6, "seconds a bot seat waits before it moves, so people "
+                               "can follow")
+    response_clock: int = setting(20, "seconds to answer (challenge, block, lose…) at tables "
+                                  "that do not choose; 0 = no clock")
+    turn_clock: int = setting(60, "seconds to take a turn at tables that do not choose; "
+                              "0 = no clock")
+    log_json: bool = setting(False, "log one JSON object per line")

@@ -1,8 +1,15 @@
+"""The shortest complete path: two people create, join, ready, and play a game to its end."""
+
+from __future__ import annotations
+
 import random
+
 import pytest
 import trio
-from protocol import CreateTable, Join, Ready, Start, ListTables
-from tests.server.peer import Peer, new_id
+
+from protocol import CreateTable, Join, Ready
+from tests.server.peer import new_id
+
 
 @pytest.mark.trio
 async def test_two_players_finish_a_game(connect):
