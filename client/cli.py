@@ -53,8 +53,11 @@ def main(argv: list[str] | None = None) -> int:
                    args.jobs, args.budget, args.json)
     if args.command in (None, "play"):
         print(
-            "The terminal client is coming soon. Until then the rules engine is ready:\n"
-            "  python -m benchmarks.engine   plays random games at full speed.",
+            "The terminal client is coming soon. Until then:\n"
+            "  coup arena --strategies heuristic,random,random,random --games 200\n"
+            "      watches the bots play each other;\n"
+            "  coup serve   and   coup bot 127.0.0.1 --strategy heuristic --create 4\n"
+            "      host a server and seat bots at it (docs/BOTS.md, docs/PROTOCOL.md).",
         )
         return 0
     return 2

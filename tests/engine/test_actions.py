@@ -9,7 +9,8 @@ from itertools import combinations
 
 import pytest
 
-from engine import Game, IllegalMove, Options, move
+from engine import Game, Options, move
+from tests.engine.helpers import kinds, only, pass_window, refused, total
 
 PASS = move("pass")
 CHALLENGE = move("challenge")
@@ -20,28 +21,6 @@ INQ3 = Options(players=3, variant="inquisitor")
 # ---------------------------------------------------------------- helpers
 
 
-def kinds(events):
-    return [e.kind for e in events]
-
-
-def only(events, kind):
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, (kind, events)
-    return found[0]
-
-
-def total(game):
-    return game.treasury + sum(game.coins)
-
-
-def pass_window(game):
-    """Every seat the open response window waits for passes; the events, in order."""
-    events = []
-    for seat in tuple(game.waiting):
-        events += game.apply(seat, PASS)
-    return events
-
-
 def all_cards(game):
     """Every card of the game, wherever it lies (hands, face up, deck, an Exchange draw)."""
     cards = list(game.deck) + list(game.drawn)
@@ -50,12 +29,6 @@ def all_cards(game):
     for up in game.revealed:
         cards += up
     return Counter(cards)
-
-
-def refused(game, seat, m):
-    with pytest.raises(IllegalMove) as info:
-        game.apply(seat, m)
-    return info.value.code
 
 
 # ---------------------------------------------------------------- the R4 table

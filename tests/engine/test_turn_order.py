@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, IllegalMove, Options, move
+from engine import Game, Options, move
+from tests.engine.helpers import kinds, only, pass_window, refused, total
 
 PASS = move("pass")
 CHALLENGE = move("challenge")
@@ -15,33 +16,6 @@ PROVE = move("prove")
 CONCEDE = move("concede")
 BASE3 = Options(players=3)
 BASE4 = Options(players=4)
-
-
-def kinds(events):
-    return [e.kind for e in events]
-
-
-def only(events, kind):
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, (kind, events)
-    return found[0]
-
-
-def total(game):
-    return game.treasury + sum(game.coins)
-
-
-def pass_window(game):
-    events = []
-    for seat in tuple(game.waiting):
-        events += game.apply(seat, PASS)
-    return events
-
-
-def refused(game, seat, m):
-    with pytest.raises(IllegalMove) as info:
-        game.apply(seat, m)
-    return info.value.code
 
 
 def four_with_seat_2_exiled(**kw):
