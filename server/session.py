@@ -255,13 +255,16 @@ class Session:
             name = None
         if name:
             self.name = name.strip()
+        table = self.server.tokens.get(hello.token) if hello.token else None
+        held = table.name_for(hello.token) if table is not None else None
+        if held:  # a returning player keeps the name its seat has, and is told so
+            self.name = held
         self.send(Welcome(version=version, server=self.config.name, name=self.name,
                           max_frame=self.config.max_frame))
         if hello.name is not None and name is None:
             self.send(Error(code="bad_message", message=f"Names must be printable; you are "
                             f"{self.name}."))
         if hello.token:
-            table = self.server.tokens.get(hello.token)
             if table is None or not table.submit(self, ("reconnect", hello.token)):
                 self.send(Error(code="bad_token", message="That seat is no longer yours."))
         log.info("hello", session=self.number, name=self.name, client=hello.client)

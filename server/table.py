@@ -197,6 +197,10 @@ class Table:
 
     # ------------------------------------------------------------------ seats
 
+    def name_for(self, token: str) -> str | None:
+        """The name of the seat a reconnect token holds (read-only: safe from any task)."""
+        return next((s.name for s in self.seats if s.token == token), None)
+
     def seat_of(self, session: Session) -> Seat | None:
         for seat in self.seats:
             if seat.session is session:

@@ -41,6 +41,7 @@ async def test_reconnect_in_the_middle_of_a_response_window(connect):
     assert (await play(second, "pass")).TYPE == "move_accepted"  # the table goes on
 
     back = await connect("whoever", token=token)
+    assert back.name == first.name  # welcome names the seat's player, not the new hello
     joined = await back.expect("joined")
     assert (joined.re, joined.seat, joined.token, joined.table) == (
         None, seat, token, actor.table)
