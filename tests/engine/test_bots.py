@@ -67,3 +67,27 @@ def test_honest_beats_random() -> None:
         for seed in range(100)
     )
     assert wins >= 70
+
+
+@pytest.mark.parametrize("players,variant", [(2, "base"), (4, "inquisitor"), (6, "base")])
+def test_a_world_built_from_a_view_and_the_true_secrets_is_the_game(players, variant) -> None:
+    """Game.from_view (what ismcts samples) gives back the very game when it is handed the
+    real hidden cards: the public state it copies, and the loss's resume stage it derives."""
+    import random
+
+    skip = {"rng", "history", "seed", "offer", "offer_id", "options", "draft_sets"}
+    for seed in range(40):
+        g = Game.new(Options(players=players, variant=variant), seed)
+        rng = random.Random(seed)
+        while not g.over:
+            if g.phase != "draft":
+                world = Game.from_view(g.view(g.waiting[0]), g.hands, g.deck, drawn=g.drawn,
+                                       shown=g.shown, removed=g.removed)
+                for name in set(Game.__slots__) - skip:
+                    if name == "resume" and g.phase != "lose":
+                        continue  # only meaningful while a loss is being chosen
+                    mine, theirs = getattr(g, name), getattr(world, name)
+                    assert (tuple(mine) if name == "waiting" else mine) == (
+                        tuple(theirs) if name == "waiting" else theirs), name
+            seat = rng.choice(g.waiting)
+            g.apply(seat, rng.choice(g.legal_moves(seat)))
