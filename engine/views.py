@@ -151,26 +151,33 @@ def _public(g) -> dict:
     )
 
 
-def view_of(g, seat: int | None) -> View:
-    """The view of `seat` (None for a spectator): the public table plus its own secrets."""
+def _secrets(g, seat: int | None) -> tuple[list, list, list, str | None]:
+    """What only `seat` may see, added to the public table: its hand, its draft set, an
+    Exchange's draw while it exchanges, an Examine's card it showed or was shown (R11)."""
     n = g.options.players
     hands: list = [None] * n
     draft_sets: list = [None] * n
-    drawn: tuple[str, ...] = ()
+    drawn: list = []
     shown = None
     if seat is not None:
-        hands[seat] = tuple(g.hands[seat])
+        hands[seat] = list(g.hands[seat])
         if g.draft_sets[seat] is not None:
-            draft_sets[seat] = tuple(g.draft_sets[seat])
+            draft_sets[seat] = list(g.draft_sets[seat])
         if g.drawn and seat == g.actor:
-            drawn = tuple(g.drawn)
+            drawn = list(g.drawn)
         if g.shown is not None and seat in (g.actor, g.target):
             shown = g.shown
+    return hands, draft_sets, drawn, shown
+
+
+def view_of(g, seat: int | None) -> View:
+    """The view of `seat` (None for a spectator): the public table plus its own secrets."""
+    hands, draft_sets, drawn, shown = _secrets(g, seat)
     return View(
         seat=seat,
-        hands=tuple(hands),
-        draft_sets=tuple(draft_sets),
-        drawn=drawn,
+        hands=tuple(None if h is None else tuple(h) for h in hands),
+        draft_sets=tuple(None if d is None else tuple(d) for d in draft_sets),
+        drawn=tuple(drawn),
         shown=shown,
         **_public(g),
     )
@@ -226,23 +233,7 @@ def public_dict(g) -> dict:
 
 def view_dict(g, seat: int | None, public: dict) -> dict:
     """`view_of(g, seat).to_dict()`, made by adding the viewer's secrets to `public`."""
-    n = g.options.players
     d = dict(public)
-    hands: list = [None] * n
-    draft_sets: list = [None] * n
-    drawn: list = []
-    shown = None
-    if seat is not None:
-        hands[seat] = list(g.hands[seat])
-        if g.draft_sets[seat] is not None:
-            draft_sets[seat] = list(g.draft_sets[seat])
-        if g.drawn and seat == g.actor:
-            drawn = list(g.drawn)
-        if g.shown is not None and seat in (g.actor, g.target):
-            shown = g.shown
     d["seat"] = seat
-    d["hands"] = hands
-    d["draft_sets"] = draft_sets
-    d["drawn"] = drawn
-    d["shown"] = shown
+    d["hands"], d["draft_sets"], d["drawn"], d["shown"] = _secrets(g, seat)
     return d
