@@ -45,7 +45,6 @@ BLOCK_STAGE = "block"      # the action's claim stood: on to the block window
 RESOLVE = "resolve"        # the action takes effect
 FAIL = "fail"              # the action failed (conceded claim, standing block)
 END = "end"                # the turn is over
-STAGES = (BLOCK_STAGE, RESOLVE, FAIL, END)
 
 
 def _shuffle(deck: list[str], rng: random.Random) -> None:

@@ -33,6 +33,17 @@ async def start_server(nursery, **settings) -> int:
     return server.address[1]
 
 
+async def host_and_guest(host: BotRunner, guest: BotRunner, seconds: float) -> None:
+    """The host creates a table, the guest joins it by id, and both play it out."""
+    with trio.fail_after(seconds):
+        async with trio.open_nursery() as players:
+            players.start_soon(host.run)
+            while host.table is None:
+                await trio.sleep(0.01)
+            guest.seating = Seating(table=host.table)
+            players.start_soon(guest.run)
+
+
 @pytest.mark.trio
 async def test_a_strategy_thinking_past_its_deadline_gets_the_safe_default(caplog) -> None:
     """R10: the runner answers before the deadline with the default move, and says so."""
@@ -40,13 +51,7 @@ async def test_a_strategy_thinking_past_its_deadline_gets_the_safe_default(caplo
         port = await start_server(nursery, response_clock=3, turn_clock=3)
         slow = BotRunner("127.0.0.1", port, Slow(), name="slow", seating=Seating(create=2))
         quick = BotRunner("127.0.0.1", port, make("random", seed=3), name="quick")
-        with trio.fail_after(120):
-            async with trio.open_nursery() as players:
-                players.start_soon(slow.run)
-                while slow.table is None:
-                    await trio.sleep(0.01)
-                quick.seating = Seating(table=slow.table)
-                players.start_soon(quick.run)
+        await host_and_guest(slow, quick, 120)
         nursery.cancel_scope.cancel()
     assert slow.played == quick.played == 1
     assert "safe default" in caplog.text
@@ -59,25 +64,19 @@ async def test_a_dropped_connection_is_reopened_with_the_token_and_the_game_goes
         host = BotRunner("127.0.0.1", port, make("random", seed=1), name="host",
                          seating=Seating(create=2))
         guest = BotRunner("127.0.0.1", port, make("random", seed=2), name="guest")
-        with trio.fail_after(60):
-            async with trio.open_nursery() as players:
-                players.start_soon(host.run)
-                while host.table is None:
-                    await trio.sleep(0.01)
-                guest.seating = Seating(table=host.table)
-                original = guest._play
-                dropped = []
+        original = guest._play
+        dropped = []
 
-                async def play_then_drop(link):
-                    if not dropped:  # cut the guest's first connection once play starts
-                        dropped.append(True)
-                        with trio.move_on_after(0.05):
-                            await original(link)
-                        await link.aclose()
-                    return await original(link)
+        async def play_then_drop(link):
+            if not dropped:  # cut the guest's first connection once play starts
+                dropped.append(True)
+                with trio.move_on_after(0.05):
+                    await original(link)
+                await link.aclose()
+            return await original(link)
 
-                guest._play = play_then_drop
-                players.start_soon(guest.run)
+        guest._play = play_then_drop
+        await host_and_guest(host, guest, 60)
         nursery.cancel_scope.cancel()
     assert dropped and host.played == guest.played == 1
 
