@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         if isinstance(f.default, bool):
             parser.add_argument(flag, action="store_true", help=text)
         else:
-            parser.add_argument(flag, type=type(f.default), default=f.default,
+            kind = int if f.default is None else type(f.default)  # None: an optional int
+            parser.add_argument(flag, type=kind, default=f.default,
                                 help=f"{text} (default {f.default})")
 
 

@@ -39,4 +39,6 @@ class ServerConfig:
                                   "that do not choose; 0 = no clock")
     turn_clock: int = setting(60, "seconds to take a turn at tables that do not choose; "
                               "0 = no clock")
+    seed: int | None = setting(None, "deal every table's games from this seed (tests, "
+                               "demonstrations); by default each table draws one from secrets")
     log_json: bool = setting(False, "log one JSON object per line")

@@ -104,7 +104,8 @@ class Table:
         self.deadlines: dict[int, float] = {}
         self.bot_due: dict[int, float] = {}
         self._opened = -1
-        self.rng = random.Random(secrets.randbits(64))
+        seed = self.config.seed
+        self.rng = random.Random(secrets.randbits(64) if seed is None else seed)
         self.closed = False
         self._inbox_send, self._inbox = trio.open_memory_channel[tuple](4096)
 
@@ -374,7 +375,8 @@ class Table:
             treasury=self.options["treasury"],
             first_seat=first_seat,
         )
-        self.game = Game.new(options)
+        seeded = self.config.seed is not None
+        self.game = Game.new(options, self.rng.randrange(2**63) if seeded else None)
         self.status = "playing"
         for seat in self.seats:
             seat.rematch = False
