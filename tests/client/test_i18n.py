@@ -1,0 +1,279 @@
+"""The translations: complete catalogs in step with the code, and the language chosen as documented."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+
+import pytest
+
+from client import i18n
+from client.i18n_catalogs import (
+    Entry, catalog_path, compile_mo, extract, parse_po, render_po, update,
+)
+from engine import ACTIONS, CHARACTERS
+
+CARDS_PT = {
+    "duke": "Duque", "assassin": "Assassino", "captain": "Capitão",
+    "ambassador": "Embaixador", "inquisitor": "Inquisidor", "contessa": "Condessa",
+}
+ACTIONS_PT = {
+    "income": "Renda", "foreign_aid": "Ajuda Externa", "coup": "Golpe de Estado", "tax": "Taxar",
+    "assassinate": "Assassinar", "steal": "Extorquir", "exchange": "Trocar", "examine": "Investigar",
+}
+CARDS_EN = {
+    "duke": "Duke", "assassin": "Assassin", "captain": "Captain",
+    "ambassador": "Ambassador", "inquisitor": "Inquisitor", "contessa": "Contessa",
+}
+ACTIONS_EN = {
+    "income": "Income", "foreign_aid": "Foreign Aid", "coup": "Coup", "tax": "Tax",
+    "assassinate": "Assassinate", "steal": "Steal", "exchange": "Exchange", "examine": "Examine",
+}
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture
+def environment(monkeypatch):
+    for variable in LOCALE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    return monkeypatch
+
+
+def catalog(lang: str) -> list[Entry]:
+    path = catalog_path(lang, ".po")
+    return parse_po(path.read_text(encoding="utf-8"), str(path))
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+# The catalogs against the code
+
+
+def test_every_message_the_client_uses_is_translated_in_every_language():
+    messages, errors = extract()
+    assert errors == []
+    assert messages
+    for lang in i18n.LANGUAGES:
+        entries = {entry.key: entry for entry in catalog(lang)}
+        for message in messages:
+            entry = entries.get(message.key)
+            assert entry is not None, f"{lang} lacks {message.msgid!r}"
+            assert entry.plural == message.plural, f"{lang}: plural of {message.msgid!r}"
+            assert entry.translated, f"{lang} does not translate {message.msgid!r}"
+
+
+def test_the_po_files_are_what_the_tool_writes_for_the_code():
+    messages, _ = extract()
+    for lang in i18n.LANGUAGES:
+        text = catalog_path(lang, ".po").read_text(encoding="utf-8")
+        assert render_po(update(lang, messages, parse_po(text))) == text, (
+            f"{lang}: run python -m client.i18n_catalogs")
+
+
+def test_the_mo_files_are_compiled_from_the_po_files():
+    for lang in i18n.LANGUAGES:
+        assert catalog_path(lang, ".mo").read_bytes() == compile_mo(catalog(lang)), (
+            f"{lang}: run python -m client.i18n_catalogs")
+
+
+def test_every_translation_fills_the_same_placeholders_as_its_message():
+    for lang in i18n.LANGUAGES:
+        for entry in catalog(lang):
+            if not entry.msgid:
+                continue
+            wanted = fields(entry.msgid) | fields(entry.plural or "")
+            for form in entry.msgstr:
+                assert fields(form) == wanted, f"{lang}: {form!r} for {entry.msgid!r}"
+
+
+def test_both_catalogs_declare_utf8_and_their_plural_rule():
+    rules = {"en": "nplurals=2; plural=(n != 1);", "pt_BR": "nplurals=2; plural=(n > 1);"}
+    for lang, rule in rules.items():
+        head = catalog(lang)[0]
+        assert head.msgid == ""
+        assert "Content-Type: text/plain; charset=UTF-8\n" in head.msgstr[0]
+        assert f"Plural-Forms: {rule}\n" in head.msgstr[0]
+
+
+# Choosing the language
+
+
+@pytest.mark.parametrize(("lang", "chosen"), [
+    ("en", "en"), ("en_US.UTF-8", "en"), ("pt", "pt_BR"), ("pt_BR", "pt_BR"),
+    ("pt-BR", "pt_BR"), ("pt_BR.UTF-8", "pt_BR"), ("pt_PT", "pt_BR"),
+])
+def test_an_explicit_language_picks_its_catalog(lang, chosen):
+    assert i18n.set_language(lang) == chosen
+    assert i18n.language() == chosen
+
+
+@pytest.mark.parametrize("lang", ["fr", "de_DE.UTF-8", "C", ""])
+def test_an_explicit_unsupported_language_is_refused_naming_the_supported_ones(lang):
+    i18n.set_language("pt_BR")
+    with pytest.raises(ValueError, match="en, pt_BR"):
+        i18n.set_language(lang)
+    assert i18n.language() == "pt_BR"
+
+
+@pytest.mark.parametrize(("variables", "chosen"), [
+    ({}, "en"),
+    ({"LANG": "pt_BR.UTF-8"}, "pt_BR"),
+    ({"LC_MESSAGES": "pt_PT.UTF-8", "LANG": "en_US.UTF-8"}, "pt_BR"),
+    ({"LC_ALL": "en_GB.UTF-8", "LANG": "pt_BR.UTF-8"}, "en"),
+    ({"LANGUAGE": "fr:pt_BR:en", "LANG": "en_US.UTF-8"}, "pt_BR"),
+    ({"LANGUAGE": "", "LANG": "pt_BR.UTF-8"}, "pt_BR"),
+    ({"LC_ALL": "fr_FR.UTF-8", "LANG": "pt_BR.UTF-8"}, "en"),
+    ({"LANG": "C.UTF-8"}, "en"),
+])
+def test_the_environment_chooses_like_gettext_and_falls_back_to_english(
+        environment, variables, chosen):
+    i18n.set_language("pt_BR" if chosen == "en" else "en")
+    for variable, value in variables.items():
+        environment.setenv(variable, value)
+    assert i18n.set_language(None) == chosen
+    assert i18n.language() == chosen
+
+
+def test_switching_language_changes_what_every_function_returns():
+    i18n.set_language("pt_BR")
+    assert (i18n.card_name("duke"), i18n.action_name("tax")) == ("Duque", "Taxar")
+    i18n.set_language("en")
+    assert (i18n.card_name("duke"), i18n.action_name("tax")) == ("Duke", "Tax")
+
+
+# Names of the game's identifiers
+
+
+@pytest.mark.parametrize(("lang", "cards", "actions"), [
+    ("en", CARDS_EN, ACTIONS_EN), ("pt_BR", CARDS_PT, ACTIONS_PT),
+])
+def test_every_card_and_action_has_its_name_in_each_language(lang, cards, actions):
+    i18n.set_language(lang)
+    assert {c: i18n.card_name(c) for c in CHARACTERS} == cards
+    assert {a: i18n.action_name(a) for a in ACTIONS} == actions
+
+
+def test_names_live_in_their_own_context_apart_from_other_messages():
+    i18n.set_language("pt_BR")
+    assert i18n.pgettext("card", "Inquisitor") == "Inquisidor"
+    assert i18n.pgettext("action", "Coup") == "Golpe de Estado"
+    assert i18n._("Coup") == "Coup"  # no context: not the action's entry
+
+
+# Plurals
+
+
+def plural_message() -> Entry:
+    messages, _ = extract()
+    plurals = [m for m in messages if m.plural is not None]
+    assert plurals, "the client uses no ngettext message to test the plural rules with"
+    return plurals[0]
+
+
+@pytest.mark.parametrize(("lang", "singular_counts", "plural_counts"), [
+    ("en", (1,), (0, 2, 7)), ("pt_BR", (0, 1), (2, 7)),
+])
+def test_ngettext_picks_the_form_by_each_language_rule(lang, singular_counts, plural_counts):
+    message = plural_message()
+    forms = {e.key: e.msgstr for e in catalog(lang)}[message.key]
+    i18n.set_language(lang)
+    assert message.plural is not None
+    for n in singular_counts:
+        assert i18n.ngettext(message.msgid, message.plural, n) == forms[0]
+    for n in plural_counts:
+        assert i18n.ngettext(message.msgid, message.plural, n) == forms[1]
+
+
+# The tool's formats and extraction
+
+SAMPLE_PO = r'''msgid ""
+msgstr ""
+"Language: pt_BR\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=2; plural=(n > 1);\n"
+
+# Said when a card is lost.
+msgctxt "card"
+msgid "Duke"
+msgstr "Duque"
+
+msgid "Tab\there, \"quoted\", back\\slash"
+msgstr "Tab\taqui, \"aspas\", barra\\invertida"
+
+msgid ""
+"Two\n"
+"lines"
+msgstr ""
+"Duas\n"
+"linhas"
+
+msgid "{n} coin"
+msgid_plural "{n} coins"
+msgstr[0] "{n} moeda"
+msgstr[1] "{n} moedas"
+
+#, fuzzy
+msgid "Pass"
+msgstr "Passe"
+'''
+
+
+def test_a_po_file_reads_back_and_writes_out_unchanged():
+    entries = parse_po(SAMPLE_PO)
+    assert [e.msgid for e in entries] == [
+        "", "Duke", 'Tab\there, "quoted", back\\slash', "Two\nlines", "{n} coin", "Pass"]
+    assert entries[1].context == "card" and entries[1].comments == ("Said when a card is lost.",)
+    assert entries[3].msgstr == ("Duas\nlinhas",)
+    assert entries[4].msgstr == ("{n} moeda", "{n} moedas")
+    assert entries[5].flags == ("fuzzy",)
+    assert render_po(entries) == SAMPLE_PO
+
+
+def test_the_compiled_mo_is_read_by_gettext_with_contexts_plurals_and_no_fuzzy_entries():
+    translations = gettext.GNUTranslations(io.BytesIO(compile_mo(parse_po(SAMPLE_PO))))
+    assert translations.pgettext("card", "Duke") == "Duque"
+    assert translations.gettext("Duke") == "Duke"
+    assert translations.gettext("Two\nlines") == "Duas\nlinhas"
+    assert translations.ngettext("{n} coin", "{n} coins", 0) == "{n} moeda"
+    assert translations.ngettext("{n} coin", "{n} coins", 2) == "{n} moedas"
+    assert translations.gettext("Pass") == "Pass"
+
+
+def test_updating_keeps_translations_adds_new_messages_and_drops_gone_ones():
+    old = [Entry("Pass", msgstr=("Passar",)), Entry("Gone", msgstr=("Sumiu",))]
+    code = [Entry("New", references=("client/x.py",)), Entry("Pass")]
+    pt = update("pt_BR", code, old)
+    assert [(e.msgid, e.msgstr) for e in pt[1:]] == [("New", ("",)), ("Pass", ("Passar",))]
+    en = update("en", [Entry("{n} card", plural="{n} cards")], [])
+    assert en[1].msgstr == ("{n} card", "{n} cards")
+
+
+def test_the_extractor_reads_literals_and_reports_other_arguments_by_line(tmp_path):
+    package = tmp_path / "client"
+    package.mkdir()
+    (package / "screen.py").write_text(
+        'from client import i18n\n'
+        'LABEL = N_("Play")\n'
+        'title = _(LABEL)\n'
+        'a = _(f"Hello {name}")\n'
+        'b = ngettext("{n} coin", "{n} coins", n)\n'
+        'c = i18n.pgettext("card", "Duke")\n'
+        'd = ngettext(word, "{n} coins", n)\n'
+        'e = _("Quit", "extra")\n',
+        encoding="utf-8",
+    )
+    messages, errors = extract(package)
+    assert [(m.context, m.msgid, m.plural) for m in messages] == [
+        (None, "Play", None), (None, "{n} coin", "{n} coins"), ("card", "Duke", None)]
+    assert messages[0].references == ("client/screen.py",)
+    assert [error.split(": ")[0] for error in errors] == [
+        "client/screen.py:4", "client/screen.py:7", "client/screen.py:8"]
