@@ -10,8 +10,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="coup", description="Coup, the bluffing card game, in the terminal."
     )
+    parser.add_argument("--lang", help="language of the terminal client: en or pt_BR "
+                        "(default: from the environment's locale)")
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("play", help="play against bots on this machine (coming soon)")
+    play = sub.add_parser("play", help="play against bots on this machine, no setup")
+    play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
+                      help="bots at the table, 1-9 (default 3)")
+    play.add_argument("--strategy", default="heuristic", help="the bots' strategy")
+    play.add_argument("--variant", default="base", choices=["base", "inquisitor"])
+    play.add_argument("--seed", type=int, help="deal the games from this seed")
+    play.add_argument("--name", help="your name at the table")
+    join = sub.add_parser("join", help="the lobby of a server")
+    join.add_argument("address", metavar="HOST[:PORT]")
+    join.add_argument("--name", help="your name on the server")
     bot = sub.add_parser("bot", help="play a bot strategy on a server")
     bot.add_argument("address", metavar="HOST[:PORT]")
     bot.add_argument("--strategy", default="heuristic")
@@ -51,16 +62,40 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(args.strategies.split(","), args.games, args.seed, args.variant,
                    args.jobs, args.budget, args.json)
-    if args.command in (None, "play"):
-        print(
-            "The terminal client is coming soon. Until then:\n"
-            "  coup arena --strategies heuristic,random,random,random --games 200\n"
-            "      watches the bots play each other;\n"
-            "  coup serve   and   coup bot 127.0.0.1 --strategy heuristic --create 4\n"
-            "      host a server and seat bots at it (docs/BOTS.md, docs/PROTOCOL.md).",
-        )
-        return 0
-    return 2
+    return _client(args)
+
+
+def _client(args) -> int:
+    """The terminal client: the menu (`coup`), a table against bots, or a server's lobby."""
+    from engine.bots import STRATEGIES
+
+    from .i18n import set_language
+    from .net import LinkError, parse_address
+
+    try:
+        set_language(args.lang)
+    except ValueError as exc:
+        print(f"coup: {exc}", file=sys.stderr)
+        return 2
+    from .tui.app import CoupApp, Launch
+
+    launch = Launch()
+    if args.command == "play":
+        if args.strategy not in STRATEGIES:
+            print(f"coup play: no strategy {args.strategy!r}; there are "
+                  f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
+            return 2
+        launch = Launch("play", name=args.name, bots=args.bots, strategy=args.strategy,
+                        variant=args.variant, seed=args.seed)
+    elif args.command == "join":
+        try:
+            host, port = parse_address(args.address)
+        except LinkError as exc:
+            print(f"coup join: {exc}", file=sys.stderr)
+            return 2
+        launch = Launch("join", name=args.name, host=host, port=port)
+    CoupApp(launch).run()
+    return 0
 
 
 def _bot(args) -> int:

@@ -1,0 +1,398 @@
+"""The Textual app: starts trio as a guest of its asyncio loop, keeps what the client knows,
+and moves between the menu, the lobby, the table and the results.
+
+`Launch` says how the app starts: at the menu (`coup`), at a table against bots (`coup play`:
+an embedded server on loopback, the table created and started), or in a server's lobby
+(`coup join`). Messages from the server arrive as `Received` and update the model (the lobby's
+tables, the table's state); the screens are then told to redraw from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+from textual.app import App
+from textual.binding import Binding
+
+from engine import IllegalMove, Move, check
+from protocol import CreateTable, Join, Leave, ListTables, MoveRequest, Ready, Rematch, Say, Start
+from server import ServerConfig
+
+from ..i18n import _
+from . import messages as m
+from .model import Pending, TableState
+from .narrate import error_text
+from .net import Net
+from .screens.base import translate_bindings
+
+
+@dataclass
+class Launch:
+    """How the app starts. mode: "menu", "play" (against bots) or "join" (a server's lobby)."""
+
+    mode: str = "menu"
+    name: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 7654
+    bots: int = 3
+    strategy: str = "heuristic"
+    variant: str = "base"
+    seed: int | None = None
+    #: Seconds a bot seat waits before it moves (the embedded server's setting).
+    bot_delay: float = 0.6
+    #: Seconds for answers and turns at the embedded table (0: no clock).
+    response_clock: int = 20
+    turn_clock: int = 60
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser()[:32] or "player"
+    except Exception:  # noqa: BLE001 — no user name on this system
+        return "player"
+
+
+class CoupApp(App):
+    """Coup in the terminal."""
+
+    CSS_PATH = Path(__file__).parent / "coup.tcss"
+    TITLE = "Coup"
+    BINDINGS = [
+        Binding("ctrl+c", "quit", _("Quit"), priority=True, show=False),
+        Binding("ctrl+q", "quit", _("Quit"), priority=True, show=False),
+    ]
+
+    def __init__(self, launch: Launch | None = None) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.launch = launch or Launch()
+        self.name_wanted = self.launch.name or default_name()
+        self.net = Net(self.post_message)
+        self._trio_done: asyncio.Future | None = None
+        #: Where the embedded server listens, when this process hosts one.
+        self.hosting: tuple[str, int] | None = None
+        #: What to do once connected: "lobby", or "play" (create the table and start).
+        self._then = "lobby"
+        self.server_name = ""
+        self.me = ""
+        self.tables: list[dict] = []
+        self.table: TableState | None = None
+        self.lobby_chat: list[tuple[str, str]] = []
+        self._ids = 0
+
+    # ------------------------------------------------------------------ trio, the guest
+
+    def on_mount(self) -> None:
+        self._start_trio()
+        from .screens.menu import MenuScreen
+
+        self.push_screen(MenuScreen())
+        if self.launch.mode == "play":
+            self.play(self.launch)
+        elif self.launch.mode == "join":
+            self.join_server(self.launch.host, self.launch.port, self.name_wanted)
+
+    def _start_trio(self) -> None:
+        loop = asyncio.get_running_loop()
+        done = self._trio_done = loop.create_future()
+
+        def finished(result) -> None:
+            if not done.done():
+                done.set_result(None)
+            try:
+                result.unwrap()
+            except BaseException as exc:  # noqa: BLE001 — say it: nothing fails silently
+                self.post_message(m.NetFailed(f"{type(exc).__name__}: {exc}"))
+
+        try:
+            trio.lowlevel.start_guest_run(
+                self.net.main,
+                run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+                run_sync_soon_not_threadsafe=loop.call_soon,
+                done_callback=finished,
+                host_uses_signal_set_wakeup_fd=True,
+            )
+        except BaseException:
+            done.set_result(None)
+            raise
+
+    async def _stop_trio(self) -> None:
+        if self._trio_done is None:
+            return
+        self.net.scope.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._trio_done), 5)
+        except TimeoutError:
+            pass
+
+    async def on_unmount(self) -> None:
+        await self._stop_trio()
+
+    async def action_quit(self) -> None:
+        await self._stop_trio()
+        self.exit()
+
+    # ------------------------------------------------------------------ starting points
+
+    def play(self, launch: Launch) -> None:
+        """An embedded server on loopback, a table with bots, and straight to it."""
+        self._then = "play"
+        self.launch = launch
+        self.name_wanted = launch.name or self.name_wanted
+        self.net.start_server(ServerConfig(
+            host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
+            response_clock=launch.response_clock, turn_clock=launch.turn_clock,
+        ))
+
+    def host_lan(self, port: int, name: str) -> None:
+        """A server for the LAN in this process; its lobby, with the address for friends."""
+        self._then = "lobby"
+        self.name_wanted = name
+        self.net.start_server(ServerConfig(host="0.0.0.0", port=port))
+
+    def join_server(self, host: str, port: int, name: str) -> None:
+        self._then = "lobby"
+        self.name_wanted = name
+        self.net.connect(host, port, name)
+
+    def on_server_started(self, msg: m.ServerStarted) -> None:
+        self.hosting = (msg.host, msg.port)
+        self.net.connect("127.0.0.1", msg.port, self.name_wanted)
+
+    def on_server_failed(self, msg: m.ServerFailed) -> None:
+        self.notify(_("The server could not start: {reason}").format(reason=msg.reason),
+                    severity="error", timeout=10)
+
+    def on_connected(self, msg: m.Connected) -> None:
+        self.me = msg.name
+        self.server_name = msg.server
+        if self._then == "play":
+            launch = self.launch
+            self.request(CreateTable(id=self.next_id(), options={
+                "seats": launch.bots + 1, "variant": launch.variant, "bots": launch.strategy,
+                "name": _("Practice"), "private": True,
+            }))
+        else:
+            from .screens.lobby import LobbyScreen
+
+            self.switch_to(LobbyScreen())
+            self.request(ListTables(id=self.next_id()))
+
+    def on_connect_failed(self, msg: m.ConnectFailed) -> None:
+        self.notify(msg.reason, title=_("Cannot connect"), severity="error", timeout=10)
+        self.back_to_menu()
+
+    def on_connection_lost(self, msg: m.ConnectionLost) -> None:
+        self.redraw("connection")
+
+    def on_reconnected(self, msg: m.Reconnected) -> None:
+        self.redraw("connection")
+
+    def on_disconnected(self, msg: m.Disconnected) -> None:
+        self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10)
+        self.table = None
+        self.back_to_menu()
+
+    def on_net_failed(self, msg: m.NetFailed) -> None:
+        self.notify(msg.reason, title=_("Network failure"), severity="error", timeout=15)
+
+    @property
+    def connected(self) -> bool:
+        return self.net.link is not None
+
+    # ------------------------------------------------------------------ screens
+
+    def switch_to(self, screen) -> None:
+        """Show `screen` as the one screen above the menu."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if len(self.screen_stack) == 2:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def back_to_menu(self) -> None:
+        self.net.disconnect()
+        self.table = None
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if len(self.screen_stack) == 2:
+            self.pop_screen()
+
+    def redraw(self, what: str) -> None:
+        """Tell every screen on the stack that `what` changed in the model."""
+        for screen in list(self.screen_stack):
+            changed = getattr(screen, "model_changed", None)
+            if changed is not None:
+                changed(what)
+
+    # ------------------------------------------------------------------ requests
+
+    def next_id(self) -> int:
+        self._ids += 1
+        return self._ids
+
+    def request(self, msg) -> bool:
+        if self.net.send(msg):
+            return True
+        self.notify(_("Not connected to a server."), severity="error")
+        return False
+
+    def play_move(self, move: Move) -> bool:
+        """Check the move on our own view, then send it; False (and said why) if refused."""
+        table = self.table
+        if table is None or table.view is None or table.seat is None:
+            return False
+        if table.pending is not None:
+            self.notify(_("Waiting for the server to answer your last move."))
+            return False
+        try:
+            check(table.view, table.seat, move)
+        except IllegalMove as exc:
+            self.notify(error_text(exc.code), severity="warning")
+            return False
+        msg = MoveRequest(id=self.next_id(), state_id=table.view.state_id, move=move.to_dict())
+        if not self.request(msg):
+            return False
+        table.pending = Pending(msg.id, move)
+        self.redraw("pending")
+        return True
+
+    def say(self, text: str, scope: str) -> None:
+        text = text.strip()[:500]
+        if text:
+            self.request(Say(id=self.next_id(), text=text, scope=scope))
+
+    def ready(self, ready: bool) -> None:
+        self.request(Ready(id=self.next_id(), ready=ready))
+
+    def start_game(self) -> None:
+        self.request(Start(id=self.next_id()))
+
+    def rematch(self) -> None:
+        self.request(Rematch(id=self.next_id()))
+
+    def join_table(self, table: str | None = None, code: str | None = None,
+                   spectate: bool = False) -> None:
+        self.request(Join(id=self.next_id(), table=table, code=code,
+                          spectate=True if spectate else None))
+
+    def create_table(self, options: dict) -> None:
+        self.request(CreateTable(id=self.next_id(), options=options))
+
+    def leave_table(self) -> None:
+        """Back to the lobby (from a practice table: back to the menu)."""
+        self.request(Leave(id=self.next_id()))
+        self.table = None
+        self.net.token = None
+        if self._then == "play":
+            self.back_to_menu()
+            return
+        from .screens.lobby import LobbyScreen
+
+        self.switch_to(LobbyScreen())
+        self.request(ListTables(id=self.next_id()))
+
+    # ------------------------------------------------------------------ from the server
+
+    def on_received(self, event: m.Received) -> None:
+        msg = event.msg
+        handler = getattr(self, f"_on_{msg.TYPE}", None)
+        if handler is not None:
+            handler(msg)
+
+    def _on_tables(self, msg) -> None:
+        self.tables = msg.tables
+        self.redraw("tables")
+
+    def _on_joined(self, msg) -> None:
+        table = self.table
+        if msg.re is None and table is not None and table.table == msg.table:
+            table.seat = msg.seat  # our seat is back after a reconnect
+            table.pending = None
+            self.redraw("connection")
+            return
+        self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
+        self.net.token = msg.token
+        from .screens.table import TableScreen
+
+        self.switch_to(TableScreen())
+        if self._then == "play" and msg.seat is not None:
+            self.start_game()
+
+    def _on_table(self, msg) -> None:
+        if self.table is not None and msg.info["table"] == self.table.table:
+            self.table.info = msg.info
+            self.table.code = msg.info.get("code", self.table.code)
+            self.redraw("table")
+
+    def _on_snapshot(self, msg) -> None:
+        self._new_view(msg, [])
+
+    def _on_update(self, msg) -> None:
+        self._new_view(msg, msg.events)
+
+    def _new_view(self, msg, events: list[dict]) -> None:
+        from engine import Event, View
+
+        table = self.table
+        if table is None or msg.table != table.table:
+            return
+        view = View.from_dict(msg.view)
+        old = table.view
+        new_game = old is None or view.state_id < old.state_id or msg.TYPE == "snapshot"
+        table.view = view
+        table.players = msg.players if msg.TYPE == "snapshot" else table.players
+        table.reveal = View.from_dict(msg.reveal) if msg.reveal else None
+        table.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
+        if table.pending is not None and view.seat not in view.waiting:
+            table.pending = None
+        self.redraw_game([Event(**e) for e in events], new_game)
+
+    def redraw_game(self, events, new_game: bool) -> None:
+        for screen in list(self.screen_stack):
+            shown = getattr(screen, "game_changed", None)
+            if shown is not None:
+                shown(events, new_game)
+
+    def _on_move_accepted(self, msg) -> None:
+        table = self.table
+        if table is not None and table.pending is not None and table.pending.id == msg.re:
+            table.pending = None
+            self.redraw("pending")
+
+    def _on_move_rejected(self, msg) -> None:
+        table = self.table
+        if table is not None and table.pending is not None and table.pending.id == msg.re:
+            table.pending = None
+            self.redraw("pending")
+        self.notify(error_text(msg.code), title=_("Move refused"), severity="warning")
+
+    def _on_error(self, msg) -> None:
+        table = self.table
+        if table is not None and table.pending is not None and table.pending.id == msg.re:
+            table.pending = None
+            self.redraw("pending")
+        self.notify(error_text(msg.code), severity="warning")
+
+    def _on_chat(self, msg) -> None:
+        if msg.scope == "lobby":
+            self.lobby_chat.append((msg.name, msg.text))
+            del self.lobby_chat[:-200]
+        for screen in list(self.screen_stack):
+            heard = getattr(screen, "chat", None)
+            if heard is not None:
+                heard(msg)
+
+    def _on_presence(self, msg) -> None:
+        if self.table is not None and msg.table == self.table.table:
+            self.table.set_presence(msg.seat, msg.status, msg.name)
+            self.redraw("table")
+
+    def _on_bye(self, msg) -> None:
+        self.notify(error_text(msg.reason), title=_("The server says goodbye"),
+                    severity="warning", timeout=10)

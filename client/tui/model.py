@@ -1,0 +1,88 @@
+"""What the client knows of its table: the newest view, who sits where, the clocks, and the
+move waiting for the server's answer. Screens read it; only the app changes it.
+
+Deadlines arrive as milliseconds left when the server sent them; they are kept as moments of
+this process's monotonic clock, with the decision's whole length for the countdown bars.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from engine import Move, View
+
+from ..i18n import _
+
+
+@dataclass
+class Pending:
+    """A move sent and not yet answered."""
+
+    id: int
+    move: Move
+
+
+@dataclass
+class TableState:
+    table: str
+    seat: int | None
+    token: str | None = None
+    code: str | None = None
+    info: dict | None = None
+    view: View | None = None
+    reveal: View | None = None
+    players: list[dict] = field(default_factory=list)
+    #: seat → (the monotonic moment its decision ends, the decision's length in seconds)
+    deadlines: dict[int, tuple[float, float]] = field(default_factory=dict)
+    pending: Pending | None = None
+
+    @property
+    def status(self) -> str:
+        if self.view is not None:
+            return "over" if self.view.over else "playing"
+        return self.info["status"] if self.info else "waiting"
+
+    @property
+    def seats(self) -> list[dict]:
+        """Who sits where: the game's players once it runs, else the table's seats."""
+        if self.players:
+            return self.players
+        return self.info["seats"] if self.info else []
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        for info in self.seats:
+            if info["seat"] == seat:
+                if info.get("bot"):
+                    return _("{strategy} bot {n}").format(strategy=info["bot"], n=seat + 1)
+                if info.get("name"):
+                    return info["name"]
+        return _("Seat {n}").format(n=seat + 1)
+
+    def set_deadlines(self, deadlines: list[dict], new_decision: bool) -> None:
+        now = time.monotonic()
+        old = {} if new_decision else self.deadlines
+        fresh = {}
+        for d in deadlines:
+            left = d["ms"] / 1000
+            total = old[d["seat"]][1] if d["seat"] in old else left
+            fresh[d["seat"]] = (now + left, max(total, left))
+        self.deadlines = fresh
+
+    def time_left(self, seat: int) -> tuple[float, float] | None:
+        """(seconds left, the decision's length) for a seat on the clock, else None."""
+        if seat not in self.deadlines:
+            return None
+        end, total = self.deadlines[seat]
+        return max(0.0, end - time.monotonic()), total
+
+    def set_presence(self, seat: int, status: str, name: str | None) -> None:
+        for info in self.seats:
+            if info["seat"] == seat:
+                info["away"] = status == "away"
+                if status == "bot":
+                    info["bot"] = info.get("bot") or "bot"
+                if name:
+                    info["name"] = name

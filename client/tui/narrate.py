@@ -1,0 +1,267 @@
+"""Words for the table: events as log sentences, the open decision as a prompt, moves as
+button labels, and error codes as sentences — all through the translation catalog.
+
+Everything takes a `names` function (seat → the name to show) so that it knows nothing of
+widgets; the wire's ids (cards, actions, codes) are turned into words here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import Event, Move, View
+
+from ..i18n import _, action_name, card_name, ngettext
+
+Names = Callable[[int | None], str]
+
+
+def cards_text(cards) -> str:
+    return ", ".join(card_name(c) for c in cards)
+
+
+def event_text(e: Event, names: Names, me: int | None) -> str | None:
+    """The sentence for one event (None for those not worth a line, like a turn's start)."""
+    who = names(e.seat)
+    target = names(e.target)
+    kind = e.kind
+    if kind == "turn":
+        return _("— {name}'s turn —").format(name=who)
+    if kind == "action":
+        return _action_text(e, who, target)
+    if kind == "pass":
+        return _("{name} passes").format(name=who)
+    if kind == "challenge":
+        return _("{name} challenges {target}: {card}?").format(
+            name=who, target=target, card=card_name(e.card))
+    if kind == "prove":
+        return _("{name} shows a {card}: the claim was true").format(
+            name=who, card=card_name(e.card))
+    if kind == "redraw":
+        return _("{name} shuffles it into the deck and draws a new card").format(name=who)
+    if kind == "concede":
+        return _("{name} had no {card}").format(name=who, card=card_name(e.card))
+    if kind == "refund":
+        return ngettext("{name} gets {n} coin back", "{name} gets {n} coins back",
+                        e.amount).format(name=who, n=e.amount)
+    if kind == "block":
+        return _("{name} blocks {target} as {card}").format(
+            name=who, target=target, card=card_name(e.card))
+    if kind == "lose":
+        return _("{name} loses a {card}").format(name=who, card=card_name(e.card))
+    if kind == "exile":
+        return _("{name} is out of the game").format(name=who)
+    if kind == "gain":
+        return ngettext("{name} takes {n} coin", "{name} takes {n} coins",
+                        e.amount).format(name=who, n=e.amount)
+    if kind == "steal":
+        return ngettext("{name} steals {n} coin from {target}",
+                        "{name} steals {n} coins from {target}",
+                        e.amount).format(name=who, n=e.amount, target=target)
+    if kind == "exchange":
+        return ngettext("{name} draws {n} card to exchange", "{name} draws {n} cards to exchange",
+                        e.amount).format(name=who, n=e.amount)
+    if kind == "keep":
+        return ngettext("{name} returns {n} card to the deck",
+                        "{name} returns {n} cards to the deck",
+                        e.amount).format(name=who, n=e.amount)
+    if kind == "examine":
+        return _("{target} must show {name} a card").format(name=who, target=target)
+    if kind == "examine_keep":
+        return _("{name} lets {target} keep the card").format(name=who, target=target)
+    if kind == "examine_swap":
+        return _("{name} makes {target} swap the card for a new one").format(
+            name=who, target=target)
+    if kind == "drafted":
+        return _("{name} picks a card").format(name=who)
+    if kind == "fail":
+        return _("{name}'s {action} has no effect").format(
+            name=who, action=action_name(e.action))
+    if kind == "win":
+        return _("{name} wins the game!").format(name=who)
+    if kind == "forfeit":
+        return _("{name} forfeits").format(name=who)
+    if kind == "drew":
+        return _("You draw: {cards}").format(cards=cards_text(e.cards))
+    if kind == "kept":
+        return _("You keep: {cards}").format(cards=cards_text(e.cards))
+    if kind == "shown":
+        if e.seat == me:
+            return _("You show {target} your {card}").format(target=target,
+                                                             card=card_name(e.card))
+        return _("{name} shows you a {card}").format(name=who, card=card_name(e.card))
+    if kind == "picked":
+        return _("You pick: {card}").format(card=card_name(e.card))
+    return None
+
+
+def _action_text(e: Event, who: str, target: str) -> str:
+    action = action_name(e.action)
+    if e.card is not None:  # a claim
+        if e.target is not None:
+            return _("{name} claims {card}: {action} on {target}").format(
+                name=who, card=card_name(e.card), action=action, target=target)
+        return _("{name} claims {card}: {action}").format(
+            name=who, card=card_name(e.card), action=action)
+    if e.target is not None:
+        return _("{name}: {action} on {target}").format(name=who, action=action, target=target)
+    return _("{name}: {action}").format(name=who, action=action)
+
+
+def move_label(mv: Move, names: Names) -> str:
+    """A move as its button says it."""
+    kind = mv.kind
+    if kind == "challenge":
+        return _("Challenge")
+    if kind == "pass":
+        return _("Pass")
+    if kind == "block":
+        return _("Block as {card}").format(card=card_name(mv.card))
+    if kind == "prove":
+        return _("Show the card")
+    if kind == "concede":
+        return _("Concede")
+    if kind == "lose":
+        return _("Lose {card}").format(card=card_name(mv.card))
+    if kind == "keep":
+        return _("Keep {cards}").format(cards=cards_text(mv.cards))
+    if kind == "show":
+        return _("Show {card}").format(card=card_name(mv.card))
+    if kind == "examine_decision":
+        return _("Make them swap it") if mv.swap else _("Let them keep it")
+    if kind == "draft_pick":
+        return _("Pick {card}").format(card=card_name(mv.card))
+    if mv.target is not None:
+        return _("{action} on {target}").format(action=action_name(kind),
+                                                target=names(mv.target))
+    return action_name(kind)
+
+
+def prompt(view: View, names: Names) -> str:
+    """What the table is waiting for, said to this viewer."""
+    me = view.seat
+    mine = me is not None and me in view.waiting
+    phase = view.phase
+    if phase == "over":
+        return _("{name} wins the game!").format(name=names(view.winner))
+    if phase == "draft":
+        return _("Pick a card for your hand") if mine else _("The draft: both players pick")
+    if phase == "action":
+        if mine:
+            return _("Your turn: choose an action")
+        return _("{name}'s turn").format(name=names(view.actor))
+    if phase == "respond":
+        return _respond_prompt(view, names, mine)
+    if phase == "prove":
+        if view.claimant == me:
+            return _("{name} challenges your {card}: show it or concede").format(
+                name=names(view.challenger), card=card_name(view.claim))
+        return _("{name} must show a {card} or concede").format(
+            name=names(view.claimant), card=card_name(view.claim))
+    if phase == "lose":
+        waiting = view.waiting[0] if view.waiting else None
+        if mine:
+            return _("Choose a card to lose")
+        return _("{name} chooses a card to lose").format(name=names(waiting))
+    if phase == "keep":
+        if mine:
+            return ngettext("Choose {n} card to keep", "Choose {n} cards to keep",
+                            view.keep_count or 0).format(n=view.keep_count)
+        return _("{name} exchanges cards").format(name=names(view.actor))
+    if phase == "show":
+        if mine:
+            return _("Show {name} one of your cards").format(name=names(view.actor))
+        return _("{target} shows {name} a card").format(name=names(view.actor),
+                                                         target=names(view.target))
+    if phase == "examine_decision":
+        if mine:
+            return _("{target} showed you a {card}: let them keep it or make them swap it"
+                     ).format(target=names(view.target), card=card_name(view.shown))
+        return _("{name} decides what {target} does with the shown card").format(
+            name=names(view.actor), target=names(view.target))
+    return ""
+
+
+def _respond_prompt(view: View, names: Names, mine: bool) -> str:
+    if view.step == "challenge_block":
+        text = _("{name} blocks as {card}").format(name=names(view.blocker),
+                                                  card=card_name(view.block_card))
+    elif view.claim is not None:
+        text = _("{name} claims {card}: {action}").format(
+            name=names(view.actor), card=card_name(view.claim), action=action_name(view.action))
+        if view.target is not None:
+            text = _("{name} claims {card}: {action} on {target}").format(
+                name=names(view.actor), card=card_name(view.claim),
+                action=action_name(view.action), target=names(view.target))
+    else:
+        text = _("{name}: {action}").format(name=names(view.actor),
+                                            action=action_name(view.action))
+    if not mine:
+        return _("{what} — waiting for answers").format(what=text)
+    kinds = {mv.kind for mv in view.legal_moves()}
+    if "challenge" in kinds and "block" in kinds:
+        return _("{what} — challenge, block or pass?").format(what=text)
+    if "block" in kinds:
+        return _("{what} — block or pass?").format(what=text)
+    return _("{what} — challenge or pass?").format(what=text)
+
+
+def error_text(code: str) -> str:
+    """A refusal's code as a sentence for players (the server's own sentence is English)."""
+    texts = {
+        "stale_state": _("Too late: the game has moved on."),
+        "game_over": _("The game is over."),
+        "bad_seat": _("There is no such seat."),
+        "exiled": _("You are out of the game."),
+        "not_your_turn": _("It is not your move."),
+        "not_allowed_now": _("That move does not answer the decision that is open."),
+        "unknown_move": _("That is not a move."),
+        "bad_move": _("That move is malformed."),
+        "unknown_card": _("That is not a card."),
+        "not_in_variant": _("That card or action is not in this game."),
+        "must_coup": _("With 10 coins or more you must Coup."),
+        "cannot_afford": _("You do not have enough coins."),
+        "bad_target": _("You cannot target that player."),
+        "bad_block": _("That character cannot block this action."),
+        "card_not_held": _("You do not hold that card."),
+        "bad_keep": _("Those cards cannot be kept."),
+        "no_such_table": _("There is no such table."),
+        "table_full": _("That table is full."),
+        "seat_taken": _("That seat is taken."),
+        "bad_options": _("Those table options are not valid."),
+        "bad_token": _("The seat could not be taken back."),
+        "not_at_table": _("You are not at a table."),
+        "already_at_table": _("You are already at a table."),
+        "not_seated": _("Spectators cannot do that."),
+        "not_creator": _("Only the table's creator can do that."),
+        "game_running": _("The game has already started."),
+        "game_not_over": _("The game is not over yet."),
+        "not_ready": _("Not every player is ready."),
+        "no_players": _("A game needs at least two players."),
+        "no_game": _("There is no game in play."),
+        "unknown_strategy": _("There is no such bot."),
+        "rate_limited": _("Slow down: too many messages."),
+        "bad_message": _("The server could not read that request."),
+        "internal_error": _("The server failed; nothing changed."),
+        "server_shutdown": _("The server is stopping."),
+        "slow_consumer": _("The connection was too slow."),
+        "replaced": _("Your seat was taken back on another connection."),
+        "too_many_connections": _("The server is full."),
+        "idle_timeout": _("The connection was idle for too long."),
+    }
+    return texts.get(code, code)
+
+
+def strategy_label(name: str) -> str:
+    """A bot strategy as the forms offer it."""
+    labels = {
+        "random": _("Random: any legal move"),
+        "honest": _("Honest: never bluffs"),
+        "heuristic": _("Heuristic: counts cards, bluffs"),
+        "ismcts": _("Search: thinks ahead"),
+    }
+    return labels.get(name, name)
+
+
+def variant_label(variant: str) -> str:
+    return _("Inquisitor") if variant == "inquisitor" else _("Base game")

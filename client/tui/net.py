@@ -1,0 +1,170 @@
+"""The app's network, in trio: one connection at a time, its reconnects, and an embedded server.
+
+It runs as a trio guest inside Textual's asyncio loop (see app.py), on the same thread as the
+UI. The UI calls `start_server`, `connect`, `send` and `disconnect` from its handlers: each
+only puts work on a channel, which wakes trio, and never blocks. Trio reports back by posting
+the Textual messages of messages.py, and never touches a widget.
+
+A connection is opened with the bot runner's `Link` (the same protocol code the bots use).
+Pings are answered here. When a connection drops while the player holds a seat, it is
+re-opened with the seat's token, with growing pauses, for as long as the server keeps seats
+(its grace period); the server then sends the seat back with a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import trio
+
+from protocol import Bye, Ping, Pong
+from server import ServerConfig, serve
+
+from ..net import Link, LinkError
+from . import messages as m
+
+#: Seconds the client keeps trying to get its seat back (the server's default grace).
+RECONNECT_FOR = 120.0
+
+
+class Net:
+    """The trio side of the app. Run `main` as the guest run's main function."""
+
+    def __init__(self, post: Callable[[object], object]) -> None:
+        self.post = post
+        self.scope = trio.CancelScope()
+        self._jobs_in, self._jobs = trio.open_memory_channel[Callable](64)
+        self._outbox_in, self._outbox = trio.open_memory_channel[object](256)
+        self._connection: trio.CancelScope | None = None
+        self.link: Link | None = None
+        #: The seat's reconnect token, set by the app when it sits down (None: no seat).
+        self.token: str | None = None
+        # The embedded server stays quiet: its log lines would scribble over the screen.
+        logging.getLogger("coup.server").addHandler(logging.NullHandler())
+        logging.getLogger("coup.server").propagate = False
+
+    async def main(self) -> None:
+        with self.scope:
+            async with trio.open_nursery() as nursery:
+                async for job in self._jobs:
+                    nursery.start_soon(self._guarded, job, nursery)
+
+    async def _guarded(self, job, nursery: trio.Nursery) -> None:
+        try:
+            await job(nursery)
+        except Exception as exc:  # noqa: BLE001 — report it; the app stays up
+            self.post(m.NetFailed(f"{type(exc).__name__}: {exc}"))
+
+    # ------------------------------------------------------------------ from the UI
+
+    def start_server(self, config: ServerConfig) -> None:
+        """Serve in this process; posts ServerStarted or ServerFailed."""
+        self._submit(lambda nursery: self._serve(config, nursery))
+
+    def connect(self, host: str, port: int, name: str | None) -> None:
+        """Open a connection (closing any other); posts Connected or ConnectFailed."""
+        self.token = None
+        self._submit(lambda nursery: self._connect(host, port, name))
+
+    def send(self, msg) -> bool:
+        """Queue a message for the server; False when not connected or too much is queued."""
+        if self.link is None:
+            return False
+        try:
+            self._outbox_in.send_nowait(msg)
+            return True
+        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            return False
+
+    def disconnect(self) -> None:
+        self.token = None
+        if self._connection is not None:
+            self._connection.cancel()
+
+    def _submit(self, job) -> None:
+        try:
+            self._jobs_in.send_nowait(job)
+        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            self.post(m.NetFailed("the network is not running"))
+
+    # ------------------------------------------------------------------ in trio
+
+    async def _serve(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+        try:
+            host, port = await nursery.start(serve, config)
+        except OSError as exc:
+            self.post(m.ServerFailed(exc.strerror or str(exc)))
+            return
+        self.post(m.ServerStarted(host, port))
+
+    async def _connect(self, host: str, port: int, name: str | None) -> None:
+        if self._connection is not None:
+            self._connection.cancel()
+        with trio.CancelScope() as scope:
+            self._connection = scope
+            try:
+                link = await Link.open(host, port, name)
+            except LinkError as exc:
+                self.post(m.ConnectFailed(str(exc)))
+                return
+            self.post(m.Connected(link.welcome.name or name or "", link.welcome.server))
+            reason = ""
+            while True:
+                reason = await self._pump(link)
+                if self.token is None:
+                    break
+                self.post(m.ConnectionLost(reason))
+                link = await self._reconnect(host, port, name)
+                if link is None:
+                    break
+                self.post(m.Reconnected())
+            self.post(m.Disconnected(reason))
+        if self._connection is scope:
+            self._connection = None
+
+    async def _pump(self, link: Link) -> str:
+        """Carry messages both ways until the connection ends; returns why it ended."""
+        self.link = link
+        # Whatever was queued for a broken connection is dropped: moves in it are stale.
+        while True:
+            try:
+                self._outbox.receive_nowait()
+            except trio.WouldBlock:
+                break
+        reason = "the server closed the connection"
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._write, link)
+                try:
+                    while (msg := await link.receive()) is not None:
+                        if isinstance(msg, Ping):
+                            await link.send(Pong(re=msg.id))
+                            continue
+                        if isinstance(msg, Bye):
+                            reason = msg.message or msg.reason
+                        self.post(m.Received(msg))
+                except LinkError as exc:
+                    reason = str(exc)
+                nursery.cancel_scope.cancel()
+        except* LinkError as group:
+            reason = str(group.exceptions[0])
+        finally:
+            self.link = None
+            await link.aclose()
+        return reason
+
+    async def _write(self, link: Link) -> None:
+        async for msg in self._outbox:
+            await link.send(msg)
+
+    async def _reconnect(self, host: str, port: int, name: str | None) -> Link | None:
+        deadline = trio.current_time() + RECONNECT_FOR
+        delay = 0.25
+        while self.token is not None and trio.current_time() < deadline:
+            try:
+                return await Link.open(host, port, name, token=self.token, timeout=5)
+            except LinkError:
+                await trio.sleep(delay)
+                delay = min(5.0, delay * 2)
+        return None

@@ -1,0 +1,2 @@
+"""The app's screens: the menu, the forms that start a game, the lobby, the table, the
+results, the dialogs a decision opens, and the rules card."""

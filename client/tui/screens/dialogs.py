@@ -1,0 +1,84 @@
+"""Dialogs over the table: choose one of a few things (a card to lose, the cards to keep, the
+card to show, an Examine's decision, a target, a blocking character), or confirm leaving.
+
+A choice made for a decision closes by itself when the table moves past that decision (a
+clock ran out and the server decided), so it never answers a question no longer asked.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Label, OptionList
+from textual.widgets.option_list import Option
+
+from ...i18n import N_, _
+from .base import CoupModal
+
+
+class ChooseDialog(CoupModal):
+    """Pick one of `options` ((label, value) pairs) with the arrows and enter, a digit, or
+    the mouse. Returns the value, or None on escape. `opened`: the decision it answers."""
+
+    BINDINGS = [Binding("escape", "close", N_("Back to the table"))] + [
+        Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)
+    ]
+
+    def __init__(self, title: str, options: list[tuple[str, object]],
+                 opened: int | None = None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = options
+        self.opened = opened
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield OptionList(*(Option(f"[b]{n}[/b]  {label}", id=str(n)) for n, (label, _v)
+                               in enumerate(self.options, 1)), id="choices")
+            yield Label(_("1–{n} or ⏎ to choose · esc: back to the table").format(
+                n=len(self.options)), classes="dialog-help")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_pick(int(event.option.id))
+
+    def action_pick(self, n: int) -> None:
+        if 1 <= n <= len(self.options):
+            self.dismiss(self.options[n - 1][1])
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def game_changed(self, events, new_game: bool) -> None:
+        table = self.app.table
+        view = table.view if table is not None else None
+        if self.opened is not None and (view is None or view.opened != self.opened
+                                        or view.seat not in view.waiting):
+            self.dismiss(None)
+
+
+class ConfirmDialog(CoupModal):
+    """A yes-or-no question; returns True for yes."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-title")
+            with Horizontal(classes="buttons"):
+                yield Button(_("Yes (y)"), variant="error", id="yes")
+                yield Button(_("No (n)"), variant="primary", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,225 @@
+"""The lobby of a server: its public tables, creating a table with every option, joining by
+id or private code, spectating, and the lobby's chat."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Input, Label, RichLog, Select, Static, Switch
+
+from engine.bots import STRATEGIES
+
+from ...i18n import N_, _
+from ..narrate import strategy_label, variant_label
+from .base import CoupScreen
+from .menu import Form, lan_address
+
+
+def clocks_text(options: dict) -> str:
+    response, turn = options.get("response_clock", 0), options.get("turn_clock", 0)
+    if not response and not turn:
+        return _("no clock")
+    return f"{response}s/{turn}s"
+
+
+def status_text(status: str) -> str:
+    return {"waiting": _("waiting"), "playing": _("playing"), "over": _("over")}.get(
+        status, status)
+
+
+class LobbyScreen(CoupScreen):
+    BINDINGS = [
+        Binding("c", "create", N_("Create")),
+        Binding("enter", "join", N_("Join"), show=True),
+        Binding("s", "spectate", N_("Spectate")),
+        Binding("k", "code", N_("Join by code")),
+        Binding("slash", "chat", N_("Chat")),
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("escape", "leave", N_("Leave server")),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="lobby-header")
+        with Horizontal(id="lobby-main"):
+            with Vertical(id="lobby-tables"):
+                yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+                yield Static(id="no-tables")
+            with Vertical(id="lobby-chat"):
+                yield RichLog(id="chat-log", wrap=True, markup=False, min_width=20)
+                yield Input(placeholder=_("Say something to the lobby"), id="chat-input",
+                            max_length=500, compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        tables = self.query_one("#tables", DataTable)
+        tables.add_columns(_("Table"), _("Players"), _("Variant"), _("Clocks"), _("Status"))
+        log = self.query_one("#chat-log", RichLog)
+        for name, text in self.app.lobby_chat:
+            log.write(f"{name}: {text}")
+        self.model_changed("tables")
+        tables.focus()
+
+    def model_changed(self, what: str) -> None:
+        app = self.app
+        header = _("{server} — you are {name}").format(server=app.server_name, name=app.me)
+        if app.hosting is not None and app.launch.mode != "play":
+            header += "  ·  " + _("friends join with: coup join {address}:{port}").format(
+                address=lan_address(), port=app.hosting[1])
+        self.query_one("#lobby-header", Static).update(header)
+        if what != "tables":
+            return
+        table = self.query_one("#tables", DataTable)
+        chosen = self._selected()
+        table.clear()
+        for t in app.tables:
+            seats = t["seats"]
+            taken = [s["name"] or s["bot"] for s in seats if s["name"] or s["bot"]]
+            table.add_row(t["name"], f"{len(taken)}/{len(seats)} " + ", ".join(
+                n for n in taken if n)[:40], variant_label(t["options"].get("variant", "base")),
+                clocks_text(t["options"]), status_text(t["status"]), key=t["table"])
+        if chosen is not None and chosen in {t["table"] for t in app.tables}:
+            table.move_cursor(row=table.get_row_index(chosen))
+        self.query_one("#no-tables", Static).update(
+            "" if app.tables else _("No public tables yet: press c to create one."))
+
+    def chat(self, msg) -> None:
+        if msg.scope == "lobby":
+            self.query_one("#chat-log", RichLog).write(f"{msg.name}: {msg.text}")
+
+    def _selected(self) -> str | None:
+        table = self.query_one("#tables", DataTable)
+        if table.row_count == 0:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.app.join_table(table=event.row_key.value)
+
+    def action_join(self) -> None:
+        chosen = self._selected()
+        if chosen is not None:
+            self.app.join_table(table=chosen)
+
+    def action_spectate(self) -> None:
+        chosen = self._selected()
+        if chosen is not None:
+            self.app.join_table(table=chosen, spectate=True)
+
+    def action_create(self) -> None:
+        self.app.push_screen(CreateTableForm(), self._create)
+
+    def _create(self, options) -> None:
+        if options is not None:
+            self.app.create_table(options)
+
+    def action_code(self) -> None:
+        self.app.push_screen(CodeForm(), self._code)
+
+    def _code(self, code) -> None:
+        if code:
+            self.app.join_table(code=code)
+
+    def action_chat(self) -> None:
+        self.query_one("#chat-input", Input).focus()
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen())
+
+    def action_leave(self) -> None:
+        if self.focused is self.query_one("#chat-input", Input):
+            self.query_one("#tables", DataTable).focus()
+            return
+        self.app.back_to_menu()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.app.say(event.value, "lobby")
+        event.input.value = ""
+
+
+class CodeForm(Form):
+    TITLE_TEXT = N_("Join a private table")
+
+    def fields(self) -> ComposeResult:
+        yield Label(_("The table's code"))
+        yield Input(id="code", max_length=16)
+
+    def answer(self):
+        code = self.query_one("#code", Input).value.strip().upper()
+        if not code:
+            self.notify(_("Type the code your friend gave you."), severity="warning")
+            return None
+        return code
+
+
+class CreateTableForm(Form):
+    """Every option a table has on the server."""
+
+    TITLE_TEXT = N_("Create a table")
+
+    def fields(self) -> ComposeResult:
+        with Horizontal(classes="row"):
+            with Vertical():
+                yield Label(_("Name (optional)"))
+                yield Input(id="table-name", max_length=32)
+            with Vertical():
+                yield Label(_("Seats"))
+                yield Select([(str(n), n) for n in range(2, 11)], value=4,
+                             allow_blank=False, id="seats")
+        with Horizontal(classes="row"):
+            with Vertical():
+                yield Label(_("Variant"))
+                yield Select([(variant_label(v), v) for v in ("base", "inquisitor")],
+                             value="base", allow_blank=False, id="variant")
+            with Vertical():
+                yield Label(_("Empty seats"))
+                yield Select([(_("stay empty"), "")] + [(strategy_label(s), s)
+                                                         for s in STRATEGIES],
+                             value="", allow_blank=False, id="bots")
+        with Horizontal(classes="row"):
+            with Vertical():
+                yield Label(_("Seconds to answer (0: none)"))
+                yield Input("20", id="response-clock", type="integer")
+            with Vertical():
+                yield Label(_("Seconds per turn (0: none)"))
+                yield Input("60", id="turn-clock", type="integer")
+        with Horizontal(classes="row"):
+            with Vertical():
+                yield Label(_("After a disconnect"))
+                yield Select([(_("a bot plays on"), "bot"), (_("the seat forfeits"),
+                                                            "forfeit")],
+                             value="bot", allow_blank=False, id="on-disconnect")
+            with Vertical(classes="switches"):
+                with Horizontal(classes="switch-row"):
+                    yield Switch(id="private")
+                    yield Label(_("Private (join by code)"))
+                with Horizontal(classes="switch-row"):
+                    yield Switch(id="draft")
+                    yield Label(_("Two-player draft"))
+
+    def answer(self):
+        try:
+            response = int(self.query_one("#response-clock", Input).value or 0)
+            turn = int(self.query_one("#turn-clock", Input).value or 0)
+            if not (0 <= response <= 600 and 0 <= turn <= 3600):
+                raise ValueError
+        except ValueError:
+            self.notify(_("Clocks are whole seconds: up to 600 to answer, 3600 per turn."),
+                        severity="warning")
+            return None
+        options = {
+            "seats": self.query_one("#seats", Select).value,
+            "variant": self.query_one("#variant", Select).value,
+            "response_clock": response,
+            "turn_clock": turn,
+            "on_disconnect": self.query_one("#on-disconnect", Select).value,
+            "private": self.query_one("#private", Switch).value,
+            "two_player_draft": self.query_one("#draft", Switch).value,
+        }
+        if bots := self.query_one("#bots", Select).value:
+            options["bots"] = bots
+        if name := self.query_one("#table-name", Input).value.strip():
+            options["name"] = name
+        return options

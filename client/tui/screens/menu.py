@@ -1,0 +1,229 @@
+"""The main menu (`coup`), and the small forms that start a game from it: against bots, on a
+server, or hosting one for the LAN."""
+
+from __future__ import annotations
+
+import socket
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from engine.bots import STRATEGIES
+
+from ...i18n import N_, _
+from ...net import LinkError, parse_address
+from ..narrate import strategy_label, variant_label
+from .base import CoupModal, CoupScreen
+
+TITLE_ART = """\
+ ██████  ██████  ██    ██ ██████
+██      ██    ██ ██    ██ ██   ██
+██      ██    ██ ██    ██ ██████
+██      ██    ██ ██    ██ ██
+ ██████  ██████   ██████  ██"""
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent to find it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+class MenuScreen(CoupScreen):
+    BINDINGS = [
+        Binding("p", "play", N_("Play")),
+        Binding("j", "join", N_("Join")),
+        Binding("h", "host", N_("Host")),
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("q", "app.quit", N_("Quit")),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Static(TITLE_ART, id="title")
+            yield Static(_("The bluffing card game"), id="subtitle")
+            with Center():
+                yield OptionList(
+                    Option(_("Play against bots"), id="play"),
+                    Option(_("Join a server"), id="join"),
+                    Option(_("Host a LAN game"), id="host"),
+                    Option(_("Rules"), id="rules"),
+                    Option(_("Quit"), id="quit"),
+                    id="menu",
+                )
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id == "quit":
+            self.run_action("app.quit")
+        else:
+            self.run_action(event.option.id)
+
+    def action_play(self) -> None:
+        self.app.push_screen(PlayForm(self.app.name_wanted), self._play)
+
+    def action_join(self) -> None:
+        self.app.push_screen(JoinForm(self.app.name_wanted), self._join)
+
+    def action_host(self) -> None:
+        self.app.push_screen(HostForm(self.app.name_wanted), self._host)
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen())
+
+    def _play(self, launch) -> None:
+        if launch is not None:
+            self.app.play(launch)
+
+    def _join(self, answer) -> None:
+        if answer is not None:
+            host, port, name = answer
+            self.app.join_server(host, port, name)
+
+    def _host(self, answer) -> None:
+        if answer is not None:
+            port, name = answer
+            self.app.host_lan(port, name)
+
+
+class Form(CoupModal):
+    """A dialog of labelled fields with OK and Cancel; subclasses say what it returns."""
+
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+
+    TITLE_TEXT = ""
+
+    def fields(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def answer(self):
+        """The form's result, or None (after saying why) if a field is wrong."""
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog form"):
+            yield Label(_(self.TITLE_TEXT), classes="dialog-title")
+            yield from self.fields()
+            with Horizontal(classes="buttons"):
+                yield Button(_("OK"), variant="primary", id="ok")
+                yield Button(_("Cancel"), id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self) -> None:
+        self._submit()
+
+    def _submit(self) -> None:
+        result = self.answer()
+        if result is not None:
+            self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def name_field(self, name: str) -> ComposeResult:
+        yield Label(_("Your name"))
+        yield Input(name, id="name", max_length=32)
+
+    def name_value(self) -> str | None:
+        name = self.query_one("#name", Input).value.strip()
+        if not name:
+            self.notify(_("Choose a name."), severity="warning")
+            return None
+        return name
+
+
+class PlayForm(Form):
+    TITLE_TEXT = N_("Play against bots")
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def fields(self) -> ComposeResult:
+        yield from self.name_field(self.player)
+        yield Label(_("Bots"))
+        yield Select([(str(n), n) for n in range(1, 10)], value=3, allow_blank=False,
+                     id="bots")
+        yield Label(_("Bot strategy"))
+        yield Select([(strategy_label(s), s) for s in STRATEGIES], value="heuristic",
+                     allow_blank=False, id="strategy")
+        yield Label(_("Variant"))
+        yield Select([(variant_label(v), v) for v in ("base", "inquisitor")], value="base",
+                     allow_blank=False, id="variant")
+
+    def answer(self):
+        from ..app import Launch
+
+        name = self.name_value()
+        if name is None:
+            return None
+        return Launch("play", name=name, bots=self.query_one("#bots", Select).value,
+                      strategy=self.query_one("#strategy", Select).value,
+                      variant=self.query_one("#variant", Select).value)
+
+
+class JoinForm(Form):
+    TITLE_TEXT = N_("Join a server")
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def fields(self) -> ComposeResult:
+        yield Label(_("Server address (host or host:port)"))
+        yield Input("127.0.0.1:7654", id="address")
+        yield from self.name_field(self.player)
+
+    def answer(self):
+        name = self.name_value()
+        if name is None:
+            return None
+        try:
+            host, port = parse_address(self.query_one("#address", Input).value.strip())
+        except LinkError:
+            self.notify(_("That is not an address: write host or host:port."),
+                        severity="warning")
+            return None
+        return host, port, name
+
+
+class HostForm(Form):
+    TITLE_TEXT = N_("Host a LAN game")
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def fields(self) -> ComposeResult:
+        yield Label(_("Friends on your network join at {address}").format(
+            address=lan_address()))
+        yield Label(_("Port"))
+        yield Input("7654", id="port", type="integer")
+        yield from self.name_field(self.player)
+
+    def answer(self):
+        name = self.name_value()
+        if name is None:
+            return None
+        try:
+            port = int(self.query_one("#port", Input).value)
+            if not 0 < port < 65536:
+                raise ValueError
+        except ValueError:
+            self.notify(_("A port is a number from 1 to 65535."), severity="warning")
+            return None
+        return port, name

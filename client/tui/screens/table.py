@@ -1,0 +1,290 @@
+"""The table: players, your hand, the log and chat, the decision with its countdown, and the
+action bar offering exactly the moves the engine says are legal, each on one key.
+
+Before the game it is the waiting room (seats, ready marks, start); when the game ends the
+results open over it. Every key that names a move is checked on your own view before
+anything is sent: a move that is not legal now is explained at once, in the engine's terms.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.widgets import Footer, Input, RichLog, Static
+
+from engine import Move, move
+
+from ...i18n import N_, _, action_name
+from ..narrate import event_text, move_label
+from ..widgets.actions import ActionBar, Item
+from ..widgets.decision import DecisionPanel
+from ..widgets.hand import HandPanel
+from ..widgets.players import PlayersPanel
+from .base import CoupScreen
+from .dialogs import ChooseDialog, ConfirmDialog
+
+#: The key of each action on your turn.
+ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
+               "assassinate": "a", "steal": "s", "exchange": "e", "examine": "x"}
+#: Phases whose choice is made in a dialog (opened by itself, or with enter).
+DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
+#: How each event kind reads in the log.
+EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
+                "challenge": "yellow", "block": "cyan", "forfeit": "red"}
+
+
+class TableScreen(CoupScreen):
+    BINDINGS = [
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("slash", "chat", N_("Chat")),
+        Binding("q", "leave", N_("Leave")),
+        Binding("escape", "table_keys", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._dialog_for: int | None = None
+        self._results_for: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="table-header")
+        yield Static(_("Connection lost — reconnecting…"), id="banner")
+        with Horizontal(id="table-main"):
+            with Vertical(id="table-left"):
+                yield PlayersPanel(id="players")
+                yield HandPanel(id="hand")
+            yield RichLog(id="log", wrap=True, min_width=20)
+        yield DecisionPanel(id="decision")
+        yield ActionBar(id="actions")
+        yield Input(placeholder=_("Chat: / to write, ⏎ to send, esc to return"),
+                    id="chat-input", max_length=500, compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).border_title = _("Log")
+        self.model_changed("table")
+
+    # ------------------------------------------------------------------ drawing
+
+    @property
+    def state(self):
+        return self.app.table
+
+    def model_changed(self, what: str) -> None:
+        state = self.state
+        if state is None:
+            return
+        self.query_one("#banner").display = not self.app.connected
+        info = state.info or {}
+        parts = [info.get("name") or _("Table {id}").format(id=state.table)]
+        if state.code:
+            parts.append(_("code {code}").format(code=state.code))
+        parts.append(_("you are {name}").format(name=self.app.me) if state.seat is not None
+                     else _("spectating"))
+        self.query_one("#table-header", Static).update("  ·  ".join(parts))
+        self.query_one(PlayersPanel).show()
+        self.query_one(HandPanel).show()
+        self.query_one(DecisionPanel).show()
+        self._offer()
+
+    def game_changed(self, events, new_game: bool) -> None:
+        state = self.state
+        log = self.query_one("#log", RichLog)
+        if new_game and state.view is not None and not events:
+            log.write(Text(_("A new game begins."), style="bold"))
+        for e in events:
+            text = event_text(e, state.name, state.seat)
+            if text:
+                log.write(Text(text, style=EVENT_STYLES.get(e.kind, "")))
+        self.model_changed("game")
+        view = state.view
+        if view.over and self._results_for != view.state_id and state.reveal is not None:
+            self._results_for = view.state_id
+            from .results import ResultsScreen
+
+            self.app.push_screen(ResultsScreen())
+        elif (view.seat in view.waiting and view.phase in DIALOG_PHASES
+              and self._dialog_for != view.opened and state.pending is None
+              and self.app.screen is self):
+            self.action_choose()
+
+    def chat(self, msg) -> None:
+        if msg.scope == "table":
+            line = Text(f"{msg.name}: ", style="bold magenta")
+            line.append(msg.text)
+            self.query_one("#log", RichLog).write(line)
+
+    # ------------------------------------------------------------------ what may be done
+
+    def _offer(self) -> None:
+        state = self.state
+        bar = self.query_one(ActionBar)
+        view = state.view
+        if view is None or state.status == "over" and view.over:
+            bar.set_items(self._table_items(), self.app.connected)
+            return
+        items: list[Item] = []
+        if view.seat is not None and view.seat in view.waiting:
+            moves = view.legal_moves()
+            if view.phase == "action":
+                for kind in dict.fromkeys(mv.kind for mv in moves):
+                    items.append(Item(ACTION_KEYS[kind], action_name(kind),
+                                      lambda k=kind: self.declare(k)))
+            elif view.phase in DIALOG_PHASES:
+                items.append(Item("enter", _("Choose…"), self.action_choose))
+            else:
+                items.extend(self._response_items(moves))
+        bar.set_items(items, state.pending is None and self.app.connected)
+
+    def _response_items(self, moves) -> list[Item]:
+        items = []
+        blocks = [mv for mv in moves if mv.kind == "block"]
+        for mv in moves:
+            if mv.kind == "challenge":
+                items.append(Item("c", move_label(mv, self.state.name),
+                                  lambda mv=mv: self.app.play_move(mv)))
+            elif mv.kind == "prove":
+                items.append(Item("s", move_label(mv, self.state.name),
+                                  lambda mv=mv: self.app.play_move(mv)))
+            elif mv.kind == "concede":
+                items.append(Item("c", move_label(mv, self.state.name),
+                                  lambda mv=mv: self.app.play_move(mv)))
+        if len(blocks) == 1:
+            items.append(Item("b", move_label(blocks[0], self.state.name),
+                              lambda: self.app.play_move(blocks[0])))
+        elif blocks:
+            items.append(Item("b", _("Block…"), lambda: self._choose_block(blocks)))
+        if move("pass") in moves:
+            items.append(Item("p", _("Pass"), lambda: self.app.play_move(move("pass"))))
+        return items
+
+    def _table_items(self) -> list[Item]:
+        """Before the game (ready, start) and after it (rematch, results)."""
+        state = self.state
+        items: list[Item] = []
+        if state.view is not None and state.view.over:
+            if state.seat is not None:
+                items.append(Item("r", _("Rematch"), self.app.rematch))
+            from .results import ResultsScreen
+
+            items.append(Item("enter", _("Results"),
+                              lambda: self.app.push_screen(ResultsScreen())))
+            return items
+        if state.seat is None:
+            return items
+        mine = next((s for s in state.seats if s["seat"] == state.seat), None)
+        ready = bool(mine and mine.get("ready"))
+        items.append(Item("r", _("Not ready") if ready else _("Ready"),
+                          lambda: self.app.ready(not ready)))
+        if state.info and state.info.get("creator") == self.app.me:
+            items.append(Item("s", _("Start the game"), self.app.start_game))
+        return items
+
+    # ------------------------------------------------------------------ doing it
+
+    def on_key(self, event: Key) -> None:
+        if isinstance(self.focused, Input):
+            return
+        bar = self.query_one(ActionBar)
+        if bar.press(event.key):
+            event.stop()
+            return
+        mv = self._move_for_key(event.key)
+        if mv is not None:  # a move the bar does not offer now: say why it is not legal
+            event.stop()
+            self.app.play_move(mv)
+
+    def _move_for_key(self, key: str) -> Move | None:
+        state = self.state
+        view = state.view if state is not None else None
+        if view is None or view.over or state.seat is None:
+            return None
+        if view.phase == "action" or view.seat not in view.waiting:
+            kind = next((k for k, v in ACTION_KEYS.items() if v == key), None)
+            if kind is None:
+                return None
+            if kind in ("coup", "assassinate", "steal", "examine"):
+                others = [s for s in range(len(view.alive))
+                          if view.alive[s] and s != state.seat]
+                return move(kind, target=others[0] if others else None)
+            return move(kind)
+        return None
+
+    def declare(self, kind: str) -> None:
+        """Your action; a targeted one asks whom it aims at first."""
+        view = self.state.view
+        targets = [mv for mv in view.legal_moves() if mv.kind == kind]
+        if targets and targets[0].target is None:
+            self.app.play_move(targets[0])
+            return
+        options = [(self._seat_line(mv.target), mv) for mv in targets]
+        self.app.push_screen(
+            ChooseDialog(_("{action}: choose the target").format(action=action_name(kind)),
+                         options, view.opened),
+            self._chosen)
+
+    def _seat_line(self, seat: int) -> str:
+        view = self.state.view
+        return _("{name} — {coins}¢, {cards} cards").format(
+            name=self.state.name(seat), coins=view.coins[seat], cards=view.influence[seat])
+
+    def _choose_block(self, blocks) -> None:
+        self.app.push_screen(
+            ChooseDialog(_("Block as which character?"),
+                         [(move_label(mv, self.state.name), mv) for mv in blocks],
+                         self.state.view.opened),
+            self._chosen)
+
+    def action_choose(self) -> None:
+        """The dialog for a decision made by choosing: a card, cards to keep, keep or swap."""
+        state = self.state
+        view = state.view
+        if view is None or view.seat not in view.waiting or view.phase not in DIALOG_PHASES:
+            return
+        self._dialog_for = view.opened
+        moves = view.legal_moves()
+        titles = {
+            "draft": _("Pick a card for your hand"),
+            "lose": _("Choose the card you lose"),
+            "keep": _("Choose the cards you keep"),
+            "show": _("Choose the card you show"),
+            "examine_decision": _("What happens to the card {name} showed you?").format(
+                name=state.name(view.target)),
+        }
+        self.app.push_screen(
+            ChooseDialog(titles[view.phase],
+                         [(move_label(mv, state.name), mv) for mv in moves], view.opened),
+            self._chosen)
+
+    def _chosen(self, mv: Move | None) -> None:
+        if mv is not None:
+            self.app.play_move(mv)
+
+    def action_chat(self) -> None:
+        self.query_one("#chat-input", Input).focus()
+
+    def action_table_keys(self) -> None:
+        """Leave the chat line: keys play moves again."""
+        self.set_focus(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.app.say(event.value, "table")
+        event.input.value = ""
+        self.set_focus(None)
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen())
+
+    def action_leave(self) -> None:
+        state = self.state
+        if state is not None and state.status == "playing" and state.seat is not None:
+            self.app.push_screen(
+                ConfirmDialog(_("Leave the game? Your seat will be played for you.")),
+                lambda yes: self.app.leave_table() if yes else None)
+        else:
+            self.app.leave_table()

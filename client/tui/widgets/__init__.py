@@ -1,0 +1,1 @@
+"""The table's parts: the players, your hand, the decision with its countdown, the action bar."""

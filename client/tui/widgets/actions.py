@@ -1,0 +1,60 @@
+"""The action bar: one button per thing you may do now, each showing its one-key shortcut.
+
+The table screen hands it (key, label, callback) triples; a click or the key runs the callback.
+Buttons are rebuilt only when the triples' keys and labels change, so that the bar does not
+flicker on every update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from textual.containers import HorizontalGroup
+from textual.widgets import Button
+
+
+class Item(NamedTuple):
+    key: str
+    label: str
+    run: Callable[[], object]
+
+
+class ActionBar(HorizontalGroup):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.items: list[Item] = []
+        self._shown: list[tuple[str, str]] = []
+
+    def set_items(self, items: list[Item], enabled: bool = True) -> None:
+        self.items = items
+        shown = [(i.key, i.label) for i in items]
+        if shown != self._shown:
+            self._shown = shown
+            self.remove_children()
+            self.mount_all(
+                Button(f"[b]{self._key_text(i.key)}[/b] {i.label}", name=str(n),
+                       compact=True, classes="action")
+                for n, i in enumerate(items)
+            )
+        self.disabled = not enabled
+
+    @staticmethod
+    def _key_text(key: str) -> str:
+        return {"enter": "⏎", "question_mark": "?", "slash": "/"}.get(key, key)
+
+    def press(self, key: str) -> bool:
+        """Run the item bound to `key`, if the bar offers one; True if it did."""
+        if self.disabled:
+            return False
+        for item in self.items:
+            if item.key == key:
+                item.run()
+                return True
+        return False
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        index = int(event.button.name)
+        if index < len(self.items) and not self.disabled:
+            self.items[index].run()

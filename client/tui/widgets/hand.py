@@ -1,0 +1,37 @@
+"""Your hand (face down, known to you), with the treasury and the deck beside it; a spectator
+sees only the public part."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ...i18n import _, card_name
+
+
+class HandPanel(Static):
+    def on_mount(self) -> None:
+        self.border_title = _("Your hand")
+
+    def show(self) -> None:
+        state = self.app.table
+        view = state.view if state is not None else None
+        if view is None:
+            self.update("")
+            return
+        text = Text()
+        if view.seat is None:
+            self.border_title = _("Spectating")
+        else:
+            self.border_title = _("Your hand")
+            hand = view.hands[view.seat] or ()
+            for card in hand:
+                text.append(f" {card_name(card)} ", style="bold reverse")
+                text.append(" ")
+            if not hand:
+                text.append(_("no cards left"), style="dim")
+        text.append("   ")
+        text.append(_("Treasury {n}¢").format(n=view.treasury), style="yellow")
+        text.append(" · ")
+        text.append(_("Deck {n}").format(n=view.deck_size))
+        self.update(text)
