@@ -1,0 +1,22 @@
+"""Tests of the terminal client: real apps driven by Textual's Pilot, against real servers.
+
+Every test is a plain sync function that runs its body with `asyncio.run` (see `run_app`),
+so that no asyncio plugin is needed and pytest-trio never takes them over. After each test
+the autouse fixture checks that no trio guest run was left behind: a leaked run would poison
+the next test's app, so the test that leaks it is the one that fails.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from client.i18n import set_language
+
+
+@pytest.fixture(autouse=True)
+def no_trio_run_left():
+    set_language("en")
+    yield
+    assert not trio.lowlevel.in_trio_run(), "a trio guest run outlived its app"
+    set_language("en")
