@@ -13,7 +13,7 @@ Errors: RemoteProtocolError (the peer broke the protocol) and LocalProtocolError
 to), each with a stable code from `errors`.
 """
 
-from .codec import decode, encode
+from .codec import Frame, UpdateFrames, decode, encode, encode_once
 from .connection import CONNECTION_CLOSED, NEED_DATA, Connection, Role, State, choose_version
 from .errors import (
     CODES, LOBBY_ERRORS, SESSION_ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError,
@@ -23,6 +23,7 @@ from .messages import ALL, BY_TYPE, VERSIONS
 
 __all__ = [
     "ALL", "BY_TYPE", "CODES", "CONNECTION_CLOSED", "LOBBY_ERRORS", "NEED_DATA", "SESSION_ERRORS",
-    "VERSIONS", "Connection", "LocalProtocolError", "ProtocolError", "RemoteProtocolError", "Role",
-    "State", "choose_version", "decode", "encode",
+    "VERSIONS", "Connection", "Frame", "LocalProtocolError", "ProtocolError",
+    "RemoteProtocolError", "Role", "State", "UpdateFrames", "choose_version", "decode", "encode",
+    "encode_once",
 ] + [cls.__name__ for cls in ALL]

@@ -4,19 +4,25 @@
 LocalProtocolError). `decode` turns one unpacked frame into a message of an accepted type
 (a failure is the peer's: RemoteProtocolError). Nothing else ever escapes from here. The
 byte stream, frame limits and the handshake are connection.py's business.
+
+A message that goes to many connections is checked and packed once: `encode_once` for one
+that is the same for all, `UpdateFrames` for a move's update, whose view is the same for
+all but for each viewer's own additions. Both give `Frame`s, which Connection.send takes
+like messages.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 
 from .errors import LocalProtocolError, RemoteProtocolError
-from .messages import ALL, BY_TYPE, Message, wire_spec
-from .schema import Field, Invalid, Map, Str, compile_spec
+from .messages import ALL, BY_TYPE, DEADLINE, EVENT, TABLE_ID, VIEW, Message, Update, wire_spec
+from .schema import Field, Invalid, List, Map, Str, compile_spec
 
-_packb = msgpack.Packer(use_bin_type=True, autoreset=True).pack
+_packer = msgpack.Packer(use_bin_type=True, autoreset=True)
+_packb = _packer.pack
 
 # Each message's checks cover its fields and `t` itself: strict for what we send (an unknown
 # key is our bug), lenient for what we receive (a newer peer's additions are dropped).
@@ -69,3 +75,88 @@ def decode(obj: Any, accepted: frozenset[str]) -> Message:
     except Invalid as exc:
         raise RemoteProtocolError("bad_message", f"{t}: {exc}", re) from None
     return cls(**{name: data[name] for name in _NAMES[cls] if name in data})
+
+
+class Frame(NamedTuple):
+    """A message of type `TYPE` already checked and packed into `data` by this module."""
+
+    TYPE: str
+    data: bytes
+
+
+def encode_once(msg: Message) -> Frame:
+    """`msg` checked and packed once, to be sent to many connections."""
+    return Frame(msg.TYPE, encode(msg))
+
+
+#: What a view adds for its viewer to the public table, in the order views put them last.
+VIEWER_FIELDS = ("seat", "hands", "draft_sets", "drawn", "shown")
+_CHECK_PUBLIC = compile_spec(
+    Map(tuple(f for f in VIEW.fields if f.name not in VIEWER_FIELDS)), "view", strict=True)
+_CHECK_OWN = compile_spec(
+    Map(tuple(f for f in VIEW.fields if f.name in VIEWER_FIELDS)), "view", strict=True)
+_CHECK_TABLE = compile_spec(TABLE_ID, "table")
+_EVENTS = List(EVENT, 64)
+_CHECK_EVENTS = compile_spec(_EVENTS, "events", strict=True)
+_CHECK_DEADLINES = compile_spec(List(DEADLINE, 10), "deadlines", strict=True)
+_CHECK_REVEAL = compile_spec(VIEW, "reveal", strict=True)
+_EVENTS_KEY = _packb("events")
+
+
+def _entries(d: dict) -> bytes:
+    """The packed key/value pairs of the map `d`, without the map's header."""
+    packed = _packb(d)
+    return packed[1:] if len(d) < 16 else packed[3:]  # fixmap, or map 16
+
+
+class UpdateFrames:
+    """One move's `update` for each of its viewers: what `encode` makes of Update(table,
+    view=public | own, events, deadlines, reveal), byte for byte, and checked as strictly.
+
+    What is the same for every viewer is checked and packed here, once: the public part of
+    the view, every event of the move (as dicts), the deadlines and the reveal. `frame` then
+    checks and packs only what one viewer adds: its own part of the view (VIEWER_FIELDS, in
+    that order), and which of the events it may see.
+    """
+
+    def __init__(self, table: str, public: dict, events: list, deadlines: list,
+                 reveal: dict | None = None) -> None:
+        try:
+            _CHECK_TABLE(table)
+            _CHECK_PUBLIC(public)
+            _CHECK_EVENTS(events)
+            _CHECK_DEADLINES(deadlines)
+            if reveal is not None:
+                _CHECK_REVEAL(reveal)
+        except Invalid as exc:
+            raise LocalProtocolError("bad_message", f"update: {exc}") from None
+        fields = 5 if reveal is None else 6
+        self._head = b"".join((
+            _packer.pack_map_header(fields), _packb("t"), _packb(Update.TYPE),
+            _packb("table"), _packb(table),
+            _packb("view"), _packer.pack_map_header(len(public) + len(VIEWER_FIELDS)),
+            _entries(public),
+        ))
+        #: Each event's bytes, by the identity of its dict (the dicts are kept alive here).
+        self._events = {id(e): (e, _packb(e)) for e in events}
+        tail = {"deadlines": deadlines}
+        if reveal is not None:
+            tail["reveal"] = reveal
+        self._tail = _entries(tail)
+
+    def frame(self, own: dict, events: list) -> Frame:
+        """The update for the viewer whose own part of the view is `own` and who may see
+        `events`: some of the event dicts this was made with."""
+        try:
+            _CHECK_OWN(own)
+            if len(events) > _EVENTS.max_len:
+                raise Invalid("events", f"must be a list of at most {_EVENTS.max_len} items")
+            packed = [self._events[id(e)][1] for e in events]
+        except Invalid as exc:
+            raise LocalProtocolError("bad_message", f"update: {exc}") from None
+        except KeyError:
+            raise LocalProtocolError("bad_message", "update: an event that was not "
+                                     "checked") from None
+        return Frame(Update.TYPE, b"".join((
+            self._head, _entries(own), _EVENTS_KEY, _packer.pack_array_header(len(packed)),
+            *packed, self._tail)))

@@ -21,11 +21,13 @@ import enum
 
 import msgpack
 
-from .codec import CLIENT_SENDS, SERVER_SENDS, decode, encode
+from .codec import CLIENT_SENDS, SERVER_SENDS, Frame, decode, encode
 from .errors import SESSION_ERRORS, LocalProtocolError, RemoteProtocolError
 from .messages import VERSIONS, Bye, Error, Hello, Message, Welcome
 
 DEFAULT_MAX_FRAME = 64 * 1024
+#: Messages that move the connection from one state to another: never sent as a Frame.
+_STATEFUL = frozenset(cls.TYPE for cls in (Hello, Welcome, Bye, Error))
 
 
 class Role(enum.Enum):
@@ -188,8 +190,14 @@ class Connection:
 
     # ------------------------------------------------------------------ sending
 
-    def send(self, msg: Message) -> bytes:
-        """The bytes to write for `msg`; LocalProtocolError if it may not be sent now."""
+    def send(self, msg: Message | Frame) -> bytes:
+        """The bytes to write for `msg`; LocalProtocolError if it may not be sent now.
+
+        A Frame (a message the codec checked and packed once for many connections) may be
+        sent once the connection is open, if it is not one that changes the connection's
+        state (hello, welcome, bye, error)."""
+        if type(msg) is Frame:
+            return self._send_frame(msg)
         if self.state is State.CLOSED:
             raise LocalProtocolError("bad_message", "The connection is closed.")
         if self.state is State.HANDSHAKE:
@@ -206,6 +214,17 @@ class Connection:
             self.version = msg.version
             self.state = State.OPEN
         return frame
+
+    def _send_frame(self, frame: Frame) -> bytes:
+        if self.state is not State.OPEN:
+            raise LocalProtocolError("bad_message", f"The connection is {self.state.value}.")
+        allowed = SERVER_SENDS if self.role is Role.SERVER else CLIENT_SENDS
+        if frame.TYPE not in allowed or frame.TYPE in _STATEFUL:
+            raise LocalProtocolError("bad_message", f"{frame.TYPE} cannot be sent as a Frame.")
+        if len(frame.data) > self.peer_max_frame:
+            raise LocalProtocolError("frame_too_large", f"{frame.TYPE} is {len(frame.data)} "
+                                     f"bytes; the limit is {self.peer_max_frame}")
+        return frame.data
 
     def _handshake_sent(self, msg: Message) -> None:
         if self.role is Role.CLIENT:

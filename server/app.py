@@ -13,7 +13,7 @@ from collections import Counter
 
 import trio
 
-from protocol import MAX_LISTED, Chat, Error, Join, Ok, State, Tables, encode
+from protocol import MAX_LISTED, Chat, Error, Join, Ok, State, Tables, encode, encode_once
 
 from . import log
 from .config import ServerConfig
@@ -149,7 +149,7 @@ class Server:
 
     def _lobby_chat(self, session: Session, msg) -> None:
         session.send(Ok(re=msg.id))
-        chat = Chat(scope="lobby", name=session.name, text=msg.text)
+        chat = encode_once(Chat(scope="lobby", name=session.name, text=msg.text))
         for other in self.sessions:  # those still in their handshake are not in the lobby yet
             if other.table is None and other.conn.state is State.OPEN:
                 other.send(chat)
@@ -177,7 +177,7 @@ class Server:
             self._lobby_dirty = trio.Event()
             subscribers = [s for s in self.sessions if s.subscribed and s.table is None]
             if subscribers:
-                update = Tables(tables=self.listing())
+                update = encode_once(Tables(tables=self.listing()))
                 for session in subscribers:
                     session.send(update)
             await trio.sleep(LOBBY_PUSH)

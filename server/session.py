@@ -78,8 +78,8 @@ class Session:
     # ------------------------------------------------------------------ sending
 
     def send(self, msg) -> None:
-        """Queue a message (or the bytes of one) for the client; never blocks. A full outbox
-        ends the session."""
+        """Queue a message (a Frame, or the bytes of one) for the client; never blocks. A
+        full outbox ends the session."""
         if self._closing:
             return
         if not self._writing and not self._queued and self.conn.state is not State.CLOSED:

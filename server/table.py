@@ -25,7 +25,8 @@ from engine import Game, IllegalMove, Move, Options, OptionsError, default_move,
 from engine.bots import STRATEGIES, Strategy, make
 from engine.views import public_dict, view_dict
 from protocol import (
-    Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot, TableInfo, Update,
+    Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot, TableInfo,
+    UpdateFrames, encode_once,
 )
 
 from . import log
@@ -415,15 +416,14 @@ class Table:
         over = game.over
         reveal = game.reveal().to_dict() if over else None
         deadlines = self._deadline_list()
-        public = public_dict(game)  # once per move; each viewer's secrets are added to it
+        # The public view is checked and packed once per move; each viewer's own additions
+        # (its secrets, its events) are checked and packed for that viewer alone.
+        as_dicts = {e: e.to_dict() for e in events}
+        updates = UpdateFrames(self.id, public_dict(game), list(as_dicts.values()), deadlines,
+                               reveal)
         for session, seat in self._audience():
-            session.send(Update(
-                table=self.id,
-                view=view_dict(game, seat, public),
-                events=[e.to_dict() for e in visible_to(events, seat)],
-                deadlines=deadlines,
-                reveal=reveal,
-            ))
+            session.send(updates.frame(
+                view_dict(game, seat, {}), [as_dicts[e] for e in visible_to(events, seat)]))
         for seat in self.seats:
             if seat.bot is not None and game.alive[seat.index] or seat.bot and over:
                 seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
@@ -559,13 +559,13 @@ class Table:
 
     def _changed(self) -> None:
         """Tell the table's members, and the lobby, that the table changed."""
-        info = TableInfo(info=self.summary(members=True))
+        info = encode_once(TableInfo(info=self.summary(members=True)))
         for session, _ in self._audience():
             session.send(info)
         self.server.lobby_changed()
 
     def _presence(self, seat: Seat, status: str, name: str | None) -> None:
-        msg = Presence(table=self.id, seat=seat.index, status=status, name=name)
+        msg = encode_once(Presence(table=self.id, seat=seat.index, status=status, name=name))
         for session, _ in self._audience():
             session.send(msg)
 
@@ -576,8 +576,8 @@ class Table:
 
     def _on_say(self, session: Session, msg) -> None:
         seat = self.seat_of(session)
-        chat = Chat(scope="table", name=session.name, text=msg.text, table=self.id,
-                    seat=seat.index if seat else None)
+        chat = encode_once(Chat(scope="table", name=session.name, text=msg.text, table=self.id,
+                                seat=seat.index if seat else None))
         session.send(Ok(re=msg.id))
         for member, _ in self._audience():
             member.send(chat)
