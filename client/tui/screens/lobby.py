@@ -144,7 +144,7 @@ class CodeForm(Form):
 
     def fields(self) -> ComposeResult:
         yield Label(_("The table's code"))
-        yield Input(id="code", max_length=16)
+        yield Input(id="code", max_length=16, compact=True)
 
     def answer(self):
         code = self.query_one("#code", Input).value.strip().upper()
@@ -163,34 +163,34 @@ class CreateTableForm(Form):
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("Name (optional)"))
-                yield Input(id="table-name", max_length=32)
+                yield Input(id="table-name", max_length=32, compact=True)
             with Vertical():
                 yield Label(_("Seats"))
                 yield Select([(str(n), n) for n in range(2, 11)], value=4,
-                             allow_blank=False, id="seats")
+                             allow_blank=False, id="seats", compact=True)
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("Variant"))
                 yield Select([(variant_label(v), v) for v in ("base", "inquisitor")],
-                             value="base", allow_blank=False, id="variant")
+                             value="base", allow_blank=False, id="variant", compact=True)
             with Vertical():
                 yield Label(_("Empty seats"))
                 yield Select([(_("stay empty"), "")] + [(strategy_label(s), s)
                                                          for s in STRATEGIES],
-                             value="", allow_blank=False, id="bots")
+                             value="", allow_blank=False, id="bots", compact=True)
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("Seconds to answer (0: none)"))
-                yield Input("20", id="response-clock", type="integer")
+                yield Input("20", id="response-clock", type="integer", compact=True)
             with Vertical():
                 yield Label(_("Seconds per turn (0: none)"))
-                yield Input("60", id="turn-clock", type="integer")
+                yield Input("60", id="turn-clock", type="integer", compact=True)
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("After a disconnect"))
                 yield Select([(_("a bot plays on"), "bot"), (_("the seat forfeits"),
                                                             "forfeit")],
-                             value="bot", allow_blank=False, id="on-disconnect")
+                             value="bot", allow_blank=False, id="on-disconnect", compact=True)
             with Vertical(classes="switches"):
                 with Horizontal(classes="switch-row"):
                     yield Switch(id="private")

@@ -47,8 +47,10 @@ class MenuScreen(CoupScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
-            yield Static(TITLE_ART, id="title")
-            yield Static(_("The bluffing card game"), id="subtitle")
+            with Center():
+                yield Static(TITLE_ART, id="title")
+            with Center():
+                yield Static(_("The bluffing card game"), id="subtitle")
             with Center():
                 yield OptionList(
                     Option(_("Play against bots"), id="play"),
@@ -136,7 +138,7 @@ class Form(CoupModal):
 
     def name_field(self, name: str) -> ComposeResult:
         yield Label(_("Your name"))
-        yield Input(name, id="name", max_length=32)
+        yield Input(name, id="name", max_length=32, compact=True)
 
     def name_value(self) -> str | None:
         name = self.query_one("#name", Input).value.strip()
@@ -157,13 +159,13 @@ class PlayForm(Form):
         yield from self.name_field(self.player)
         yield Label(_("Bots"))
         yield Select([(str(n), n) for n in range(1, 10)], value=3, allow_blank=False,
-                     id="bots")
+                     id="bots", compact=True)
         yield Label(_("Bot strategy"))
         yield Select([(strategy_label(s), s) for s in STRATEGIES], value="heuristic",
-                     allow_blank=False, id="strategy")
+                     allow_blank=False, id="strategy", compact=True)
         yield Label(_("Variant"))
         yield Select([(variant_label(v), v) for v in ("base", "inquisitor")], value="base",
-                     allow_blank=False, id="variant")
+                     allow_blank=False, id="variant", compact=True)
 
     def answer(self):
         from ..app import Launch
@@ -185,7 +187,7 @@ class JoinForm(Form):
 
     def fields(self) -> ComposeResult:
         yield Label(_("Server address (host or host:port)"))
-        yield Input("127.0.0.1:7654", id="address")
+        yield Input("127.0.0.1:7654", id="address", compact=True)
         yield from self.name_field(self.player)
 
     def answer(self):
@@ -212,7 +214,7 @@ class HostForm(Form):
         yield Label(_("Friends on your network join at {address}").format(
             address=lan_address()))
         yield Label(_("Port"))
-        yield Input("7654", id="port", type="integer")
+        yield Input("7654", id="port", type="integer", compact=True)
         yield from self.name_field(self.player)
 
     def answer(self):

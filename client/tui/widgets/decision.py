@@ -26,7 +26,10 @@ class DecisionPanel(Vertical):
         state = self.app.table
         label = self.query_one("#prompt", Label)
         if state is None or state.view is None:
-            label.update(_("Waiting for the game to start"))
+            seats = state.seats if state is not None else []
+            taken = sum(1 for s in seats if s.get("name") or s.get("bot"))
+            label.update(_("Waiting for players: {taken} of {seats} seats taken").format(
+                taken=taken, seats=len(seats)))
         elif state.pending is not None:
             label.update(_("Sending: {move}…").format(move=move_label(state.pending.move,
                                                                       state.name)))

@@ -1,5 +1,4 @@
-"""Your hand (face down, known to you), with the treasury and the deck beside it; a spectator
-sees only the public part."""
+"""Your hand: your face-down cards, which only you know (a spectator has none)."""
 
 from __future__ import annotations
 
@@ -22,6 +21,7 @@ class HandPanel(Static):
         text = Text()
         if view.seat is None:
             self.border_title = _("Spectating")
+            text.append(_("You see the public table only."), style="dim")
         else:
             self.border_title = _("Your hand")
             hand = view.hands[view.seat] or ()
@@ -30,8 +30,4 @@ class HandPanel(Static):
                 text.append(" ")
             if not hand:
                 text.append(_("no cards left"), style="dim")
-        text.append("   ")
-        text.append(_("Treasury {n}¢").format(n=view.treasury), style="yellow")
-        text.append(" · ")
-        text.append(_("Deck {n}").format(n=view.deck_size))
         self.update(text)

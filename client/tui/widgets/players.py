@@ -1,5 +1,6 @@
 """The players: each seat's name, coins, face-down cards, face-up cards, marks (you, bot,
-away, out), whose turn it is, and the seconds left to each seat that owes a decision."""
+away, out), whose turn it is, and the seconds left to each seat that owes a decision; the
+treasury and the deck's size under them."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ class PlayersPanel(Static):
             self.update("")
             return
         view = state.view
+        if view is not None:
+            self.border_subtitle = _("Treasury {n}¢ · Deck {d}").format(n=view.treasury,
+                                                                        d=view.deck_size)
         grid = Table.grid(padding=(0, 1), expand=True)
         grid.add_column(width=1)
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
@@ -45,6 +49,10 @@ class PlayersPanel(Static):
                 marks.append(_("bot"))
             if info.get("away"):
                 marks.append(_("away"))
+            if view is None and not (info.get("name") or info.get("bot")):
+                grid.add_row("", Text(_("Seat {n}: free").format(n=seat + 1), style="dim"),
+                             "", "", "")
+                continue
             if view is None:
                 ready = info.get("ready")
                 grid.add_row("", name, "", "", Text(_("ready") if ready else _("not ready"),
