@@ -10,50 +10,26 @@ tables, the table's state); the screens are then told to redraw from it.
 from __future__ import annotations
 
 import asyncio
-import getpass
-from dataclasses import dataclass
 from pathlib import Path
 
 import trio
 from textual.app import App
 from textual.binding import Binding
 
-from engine import IllegalMove, Move, check
+from engine import Event, IllegalMove, Move, View, check
 from protocol import CreateTable, Join, Leave, ListTables, MoveRequest, Ready, Rematch, Say, Start
 from server import ServerConfig
 
-from ..i18n import _
+from ..i18n import N_, _
 from . import messages as m
+from .launch import Launch, default_name
 from .model import Pending, TableState
 from .narrate import error_text
 from .net import Net
 from .screens.base import translate_bindings
-
-
-@dataclass
-class Launch:
-    """How the app starts. mode: "menu", "play" (against bots) or "join" (a server's lobby)."""
-
-    mode: str = "menu"
-    name: str | None = None
-    host: str = "127.0.0.1"
-    port: int = 7654
-    bots: int = 3
-    strategy: str = "heuristic"
-    variant: str = "base"
-    seed: int | None = None
-    #: Seconds a bot seat waits before it moves (the embedded server's setting).
-    bot_delay: float = 0.6
-    #: Seconds for answers and turns at the embedded table (0: no clock).
-    response_clock: int = 20
-    turn_clock: int = 60
-
-
-def default_name() -> str:
-    try:
-        return getpass.getuser()[:32] or "player"
-    except Exception:  # noqa: BLE001 — no user name on this system
-        return "player"
+from .screens.lobby import LobbyScreen
+from .screens.menu import MenuScreen
+from .screens.table import TableScreen
 
 
 class CoupApp(App):
@@ -62,8 +38,8 @@ class CoupApp(App):
     CSS_PATH = Path(__file__).parent / "coup.tcss"
     TITLE = "Coup"
     BINDINGS = [
-        Binding("ctrl+c", "quit", _("Quit"), priority=True, show=False),
-        Binding("ctrl+q", "quit", _("Quit"), priority=True, show=False),
+        Binding("ctrl+c", "quit", N_("Quit"), priority=True, show=False),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True, show=False),
     ]
 
     def __init__(self, launch: Launch | None = None) -> None:
@@ -88,8 +64,6 @@ class CoupApp(App):
 
     def on_mount(self) -> None:
         self._start_trio()
-        from .screens.menu import MenuScreen
-
         self.push_screen(MenuScreen())
         if self.launch.mode == "play":
             self.play(self.launch)
@@ -177,8 +151,6 @@ class CoupApp(App):
                 "name": _("Practice"), "private": True,
             }))
         else:
-            from .screens.lobby import LobbyScreen
-
             self.switch_to(LobbyScreen())
             self.request(ListTables(id=self.next_id()))
 
@@ -292,8 +264,6 @@ class CoupApp(App):
         if self._then == "play":
             self.back_to_menu()
             return
-        from .screens.lobby import LobbyScreen
-
         self.switch_to(LobbyScreen())
         self.request(ListTables(id=self.next_id()))
 
@@ -318,8 +288,6 @@ class CoupApp(App):
             return
         self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
         self.net.token = msg.token
-        from .screens.table import TableScreen
-
         self.switch_to(TableScreen())
         if self._then == "play" and msg.seat is not None:
             self.start_game()
@@ -337,8 +305,6 @@ class CoupApp(App):
         self._new_view(msg, msg.events)
 
     def _new_view(self, msg, events: list[dict]) -> None:
-        from engine import Event, View
-
         table = self.table
         if table is None or msg.table != table.table:
             return

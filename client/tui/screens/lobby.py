@@ -14,6 +14,7 @@ from ...i18n import N_, _
 from ..narrate import strategy_label, variant_label
 from .base import CoupScreen
 from .menu import Form, lan_address
+from .rules import RulesScreen
 
 
 def clocks_text(options: dict) -> str:
@@ -124,8 +125,6 @@ class LobbyScreen(CoupScreen):
         self.query_one("#chat-input", Input).focus()
 
     def action_rules(self) -> None:
-        from .rules import RulesScreen
-
         self.app.push_screen(RulesScreen())
 
     def action_leave(self) -> None:

@@ -15,8 +15,10 @@ from engine.bots import STRATEGIES
 
 from ...i18n import N_, _
 from ...net import LinkError, parse_address
+from ..launch import Launch
 from ..narrate import strategy_label, variant_label
 from .base import CoupModal, CoupScreen
+from .rules import RulesScreen
 
 TITLE_ART = """\
  ██████  ██████  ██    ██ ██████
@@ -78,8 +80,6 @@ class MenuScreen(CoupScreen):
         self.app.push_screen(HostForm(self.app.name_wanted), self._host)
 
     def action_rules(self) -> None:
-        from .rules import RulesScreen
-
         self.app.push_screen(RulesScreen())
 
     def _play(self, launch) -> None:
@@ -168,8 +168,6 @@ class PlayForm(Form):
                      allow_blank=False, id="variant", compact=True)
 
     def answer(self):
-        from ..app import Launch
-
         name = self.name_value()
         if name is None:
             return None

@@ -25,6 +25,8 @@ from ..widgets.hand import HandPanel
 from ..widgets.players import PlayersPanel
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
+from .results import ResultsScreen
+from .rules import RulesScreen
 
 #: The key of each action on your turn.
 ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
@@ -103,8 +105,6 @@ class TableScreen(CoupScreen):
         view = state.view
         if view.over and self._results_for != view.state_id and state.reveal is not None:
             self._results_for = view.state_id
-            from .results import ResultsScreen
-
             self.app.push_screen(ResultsScreen())
         elif (view.seat in view.waiting and view.phase in DIALOG_PHASES
               and self._dialog_for != view.opened and state.pending is None
@@ -168,8 +168,6 @@ class TableScreen(CoupScreen):
         if state.view is not None and state.view.over:
             if state.seat is not None:
                 items.append(Item("r", _("Rematch"), self.app.rematch))
-            from .results import ResultsScreen
-
             items.append(Item("enter", _("Results"),
                               lambda: self.app.push_screen(ResultsScreen())))
             return items
@@ -276,8 +274,6 @@ class TableScreen(CoupScreen):
         self.set_focus(None)
 
     def action_rules(self) -> None:
-        from .rules import RulesScreen
-
         self.app.push_screen(RulesScreen())
 
     def action_leave(self) -> None:
