@@ -49,8 +49,10 @@ class CoupApp(App):
         self.name_wanted = self.launch.name or default_name()
         self.net = Net(self.post_message)
         self._trio_done: asyncio.Future | None = None
-        #: Where the embedded server listens, when this process hosts one.
-        self.hosting: tuple[str, int] | None = None
+        #: The port of each server this process runs: "practice" (loopback, for `play`) and
+        #: "lan" (every interface, for friends); each is started once and kept.
+        self.servers: dict[str, int] = {}
+        self._starting: str | None = None
         #: What to do once connected: "lobby", or "play" (create the table and start).
         self._then = "lobby"
         self.server_name = ""
@@ -117,6 +119,10 @@ class CoupApp(App):
         self._then = "play"
         self.launch = launch
         self.name_wanted = launch.name or self.name_wanted
+        if "practice" in self.servers:
+            self.net.connect("127.0.0.1", self.servers["practice"], self.name_wanted)
+            return
+        self._starting = "practice"
         self.net.start_server(ServerConfig(
             host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
             response_clock=launch.response_clock, turn_clock=launch.turn_clock,
@@ -126,6 +132,10 @@ class CoupApp(App):
         """A server for the LAN in this process; its lobby, with the address for friends."""
         self._then = "lobby"
         self.name_wanted = name
+        if "lan" in self.servers:
+            self.net.connect("127.0.0.1", self.servers["lan"], name)
+            return
+        self._starting = "lan"
         self.net.start_server(ServerConfig(host="0.0.0.0", port=port))
 
     def join_server(self, host: str, port: int, name: str) -> None:
@@ -134,7 +144,7 @@ class CoupApp(App):
         self.net.connect(host, port, name)
 
     def on_server_started(self, msg: m.ServerStarted) -> None:
-        self.hosting = (msg.host, msg.port)
+        self.servers[self._starting] = msg.port
         self.net.connect("127.0.0.1", msg.port, self.name_wanted)
 
     def on_server_failed(self, msg: m.ServerFailed) -> None:
@@ -162,6 +172,7 @@ class CoupApp(App):
         self.redraw("connection")
 
     def on_reconnected(self, msg: m.Reconnected) -> None:
+        self.notify(_("Reconnected: your seat is back."))
         self.redraw("connection")
 
     def on_disconnected(self, msg: m.Disconnected) -> None:
@@ -310,7 +321,7 @@ class CoupApp(App):
             return
         view = View.from_dict(msg.view)
         old = table.view
-        new_game = old is None or view.state_id < old.state_id or msg.TYPE == "snapshot"
+        new_game = old is None or view.state_id < old.state_id  # a rematch starts anew
         table.view = view
         table.players = msg.players if msg.TYPE == "snapshot" else table.players
         table.reveal = View.from_dict(msg.reveal) if msg.reveal else None

@@ -64,9 +64,9 @@ class LobbyScreen(CoupScreen):
     def model_changed(self, what: str) -> None:
         app = self.app
         header = _("{server} — you are {name}").format(server=app.server_name, name=app.me)
-        if app.hosting is not None and app.launch.mode != "play":
+        if "lan" in app.servers:
             header += "  ·  " + _("friends join with: coup join {address}:{port}").format(
-                address=lan_address(), port=app.hosting[1])
+                address=lan_address(), port=app.servers["lan"])
         self.query_one("#lobby-header", Static).update(header)
         if what != "tables":
             return
