@@ -1,13 +1,28 @@
 """Driving the app in tests: start it, wait for a state (the network answers in its own
-time: `pilot.pause()` alone never waits for a round trip), and play whatever is asked."""
+time: `pilot.pause()` alone never waits for a round trip), play whatever is asked, and run a
+server (with scripted players) beside the app.
+
+`ServerThread` is a real server in a background thread with its own `trio.run`: the app's
+trio guest run and the server's run never share a thread, so the app connects to it exactly
+as `coup join` would. Scripted players (`Peer`s of the server tests) live in that thread too;
+a test runs their coroutines with `await server.run(fn, …)`, which waits in a worker thread
+so that the app's loop keeps running meanwhile, and bounds every call by WAIT seconds.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 
+import trio
+
 from client.tui.app import CoupApp, Launch
+from client.tui.screens.dialogs import ChooseDialog
+from protocol import CreateTable, Join, Ready
+from server import Server, ServerConfig
+from tests.server.peer import Peer, new_id
 
 #: Seconds a test waits for a state before it fails.
 WAIT = 20
@@ -52,3 +67,131 @@ def my_decision(app: CoupApp):
     if view.over or view.seat in view.waiting:
         return view
     return None
+
+
+def dialog(app: CoupApp) -> ChooseDialog | None:
+    """The choice dialog on top, if one is open."""
+    return app.screen if isinstance(app.screen, ChooseDialog) else None
+
+
+def dialog_labels(app: CoupApp) -> list[str]:
+    return [label for label, _value in app.screen.options]
+
+
+#: The key that answers each kind of decision when the bar offers it.
+ANSWERS = {"respond": "p", "prove": "c"}
+
+
+async def play_to_the_end(app, pilot) -> int:
+    """Answer every decision with keys (Income, Coup when forced, pass, concede, the
+    first choice of every dialog) until the game is over; returns how many moves were made."""
+    moves = 0
+    while True:
+        view = await until(pilot, lambda: my_decision(app), "a decision or the end")
+        if view.over:
+            return moves
+        state = view.state_id
+        if view.phase == "action":
+            must_coup = view.coins[view.seat] >= 10
+            await pilot.press("c" if must_coup else "i")
+            if must_coup:
+                await until(pilot, lambda: dialog(app), "targets")
+                await pilot.press("1")
+        elif view.phase in ANSWERS:
+            await pilot.press(ANSWERS[view.phase])
+        else:  # a choice the table opened a dialog for
+            await until(pilot, lambda: dialog(app), "the dialog")
+            await pilot.press("1")
+        moves += 1
+        await until(pilot, lambda: app.table.view.state_id != state, "the move's update")
+
+
+class ServerThread:
+    """A real server on a loopback port, in its own thread and trio run, with peers."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.server = Server(config)
+        self.peers: list[Peer] = []
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._scope: trio.CancelScope | None = None
+        self._started = threading.Event()
+        self._thread = threading.Thread(target=trio.run, args=(self._main,), daemon=True)
+
+    @property
+    def port(self) -> int:
+        return self.server.address[1]
+
+    def start(self) -> ServerThread:
+        self._thread.start()
+        if not self._started.wait(WAIT):
+            raise AssertionError("the test server did not start")
+        return self
+
+    def stop(self) -> None:
+        trio.from_thread.run_sync(self._scope.cancel, trio_token=self._token)
+        self._thread.join(WAIT)
+        assert not self._thread.is_alive(), "the test server did not stop"
+
+    async def _main(self) -> None:
+        try:
+            async with trio.open_nursery() as nursery:
+                self._scope = nursery.cancel_scope
+                await nursery.start(self.server.serve)
+                self._token = trio.lowlevel.current_trio_token()
+                self._started.set()
+        finally:
+            with trio.CancelScope(shield=True):
+                for peer in self.peers:
+                    await trio.aclose_forcefully(peer.stream)
+
+    async def run(self, fn, *args, **kwargs):
+        """Run the trio coroutine `fn(*args, **kwargs)` in the server's thread and return
+        its result; the app's loop runs on meanwhile."""
+        async def bounded():
+            with trio.fail_after(WAIT):
+                return await fn(*args, **kwargs)
+
+        return await asyncio.to_thread(trio.from_thread.run, bounded, trio_token=self._token)
+
+    async def peer(self, name: str) -> Peer:
+        """A scripted player connected to the server."""
+        async def connect():
+            peer = await Peer.connect(self.port, name)
+            self.peers.append(peer)
+            return peer
+
+        return await self.run(connect)
+
+
+async def create_table(peer: Peer, **options):
+    """The peer creates a table (options as the wire's) and sits at seat 0; returns the
+    Joined (the table's id, and its code if private)."""
+    reply = await peer.request(CreateTable(id=new_id(), options=options))
+    assert reply.TYPE == "joined", reply
+    return reply
+
+
+async def sit(peer: Peer, table: str | None = None, code: str | None = None,
+              ready: bool = True):
+    """The peer joins a table (by id or code), ready to play if `ready`."""
+    reply = await peer.request(Join(id=new_id(), table=table, code=code))
+    assert reply.TYPE == "joined", reply
+    if ready:
+        await peer.request(Ready(id=new_id(), ready=True))
+    return reply
+
+
+def log_lines(widget) -> list[str]:
+    """The lines a RichLog shows, as plain text."""
+    return [strip.text for strip in widget.lines]
+
+
+def bar_keys(app: CoupApp) -> list[str]:
+    """The keys the table's action bar offers now."""
+    return [item.key for item in app.screen.query_one("#actions").items]
+
+
+def shown(widget) -> str:
+    """The text a widget shows on screen now (its lines joined), borders included."""
+    return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))

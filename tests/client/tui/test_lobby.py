@@ -1,0 +1,206 @@
+"""The lobby of a server (`coup join`): tables listed with their seats and kept up to date,
+creating a table with options through the form, joining by id and a private table by code,
+spectating (the public table only: no hand, no actions), and the lobby's chat.
+
+The server runs in a background thread (the `server` fixture); other players are scripted
+peers in that thread, driven with `server.run`.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, Select, Switch
+
+from client.tui.app import Launch
+from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen
+from client.tui.screens.table import TableScreen
+from protocol import Say, Start
+
+from .helpers import (
+    bar_keys, create_table, log_lines, new_id, run_app, shown, sit, until,
+)
+
+
+def join(server) -> Launch:
+    return Launch(mode="join", host="127.0.0.1", port=server.port, name="Ana")
+
+
+async def in_lobby(app, pilot) -> LobbyScreen:
+    return await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                       "the lobby")
+
+
+def row(app, table: str) -> list[str] | None:
+    """A table's row in the lobby's list, as its cells' text (None if not listed)."""
+    grid = app.screen.query_one("#tables", DataTable)
+    try:
+        return [str(cell) for cell in grid.get_row(table)]
+    except Exception:  # noqa: BLE001 — the RowDoesNotExist of not (yet) listed tables
+        return None
+
+
+def test_the_lobby_lists_tables_with_their_seats_and_follows_them(server):
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        table = (await server.run(create_table, bruno, seats=3, variant="inquisitor",
+                                 name="Bruno's den", response_clock=30, turn_clock=90)).table
+        await in_lobby(app, pilot)
+        cells = await until(pilot, lambda: row(app, table), "Bruno's table in the list")
+        assert cells[0] == "Bruno's den"
+        assert cells[1].startswith("1/3") and "Bruno" in cells[1]
+        assert cells[2:] == ["Inquisitor", "30s/90s", "waiting"]
+        carla = await server.peer("Carla")
+        await server.run(sit, carla, table)
+        cells = await until(pilot, lambda: (r := row(app, table)) and r[1].startswith("2/3")
+                            and r, "Carla's seat in the list")
+        assert "Bruno" in cells[1] and "Carla" in cells[1]
+        assert shown(app.screen.query_one("#no-tables")).strip() == ""
+
+    run_app(join(server), body)
+
+
+def test_an_empty_lobby_says_how_to_create_a_table(server):
+    async def body(app, pilot):
+        lobby = await in_lobby(app, pilot)
+        await until(pilot, lambda: app.server_name, "the welcome")
+        assert "press c" in shown(lobby.query_one("#no-tables"))
+        assert app.me == "Ana" and "Ana" in shown(lobby.query_one("#lobby-header"))
+
+    run_app(join(server), body)
+
+
+def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
+    async def body(app, pilot):
+        await in_lobby(app, pilot)
+        await pilot.press("c")
+        form = await until(pilot, lambda: isinstance(app.screen, CreateTableForm)
+                           and app.screen, "the form")
+        form.query_one("#table-name", Input).focus()
+        await pilot.press(*"Ana's game")
+        form.query_one("#seats", Select).value = 3
+        form.query_one("#variant", Select).value = "inquisitor"
+        form.query_one("#bots", Select).value = "honest"
+        form.query_one("#response-clock", Input).value = "15"
+        form.query_one("#turn-clock", Input).value = "0"
+        await pilot.click("#private")
+        assert form.query_one("#private", Switch).value
+        await pilot.click("#ok")
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.info and app.screen, "the new table")
+        options = app.table.info["options"]
+        assert options["name"] == "Ana's game" and options["seats"] == 3
+        assert options["variant"] == "inquisitor" and options["bots"] == "honest"
+        assert (options["response_clock"], options["turn_clock"]) == (15, 0)
+        assert options["private"] and app.table.code
+        header = shown(screen.query_one("#table-header"))
+        assert "Ana's game" in header and app.table.code in header
+        assert app.table.seat == 0
+        # The waiting room offers the creator ready and start.
+        assert bar_keys(app) == ["r", "s"]
+
+    run_app(join(server), body, size=(120, 40))
+
+
+def test_a_wrong_clock_keeps_the_form_open(server):
+    async def body(app, pilot):
+        await in_lobby(app, pilot)
+        await pilot.press("c")
+        form = await until(pilot, lambda: isinstance(app.screen, CreateTableForm)
+                           and app.screen, "the form")
+        form.query_one("#response-clock", Input).value = "601"
+        await pilot.click("#ok")
+        await pilot.pause()
+        assert app.screen is form and app.table is None
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+        assert app.table is None
+
+    run_app(join(server), body, size=(120, 40))
+
+
+def test_joining_a_listed_table_by_its_row(server):
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        table = (await server.run(create_table, bruno, seats=2)).table
+        await in_lobby(app, pilot)
+        await until(pilot, lambda: row(app, table), "the table in the list")
+        app.screen.query_one("#tables", DataTable).focus()
+        await pilot.press("enter")
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.info and app.screen, "the table")
+        assert app.table.table == table and app.table.seat == 1
+        players = shown(screen.query_one("#players"))
+        assert "Bruno" in players and "Ana (you)" in players
+        # Not the creator: ready, but no start.
+        assert bar_keys(app) == ["r"]
+
+    run_app(join(server), body)
+
+
+def test_joining_a_private_table_by_its_code(server):
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        joined = await server.run(create_table, bruno, seats=2, private=True)
+        await in_lobby(app, pilot)
+        await pilot.press("k")
+        form = await until(pilot, lambda: isinstance(app.screen, CodeForm) and app.screen,
+                           "the code form")
+        assert form.query_one("#code", Input).has_focus
+        await pilot.press(*joined.code.lower(), "enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "the private table")
+        assert app.table.table == joined.table and app.table.code == joined.code
+        assert app.table.seat == 1
+
+    run_app(join(server), body)
+
+
+def test_a_spectator_sees_only_the_public_table(server):
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        table = (await server.run(create_table, bruno, seats=3, bots="honest")).table
+        await server.run(bruno.request, Start(id=new_id()))
+        await in_lobby(app, pilot)
+        await until(pilot, lambda: (r := row(app, table)) and r[-1] == "playing",
+                    "the running table in the list")
+        app.screen.query_one("#tables", DataTable).focus()
+        await pilot.press("s")
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.view and app.screen, "the table, spectated")
+        view = app.table.view
+        assert app.table.seat is None and view.seat is None
+        assert all(hand is None for hand in view.hands)
+        assert "spectating" in shown(screen.query_one("#table-header"))
+        assert screen.query_one("#hand").border_title == "Spectating"
+        assert bar_keys(app) == []
+        for key in "itc":  # no move is ever made or refused for a spectator
+            await pilot.press(key)
+        assert app.table.pending is None and len(app._notifications) == 0
+        players = shown(screen.query_one("#players"))
+        assert "Bruno" in players and "(you)" not in players
+
+    run_app(join(server), body)
+
+
+def test_the_lobby_chat_both_ways(server):
+    async def body(app, pilot):
+        lobby = await in_lobby(app, pilot)
+        await until(pilot, lambda: app.server_name, "the welcome")
+        bruno = await server.peer("Bruno")
+        await server.run(bruno.request, Say(id=new_id(), text="hello Ana", scope="lobby"))
+        log = lobby.query_one("#chat-log")
+        await until(pilot, lambda: "Bruno: hello Ana" in log_lines(log), "Bruno's line")
+        await pilot.press("slash")
+        assert lobby.query_one("#chat-input", Input).has_focus
+        await pilot.press(*"hi Bruno", "enter")
+        heard = await server.run(bruno.expect, "chat", name="Ana")
+        assert (heard.name, heard.text, heard.scope) == ("Ana", "hi Bruno", "lobby")
+        await until(pilot, lambda: "Ana: hi Bruno" in log_lines(log), "our own line")
+        assert lobby.query_one("#chat-input", Input).value == ""
+        # esc leaves the chat line first, and only then the server.
+        await pilot.press("escape")
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("escape")
+        await until(pilot, lambda: len(app.screen_stack) == 1, "the menu")
+        assert not app.connected or app.net.token is None
+
+    run_app(join(server), body)
