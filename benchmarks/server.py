@@ -10,16 +10,19 @@ What runs, all over loopback:
    outbox holds 1024 messages. It reports the port it bound; at the end it reports its peak
    resident memory (`ru_maxrss`, the same figure as VmHWM) and how many warnings and errors it
    logged.
-2. **The bots**, in this process (one trio run): per table, 4 connections that say hello;
-   seat 0 creates a table (4 seats, clocks off), the 3 others join it by id. Connections are
-   opened at most 100 at a time so that the listen backlog never overflows. Once every table
-   is full, every bot sends `ready` at once (a full table of ready players starts by itself)
-   and the play phase's clock starts. Each bot plays uniformly random legal moves
-   (`engine.legal_moves` on the view of its latest `snapshot`/`update`), one move in flight
-   at a time, until its view says `over`; then it leaves the table and closes.
+2. **The bots**, in this process: per table, 4 connections that say hello; seat 0 creates a
+   table (4 seats, clocks off), the 3 others join it by id (this setup runs over trio and is
+   not measured; connections are opened at most 100 at a time so that the listen backlog
+   never overflows). Once every table is full, every bot sends `ready` at once (a full table
+   of ready players starts by itself) and the play phase's clock starts. Each bot unpacks
+   every frame it receives and plays uniformly random legal moves (`engine.legal_moves` on
+   the view of its latest `snapshot`/`update`), one move in flight at a time, until its view
+   says `over`; then it leaves the table and closes. The play phase runs all the bots on
+   one bare epoll loop (`drive`: no tasks, no scheduler), so that on a machine with few
+   cores the load generator takes as little CPU as it can from the server it measures.
 3. **The ceiling**: a bare trio server that echoes msgpack maps (its own process again) and
-   the same number of connections (4 N), each sending a small map shaped like a `move` and
-   waiting for it to come back, for `--echo-seconds`.
+   the same number of connections (4 N) on the same bare loop as the bots, each sending a
+   small map shaped like a `move` and waiting for it to come back, for `--echo-seconds`.
 
 Figures (`--json` prints exactly these keys, in one JSON object):
 
@@ -42,6 +45,8 @@ Figures (`--json` prints exactly these keys, in one JSON object):
 Targets: 500 tables (2,000 connections) all finish with 0 errors, p99 < 100 ms, server RSS
 < 300 MB, ratio >= 0.25. Bots and echo clients share the machine with the server being
 measured: on a machine with few cores they compete with it for CPU, on both measurements alike.
+Without --json the server's CPU time per move and the echo server's per round trip are
+printed too: on a busy machine they are steadier than the rates.
 
 Profiling: with COUP_BENCH_PROFILE=FILE in the environment the server process runs under
 cProfile, dumps its stats to FILE, and the top functions (by own time) are printed to stderr.
@@ -56,6 +61,8 @@ import multiprocessing
 import os
 import random
 import resource
+import selectors
+import socket
 import sys
 import time
 from collections import Counter
@@ -243,7 +250,7 @@ class Child:
         return report
 
 
-# ---------------------------------------------------------------------- the bots
+# ---------------------------------------------------------------------- the load generator
 
 
 @dataclass
@@ -263,33 +270,135 @@ class Closed(Exception):
     """The server closed the connection."""
 
 
-class Bot:
-    """One network player: bare msgpack over a trio stream, one task, one move in flight."""
+class Peer:
+    """One connection of the load generator while `drive` runs it. Every frame received is
+    unpacked and handed to `received`; `send` packs a map and writes it, keeping what the
+    socket does not take at once until it is writable."""
 
-    def __init__(self, stream: trio.SocketStream, name: str, stats: Stats, rng: random.Random):
+    def __init__(self, sock: socket.socket, unpacker: msgpack.Unpacker | None = None) -> None:
+        sock.setblocking(False)
+        self.sock = sock
+        self.unpacker = unpacker or msgpack.Unpacker(raw=False)
+        self.out = b""
+        self.writing = False  # the loop watches for the socket to become writable
+        self.done = False
+
+    def start(self) -> None:
+        """What the peer says first, once the loop runs."""
+
+    def received(self, msg: dict) -> None:
+        raise NotImplementedError
+
+    def failed(self, problem: str) -> None:
+        """The connection failed, or the peer's own code did (`problem` says how)."""
+        self.done = True
+
+    def send(self, msg: dict) -> None:
+        data = _packb(msg)
+        if not self.out:
+            try:
+                data = data[self.sock.send(data):]
+            except BlockingIOError:
+                pass
+        self.out += data
+
+    def flush(self) -> None:
+        self.out = self.out[self.sock.send(self.out):]
+
+
+_packb = msgpack.Packer().pack
+
+
+def drive(peers: list[Peer], until: float) -> bool:
+    """Run `peers` on one bare epoll loop until each is done; False if time.perf_counter()
+    reached `until` first. No tasks and no scheduler: a frame costs the load generator one
+    recv, the unpacking and the peer's own work, so that it stays light next to the server
+    it measures. Every socket is closed on return."""
+    selector = selectors.DefaultSelector()
+    live = 0
+
+    def settle(peer: Peer) -> None:
+        nonlocal live
+        if peer.done:
+            selector.unregister(peer.sock)
+            peer.sock.close()
+            live -= 1
+        elif peer.out and not peer.writing:
+            selector.modify(peer.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, peer)
+            peer.writing = True
+        elif peer.writing and not peer.out:
+            selector.modify(peer.sock, selectors.EVENT_READ, peer)
+            peer.writing = False
+
+    def guarded(peer: Peer, step, *args) -> None:
+        try:
+            step(*args)
+        except BlockingIOError:
+            pass
+        except Closed:
+            peer.failed("closed by the server")
+        except OSError as exc:
+            peer.failed(f"connection:{type(exc).__name__}")
+        except Exception as exc:  # noqa: BLE001 — a bot's bug must not hide the figures
+            peer.failed(f"bot:{exc!r}")
+        settle(peer)
+
+    def receive(peer: Peer) -> None:
+        data = peer.sock.recv(65536)
+        if not data:
+            raise Closed
+        peer.unpacker.feed(data)
+        for msg in peer.unpacker:
+            peer.received(msg)
+            if peer.done:
+                return
+
+    try:
+        for peer in peers:
+            selector.register(peer.sock, selectors.EVENT_READ, peer)
+            live += 1
+        for peer in peers:
+            guarded(peer, peer.start)
+        while live:
+            timeout = until - time.perf_counter()
+            if timeout <= 0:
+                return False
+            for key, events in selector.select(timeout):
+                peer = key.data
+                if events & selectors.EVENT_WRITE:
+                    guarded(peer, peer.flush)
+                if events & selectors.EVENT_READ and not peer.done:
+                    guarded(peer, receive, peer)
+        return True
+    finally:
+        for key in list(selector.get_map().values()):
+            key.fileobj.close()
+        selector.close()
+
+
+class Setup:
+    """A bot's connection while the tables are set up (over trio, not measured)."""
+
+    def __init__(self, stream: trio.SocketStream, name: str) -> None:
         self.stream = stream
         self.name = name
-        self.stats = stats
-        self.rng = rng
         self.unpacker = msgpack.Unpacker(raw=False)
         self.next_id = 1
         self.seat: int | None = None
         self.table: str | None = None
-        self.over = False
-        self.finished_at: float | None = None
 
     @classmethod
-    async def connect(cls, port: int, name: str, stats: Stats, rng: random.Random) -> Bot:
+    async def connect(cls, port: int, name: str) -> Setup:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
-        bot = cls(stream, name, stats, rng)
-        await bot.send({"t": "hello", "versions": [1], "client": "bench/1", "name": name})
-        welcome = await bot.recv()
+        setup = cls(stream, name)
+        await setup.send({"t": "hello", "versions": [1], "client": "bench/1", "name": name})
+        welcome = await setup.recv()
         if welcome.get("t") != "welcome":
             raise RuntimeError(f"{name}: no welcome: {welcome}")
-        return bot
+        return setup
 
     async def send(self, msg: dict) -> None:
-        await self.stream.send_all(msgpack.packb(msg))
+        await self.stream.send_all(_packb(msg))
 
     async def recv(self) -> dict:
         while True:
@@ -300,14 +409,11 @@ class Bot:
                 raise Closed(self.name)
             self.unpacker.feed(data)
 
-    def new_id(self) -> int:
-        self.next_id += 1
-        return self.next_id
-
     async def request(self, msg: dict) -> dict:
         """Send a request and return its answer (by `re`); other messages are dropped,
         pings answered."""
-        msg["id"] = self.new_id()
+        self.next_id += 1
+        msg["id"] = self.next_id
         await self.send(msg)
         with trio.fail_after(SETUP_TIMEOUT):
             while True:
@@ -317,94 +423,114 @@ class Bot:
                 if reply.get("t") == "ping":
                     await self.send({"t": "pong", "re": reply["id"]})
 
-    async def play(self) -> None:
-        """Ready, then random legal moves until the game is over; then leave and close."""
+    def detach(self) -> socket.socket:
+        """The plain socket, for `drive` (the frames read but not yet taken stay in
+        `unpacker`)."""
+        return socket.socket(fileno=self.stream.socket.detach())
+
+
+class Bot(Peer):
+    """One network player in the play phase: ready, then random legal moves (one in flight
+    at a time) until its view says the game is over; then it leaves the table (so that the
+    table closes at once) and hangs up."""
+
+    def __init__(self, setup: Setup, stats: Stats, rng: random.Random) -> None:
+        super().__init__(setup.detach(), setup.unpacker)
+        self.seat = setup.seat
+        self.next_id = setup.next_id
+        self.stats = stats
+        self.rng = rng
+        self.view: dict | None = None  # the latest view, as received
+        self.pending: tuple[int, int, float] | None = None  # (id, state_id, sent at)
+        self.awaited: tuple[int, float] | None = None  # (state_id after the move, sent at)
+        self.errors = 0
+        self.over = False
+        self.finished_at: float | None = None
+        self.leaving: int | None = None  # the id of the leave request, once sent
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def start(self) -> None:
+        self.send({"t": "ready", "id": self.new_id()})
+
+    def failed(self, problem: str) -> None:
+        if not self.done and self.leaving is None:  # a failure once the game is over is moot
+            self.stats.error(problem)
+        self.done = True
+
+    def move(self) -> None:
+        # The engine's view is built only when this seat has a decision to make.
+        view = View.from_dict(self.view)
+        moves = legal_moves(view, self.seat)
+        chosen = moves[int(self.rng.random() * len(moves))]
+        request_id = self.new_id()
+        self.pending = (request_id, view.state_id, time.perf_counter())
+        self.send({"t": "move", "id": request_id, "state_id": view.state_id,
+                   "move": chosen.to_dict()})
+
+    def received(self, msg: dict) -> None:
+        kind = msg.get("t")
         stats = self.stats
-        await self.send({"t": "ready", "id": self.new_id()})
-        view: View | None = None
-        pending: tuple[int, int, float] | None = None  # (id, state_id, sent at)
-        awaited: tuple[int, float] | None = None  # (state_id after the move, sent at)
-        errors = 0
-
-        async def move() -> None:
-            nonlocal pending
-            moves = legal_moves(view, self.seat)
-            chosen = moves[int(self.rng.random() * len(moves))]
-            request_id = self.new_id()
-            pending = (request_id, view.state_id, time.perf_counter())
-            await self.send({"t": "move", "id": request_id, "state_id": view.state_id,
-                             "move": chosen.to_dict()})
-
-        while True:
-            msg = await self.recv()
-            kind = msg.get("t")
-            if kind == "update" or kind == "snapshot":
-                data = msg["view"]
-                if awaited is not None and data["state_id"] >= awaited[0]:
-                    stats.latencies.append(time.perf_counter() - awaited[1])
-                    awaited = None
-                view = View.from_dict(data)
-                if view.phase == "over":
-                    self.over = True
-                    self.finished_at = time.perf_counter()
-                    break
-                if pending is None and self.seat in view.waiting:
-                    await move()
-            elif kind == "move_accepted":
-                stats.moves += 1
-                if pending is not None and msg["re"] == pending[0]:
-                    awaited = (msg["state_id"], pending[2])
-                    pending = None
-            elif kind == "move_rejected":
-                if pending is None or msg["re"] != pending[0]:
-                    stats.error("unexpected move_rejected")
-                    continue
-                stale_from = pending[1]
-                pending = None
-                if msg["code"] == "stale_state":
-                    stats.stale += 1
-                else:
-                    stats.error(f"move_rejected:{msg['code']}")
-                    errors += 1
-                    if errors > MAX_BOT_ERRORS:
-                        return
-                if view is not None and self.seat in view.waiting and (
-                        view.state_id > stale_from or msg["code"] != "stale_state"):
-                    await move()
-            elif kind == "ping":
-                await self.send({"t": "pong", "re": msg["id"]})
-            elif kind == "error":
-                stats.error(f"error:{msg.get('code')}")
-            elif kind == "bye":
-                stats.error(f"bye:{msg.get('reason')}")
+        if kind == "ping":
+            self.send({"t": "pong", "re": msg["id"]})
+        elif self.leaving is not None:
+            if msg.get("re") == self.leaving:
+                self.done = True
+        elif kind == "update" or kind == "snapshot":
+            data = msg["view"]
+            if self.awaited is not None and data["state_id"] >= self.awaited[0]:
+                stats.latencies.append(time.perf_counter() - self.awaited[1])
+                self.awaited = None
+            self.view = data
+            if data["phase"] == "over":
+                self.over = True
+                self.finished_at = time.perf_counter()
+                self.leaving = self.new_id()
+                self.send({"t": "leave", "id": self.leaving})
+            elif self.pending is None and self.seat in data["waiting"]:
+                self.move()
+        elif kind == "move_accepted":
+            stats.moves += 1
+            if self.pending is not None and msg["re"] == self.pending[0]:
+                self.awaited = (msg["state_id"], self.pending[2])
+                self.pending = None
+        elif kind == "move_rejected":
+            if self.pending is None or msg["re"] != self.pending[0]:
+                stats.error("unexpected move_rejected")
                 return
-            # ok, table, presence, joined, chat...: nothing to do
-        # The game is over: leave (so the table closes at once) and hang up.
-        with trio.move_on_after(5):
-            try:
-                await self.request({"t": "leave"})
-            except (Closed, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                pass
+            stale_from = self.pending[1]
+            self.pending = None
+            if msg["code"] == "stale_state":
+                stats.stale += 1
+            else:
+                stats.error(f"move_rejected:{msg['code']}")
+                self.errors += 1
+                if self.errors > MAX_BOT_ERRORS:
+                    self.done = True
+                    return
+            view = self.view
+            if view is not None and self.seat in view["waiting"] and (
+                    view["state_id"] > stale_from or msg["code"] != "stale_state"):
+                self.move()
+        elif kind == "error":
+            stats.error(f"error:{msg.get('code')}")
+        elif kind == "bye":
+            stats.error(f"bye:{msg.get('reason')}")
+            self.done = True
+        # ok, table, presence, joined, chat...: nothing to do
 
-    async def aclose(self) -> None:
-        with trio.move_on_after(1) as scope:
-            scope.shield = True
-            try:
-                await self.stream.aclose()
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                pass
 
-
-async def _connect_all(port: int, names: list[str], stats: Stats,
-                       rng: random.Random) -> list[Bot | None]:
-    """One bot per name (None where it failed), CONNECT_BATCH connections at a time."""
-    bots: list[Bot | None] = [None] * len(names)
+async def _connect_all(port: int, names: list[str], stats: Stats) -> list[Setup | None]:
+    """One connection per name that said hello (None where it failed), CONNECT_BATCH
+    connections at a time."""
+    setups: list[Setup | None] = [None] * len(names)
 
     async def one(i: int) -> None:
         try:
             with trio.fail_after(SETUP_TIMEOUT):
-                bots[i] = await Bot.connect(port, names[i], stats,
-                                            random.Random(rng.getrandbits(64)))
+                setups[i] = await Setup.connect(port, names[i])
         except Exception as exc:  # noqa: BLE001 — counted, the run goes on
             stats.error(f"connect:{type(exc).__name__}")
 
@@ -412,21 +538,18 @@ async def _connect_all(port: int, names: list[str], stats: Stats,
         async with trio.open_nursery() as nursery:
             for i in range(start, min(start + CONNECT_BATCH, len(names))):
                 nursery.start_soon(one, i)
-    return bots
+    return setups
 
 
-async def run_tables(port: int, tables: int, deadline: float, seed: int,
-                     server_pid: int | None = None) -> dict:
-    """Set up `tables` tables of 4 bots, play them out, and count."""
-    stats = Stats()
-    rng = random.Random(seed)
+async def set_up_tables(port: int, tables: int, stats: Stats) -> tuple[list[list[Setup]], int]:
+    """`tables` tables of 4 seated connections: those set up, and how many failed."""
     names = [f"b{t}-{s}" for t in range(tables) for s in range(4)]
-    bots = await _connect_all(port, names, stats, rng)
-    groups = [bots[4 * t:4 * t + 4] for t in range(tables)]
-    ready: list[list[Bot]] = []
+    setups = await _connect_all(port, names, stats)
+    groups = [setups[4 * t:4 * t + 4] for t in range(tables)]
+    ready: list[list[Setup]] = []
 
-    async def seat(group: list[Bot | None]) -> None:
-        if any(b is None for b in group):
+    async def seat(group: list[Setup | None]) -> None:
+        if any(s is None for s in group):
             return
         try:
             joined = await group[0].request({"t": "create_table", "options": {
@@ -434,11 +557,11 @@ async def run_tables(port: int, tables: int, deadline: float, seed: int,
             if joined.get("t") != "joined":
                 raise RuntimeError(f"create_table: {joined}")
             group[0].seat, group[0].table = joined["seat"], joined["table"]
-            for bot in group[1:]:
-                j = await bot.request({"t": "join", "table": group[0].table})
+            for setup in group[1:]:
+                j = await setup.request({"t": "join", "table": group[0].table})
                 if j.get("t") != "joined":
                     raise RuntimeError(f"join: {j}")
-                bot.seat, bot.table = j["seat"], j["table"]
+                setup.seat, setup.table = j["seat"], j["table"]
             ready.append(group)
         except Exception as exc:  # noqa: BLE001 — counted, the run goes on
             stats.error(f"setup:{type(exc).__name__}")
@@ -447,46 +570,39 @@ async def run_tables(port: int, tables: int, deadline: float, seed: int,
         async with trio.open_nursery() as nursery:
             for group in groups[start:start + CONNECT_BATCH // 4]:
                 nursery.start_soon(seat, group)
-    failed_setup = tables - len(ready)
+    seated = {id(s) for group in ready for s in group}
+    for setup in setups:
+        if setup is not None and id(setup) not in seated:
+            await setup.stream.aclose()
+    return ready, tables - len(ready)
+
+
+def run_tables(port: int, tables: int, timeout: float, seed: int,
+               server_pid: int | None = None) -> dict:
+    """Set up `tables` tables of 4 bots, play them out, and count."""
+    stats = Stats()
+    rng = random.Random(seed)
+    ready, failed_setup = trio.run(set_up_tables, port, tables, stats)
     if failed_setup:
         stats.problems["table not set up"] += failed_setup
-
-    async def play(bot: Bot) -> None:
-        try:
-            await bot.play()
-        except Closed:
-            stats.error("closed by the server")
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            stats.error(f"connection:{type(exc).__name__}")
-        except Exception as exc:  # noqa: BLE001 — a bot's bug must not hide the figures
-            stats.error(f"bot:{exc!r}")
-        finally:
-            await bot.aclose()
+    groups = [[Bot(s, stats, random.Random(rng.getrandbits(64))) for s in g] for g in ready]
 
     start = time.perf_counter()
     cpu_start = cpu_seconds()
     server_cpu_start = process_cpu_seconds(server_pid) if server_pid else None
-    with trio.move_on_at(deadline) as timed:
-        async with trio.open_nursery() as nursery:
-            for group in ready:
-                for bot in group:
-                    nursery.start_soon(play, bot)
+    in_time = drive([bot for group in groups for bot in group], start + timeout)
     bots_cpu = cpu_seconds() - cpu_start
     server_cpu_end = process_cpu_seconds(server_pid) if server_pid else None
     server_cpu = (server_cpu_end - server_cpu_start
                   if server_cpu_start is not None and server_cpu_end is not None else None)
-    finished = [g for g in ready if all(b.over for b in g)]
+    finished = [g for g in groups if all(b.over for b in g)]
     ends = [b.finished_at for g in finished for b in g]
     wall = (max(ends) if ends else time.perf_counter()) - start
-    unfinished = tables - len(finished)
-    if timed.cancelled_caught:
+    if not in_time:
         stats.problems["timed out"] += 1
     # A table that did not finish is an error (the setup failures are counted already).
-    for _ in range(len(ready) - len(finished)):
+    for _ in range(len(groups) - len(finished)):
         stats.error("table did not finish")
-    for bot in bots:
-        if bot is not None:
-            await bot.aclose()
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
@@ -496,7 +612,7 @@ async def run_tables(port: int, tables: int, deadline: float, seed: int,
 
     return {
         "finished": len(finished),
-        "unfinished": unfinished,
+        "unfinished": tables - len(finished),
         "errors": stats.errors,
         "moves": stats.moves,
         "stale": stats.stale,
@@ -513,16 +629,39 @@ async def run_tables(port: int, tables: int, deadline: float, seed: int,
 # ---------------------------------------------------------------------- the ceiling
 
 
-async def run_echo(port: int, connections: int, seconds: float) -> dict:
-    """`connections` clients doing request → echo round trips for `seconds`."""
-    streams: list[trio.SocketStream] = []
+class EchoClient(Peer):
+    """Sends a small map shaped like a `move`, waits for it to come back, and again, until
+    `end` (time.perf_counter())."""
+
+    def __init__(self, sock: socket.socket, end: float) -> None:
+        super().__init__(sock)
+        self.end = end
+        self.count = 0
+
+    def start(self) -> None:
+        self.send({"t": "move", "id": self.count, "state_id": self.count,
+                   "move": {"kind": "income"}})
+
+    def received(self, msg: dict) -> None:
+        self.count += 1
+        if time.perf_counter() >= self.end:
+            self.done = True
+        else:
+            self.start()
+
+
+async def _open_sockets(port: int, connections: int) -> tuple[list[socket.socket], int]:
+    """Plain sockets connected to the port (opened over trio, CONNECT_BATCH at a time),
+    and how many failed."""
+    socks: list[socket.socket] = []
     failed = 0
 
     async def connect() -> None:
         nonlocal failed
         try:
             with trio.fail_after(SETUP_TIMEOUT):
-                streams.append(await trio.open_tcp_stream("127.0.0.1", port))
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            socks.append(socket.socket(fileno=stream.socket.detach()))
         except Exception:  # noqa: BLE001
             failed += 1
 
@@ -530,44 +669,24 @@ async def run_echo(port: int, connections: int, seconds: float) -> dict:
         async with trio.open_nursery() as nursery:
             for _ in range(start, min(start + CONNECT_BATCH, connections)):
                 nursery.start_soon(connect)
-    counts = [0] * len(streams)
-    end = trio.current_time() + seconds
+    return socks, failed
 
-    async def loop(i: int, stream: trio.SocketStream) -> None:
-        unpacker = msgpack.Unpacker(raw=False)
-        packb = msgpack.packb
-        n = 0
-        try:
-            while trio.current_time() < end:
-                await stream.send_all(packb({"t": "move", "id": n, "state_id": n,
-                                             "move": {"kind": "income"}}))
-                got = False
-                while not got:
-                    for _ in unpacker:
-                        got = True
-                        break
-                    if not got:
-                        data = await stream.receive_some(65536)
-                        if not data:
-                            return
-                        unpacker.feed(data)
-                n += 1
-                counts[i] = n
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            pass
 
+def run_echo(port: int, connections: int, seconds: float, server_pid: int | None = None) -> dict:
+    """`connections` clients doing request → echo round trips for `seconds`, on the same
+    loop as the bots."""
+    socks, failed = trio.run(_open_sockets, port, connections)
     start = time.perf_counter()
-    async with trio.open_nursery() as nursery:
-        for i, stream in enumerate(streams):
-            nursery.start_soon(loop, i, stream)
+    server_cpu_start = process_cpu_seconds(server_pid) if server_pid else None
+    clients = [EchoClient(sock, start + seconds) for sock in socks]
+    drive(clients, start + seconds + SETUP_TIMEOUT)
     wall = time.perf_counter() - start
-    for stream in streams:
-        with trio.move_on_after(1) as scope:
-            scope.shield = True
-            await stream.aclose()
-    total = sum(counts)
+    server_cpu_end = process_cpu_seconds(server_pid) if server_pid else None
+    total = sum(c.count for c in clients)
     return {"echo_round_trips_per_s": total / wall if wall > 0 else 0.0,
-            "echo_connections": len(streams), "echo_failed": failed}
+            "echo_connections": len(socks), "echo_failed": failed,
+            "echo_server_cpu_us": (server_cpu_end - server_cpu_start) / total * 1e6
+            if total and server_cpu_start is not None and server_cpu_end is not None else None}
 
 
 # ---------------------------------------------------------------------- main
@@ -578,13 +697,13 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int) -> tupl
     server = Child(_game_server_main, tables)
     try:
         port = server.port()
-        game = trio.run(_with_deadline, port, tables, timeout, seed, server.process.pid)
+        game = run_tables(port, tables, timeout, seed, server.process.pid)
     finally:
         report = server.stop()
     echo = Child(_echo_server_main)
     try:
         echo_port = echo.port()
-        ceiling = trio.run(run_echo, echo_port, tables * 4, echo_seconds)
+        ceiling = run_echo(echo_port, tables * 4, echo_seconds, echo.process.pid)
     finally:
         echo.stop()
     result = {
@@ -610,13 +729,9 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int) -> tupl
         "server_log": report.get("log", {}),
         "echo_connections": ceiling["echo_connections"],
         "echo_failed": ceiling["echo_failed"],
+        "echo_server_cpu_us": ceiling["echo_server_cpu_us"],
     }
     return result, extra
-
-
-async def _with_deadline(port: int, tables: int, timeout: float, seed: int,
-                         server_pid: int) -> dict:
-    return await run_tables(port, tables, trio.current_time() + timeout, seed, server_pid)
 
 
 def print_profile(path: str, top: int = 30) -> None:
@@ -666,6 +781,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  play phase CPU: server {play_cpu:.2f} s ({per_move:,.0f} µs a move, "
                   f"{play_cpu / extra['play_seconds']:.0%} of a core), bots "
                   f"{extra['bots_cpu_s']:.2f} s")
+        if extra["echo_server_cpu_us"] is not None:
+            print(f"  echo server CPU: {extra['echo_server_cpu_us']:,.0f} µs a round trip")
         print(f"  stale_state rejections  {extra['stale_rejections']:>14,}  (normal, not errors)")
         if extra["problems"]:
             print(f"  problems: {extra['problems']}")
