@@ -211,21 +211,28 @@ class Session:
             return
         if not self._welcome(hello):
             return
+        interval = self.config.ping_interval
+        heard = trio.current_time()
         pinged = False
         while not self._closing:
-            with trio.move_on_after(self.config.ping_interval) as quiet:
-                msg = await self._next()
-                if msg is None:
-                    return
-            if quiet.cancelled_caught:
-                if pinged:
-                    self.close("idle_timeout", "Nothing was heard from you for too long.")
-                    return
-                pinged = True
-                self.send(Ping(id=0))
+            # One cancel scope for many messages: it ends `interval` after the last message
+            # was heard of when it began, and only silence since then means a ping.
+            with trio.move_on_at(heard + interval):
+                while not self._closing:
+                    msg = await self._next()
+                    if msg is None:
+                        return
+                    heard = trio.current_time()
+                    pinged = False
+                    self._dispatch(msg)
+            if self._closing or trio.current_time() < heard + interval:
                 continue
-            pinged = False
-            self._dispatch(msg)
+            if pinged:
+                self.close("idle_timeout", "Nothing was heard from you for too long.")
+                return
+            pinged = True
+            heard = trio.current_time()
+            self.send(Ping(id=0))
 
     async def _next(self):
         """The next valid message; protocol errors are answered here (and may close)."""
