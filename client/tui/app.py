@@ -189,11 +189,15 @@ class CoupApp(App):
 
     # ------------------------------------------------------------------ screens
 
+    # The stack is Textual's default screen, the menu, and at most one screen above it
+    # (the lobby or the table), with its dialogs over that.
+    _ABOVE_MENU = 3
+
     def switch_to(self, screen) -> None:
         """Show `screen` as the one screen above the menu."""
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > self._ABOVE_MENU:
             self.pop_screen()
-        if len(self.screen_stack) == 2:
+        if len(self.screen_stack) == self._ABOVE_MENU:
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
@@ -201,9 +205,7 @@ class CoupApp(App):
     def back_to_menu(self) -> None:
         self.net.disconnect()
         self.table = None
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        if len(self.screen_stack) == 2:
+        while len(self.screen_stack) > self._ABOVE_MENU - 1:
             self.pop_screen()
 
     def redraw(self, what: str) -> None:

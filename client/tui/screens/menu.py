@@ -64,11 +64,11 @@ class MenuScreen(CoupScreen):
                 )
         yield Footer()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id == "quit":
-            self.run_action("app.quit")
+            await self.run_action("app.quit")
         else:
-            self.run_action(event.option.id)
+            await self.run_action(event.option.id)
 
     def action_play(self) -> None:
         self.app.push_screen(PlayForm(self.app.name_wanted), self._play)

@@ -52,8 +52,8 @@ class ResultsScreen(CoupModal):
             grid.add_row(name, str(reveal.coins[seat]), cards)
         return grid
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.run_action(event.button.id)
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        await self.run_action(event.button.id)
 
     def action_rematch(self) -> None:
         if self.app.table is not None and self.app.table.seat is not None:

@@ -1,0 +1,187 @@
+"""The main menu (`coup`): every entry — the play, join and host forms (their checks, and
+each one reaching its table or lobby), the rules card on `?` and from the menu, and quitting
+with `q`, the Quit entry and ctrl+c.
+
+The join form reaches a server in a background thread (the `server` fixture); play and host
+start the app's own server inside its trio run, as they do for players.
+"""
+
+from __future__ import annotations
+
+import socket
+
+from textual.widgets import Input, Label, Markdown, OptionList, Select
+
+from client.tui.app import Launch
+from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.menu import HostForm, JoinForm, MenuScreen, PlayForm
+from client.tui.screens.rules import RulesScreen
+from client.tui.screens.table import TableScreen
+
+from .helpers import run_app, shown, until
+
+
+def menu() -> Launch:
+    return Launch(name="Ana")
+
+
+async def opened(app, pilot, kind):
+    return await until(pilot, lambda: isinstance(app.screen, kind) and app.screen,
+                       kind.__name__)
+
+
+def test_the_menu_offers_every_entry():
+    async def body(app, pilot):
+        screen = await opened(app, pilot, MenuScreen)
+        entries = screen.query_one("#menu", OptionList)
+        assert [entries.get_option_at_index(i).id for i in range(entries.option_count)] == [
+            "play", "join", "host", "rules", "quit"]
+        assert entries.has_focus
+        assert "The bluffing card game" in shown(screen.query_one("#subtitle"))
+
+    run_app(menu(), body, size=(80, 24))
+
+
+def test_the_rules_card_on_question_mark_and_from_the_menu():
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("question_mark")
+        rules = await opened(app, pilot, RulesScreen)
+        assert "the rules card" in rules.query_one(Markdown).source
+        await pilot.press("escape")
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("down", "down", "down", "enter")  # the Rules entry
+        await opened(app, pilot, RulesScreen)
+        await pilot.press("q")  # closes the card, and does not quit
+        await opened(app, pilot, MenuScreen)
+        assert app.is_running
+
+    run_app(menu(), body)
+
+
+def test_the_play_form_starts_a_table_against_bots_with_its_clocks():
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("p")
+        form = await opened(app, pilot, PlayForm)
+        assert form.query_one("#name", Input).value == "Ana"
+        form.query_one("#bots", Select).value = 2
+        form.query_one("#strategy", Select).value = "honest"
+        await pilot.click("#ok")
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.view and app.screen, "the practice table")
+        view = app.table.view
+        assert len(view.alive) == 3 and app.table.seat == 0
+        assert [p["bot"] for p in app.table.players] == [None, "honest", "honest"]
+        # The form's table keeps the default clocks: a countdown shows for the open decision.
+        countdown = screen.query_one("#countdown")
+        await until(pilot, lambda: countdown.display, "the countdown bar")
+        left = shown(screen.query_one("#seconds")).strip()
+        assert left.startswith("⏱ ") and 0 < int(left[2:-1]) <= 60
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: not app.is_running, "ctrl+c to quit")
+
+    run_app(menu(), body, size=(100, 40))
+
+
+def test_the_play_form_wants_a_name_and_escape_cancels_it():
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("p")
+        form = await opened(app, pilot, PlayForm)
+        form.query_one("#name", Input).value = "  "
+        form.query_one("#name", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is form
+        assert [n.message for n in app._notifications] == ["Choose a name."]
+        await pilot.press("escape")
+        await opened(app, pilot, MenuScreen)
+        assert app.table is None and not app.servers
+
+    run_app(menu(), body, size=(100, 40))
+
+
+def test_the_join_form_checks_the_address_and_reaches_the_lobby(server):
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("j")
+        form = await opened(app, pilot, JoinForm)
+        address = form.query_one("#address", Input)
+        address.value = "localhost:port"
+        address.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is form
+        address.value = f"127.0.0.1:{server.port}"
+        await pilot.press("enter")
+        await opened(app, pilot, LobbyScreen)
+        assert app.me == "Ana" and app.connected
+
+    run_app(menu(), body)
+
+
+def test_a_server_that_does_not_answer_is_said_and_the_menu_stays():
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("j")
+        form = await opened(app, pilot, JoinForm)
+        form.query_one("#address", Input).value = f"127.0.0.1:{port}"
+        await pilot.click("#ok")
+        await until(pilot, lambda: any(n.title == "Cannot connect"
+                                       for n in app._notifications), "the failure")
+        assert isinstance(app.screen, MenuScreen) and not app.connected
+
+    run_app(menu(), body)
+
+
+def test_the_host_form_serves_the_lan_and_shows_the_address():
+    with socket.socket() as probe:
+        probe.bind(("0.0.0.0", 0))
+        port = probe.getsockname()[1]
+
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("h")
+        form = await opened(app, pilot, HostForm)
+        assert any("Friends on your network join at" in str(label.content)
+                   for label in form.query(Label))
+        field = form.query_one("#port", Input)
+        field.value = "70000"
+        field.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is form
+        assert [n.message for n in app._notifications] == [
+            "A port is a number from 1 to 65535."]
+        field.value = str(port)
+        await pilot.press("enter")
+        lobby = await opened(app, pilot, LobbyScreen)
+        assert app.servers["lan"] == port
+        await until(pilot, lambda: f":{port}" in shown(lobby.query_one("#lobby-header")),
+                    "the address for friends")
+        assert "coup join" in shown(lobby.query_one("#lobby-header"))
+
+    run_app(menu(), body, size=(120, 40))
+
+
+def test_q_quits_from_the_menu():
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("q")
+        await until(pilot, lambda: not app.is_running, "the app to quit")
+
+    run_app(menu(), body)
+
+
+def test_the_quit_entry_quits():
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("end", "enter")
+        await until(pilot, lambda: not app.is_running, "the app to quit")
+
+    run_app(menu(), body)
