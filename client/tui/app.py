@@ -149,7 +149,7 @@ class CoupApp(App):
 
     def on_server_failed(self, msg: m.ServerFailed) -> None:
         self.notify(_("The server could not start: {reason}").format(reason=msg.reason),
-                    severity="error", timeout=10)
+                    severity="error", timeout=10, markup=False)
 
     def on_connected(self, msg: m.Connected) -> None:
         self.me = msg.name
@@ -165,7 +165,8 @@ class CoupApp(App):
             self.request(ListTables(id=self.next_id()))
 
     def on_connect_failed(self, msg: m.ConnectFailed) -> None:
-        self.notify(msg.reason, title=_("Cannot connect"), severity="error", timeout=10)
+        self.notify(msg.reason, title=_("Cannot connect"), severity="error", timeout=10,
+                    markup=False)
         self.back_to_menu()
 
     def on_connection_lost(self, msg: m.ConnectionLost) -> None:
@@ -176,12 +177,14 @@ class CoupApp(App):
         self.redraw("connection")
 
     def on_disconnected(self, msg: m.Disconnected) -> None:
-        self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10)
+        self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10,
+                    markup=False)
         self.table = None
         self.back_to_menu()
 
     def on_net_failed(self, msg: m.NetFailed) -> None:
-        self.notify(msg.reason, title=_("Network failure"), severity="error", timeout=15)
+        self.notify(msg.reason, title=_("Network failure"), severity="error", timeout=15,
+                    markup=False)
 
     @property
     def connected(self) -> bool:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from rich.text import Text
 from textual.containers import Horizontal, Vertical
+from textual.markup import escape
 from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -34,8 +36,8 @@ class ChooseDialog(CoupModal):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield OptionList(*(Option(f"[b]{n}[/b]  {label}", id=str(n)) for n, (label, _v)
+            yield Label(Text(self.title_text), classes="dialog-title")
+            yield OptionList(*(Option(f"[b]{n}[/b]  {escape(label)}", id=str(n)) for n, (label, _v)
                                in enumerate(self.options, 1)), id="choices")
             yield Label(_("1–{n} or ⏎ to choose · esc: back to the table").format(
                 n=len(self.options)), classes="dialog-help")

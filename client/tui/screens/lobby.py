@@ -3,6 +3,7 @@ id or private code, spectating, and the lobby's chat."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -47,7 +48,7 @@ class LobbyScreen(CoupScreen):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
                 yield Static(id="no-tables")
             with Vertical(id="lobby-chat"):
-                yield RichLog(id="chat-log", wrap=True, markup=False, min_width=20)
+                yield RichLog(id="chat-log", wrap=True, min_width=20, max_lines=500)
                 yield Input(placeholder=_("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
         yield Footer()
@@ -67,7 +68,7 @@ class LobbyScreen(CoupScreen):
         if "lan" in app.servers:
             header += "  ·  " + _("friends join with: coup join {address}:{port}").format(
                 address=lan_address(), port=app.servers["lan"])
-        self.query_one("#lobby-header", Static).update(header)
+        self.query_one("#lobby-header", Static).update(Text(header))
         if what != "tables":
             return
         table = self.query_one("#tables", DataTable)
@@ -76,9 +77,10 @@ class LobbyScreen(CoupScreen):
         for t in app.tables:
             seats = t["seats"]
             taken = [s["name"] or s["bot"] for s in seats if s["name"] or s["bot"]]
-            table.add_row(t["name"], f"{len(taken)}/{len(seats)} " + ", ".join(
-                n for n in taken if n)[:40], variant_label(t["options"].get("variant", "base")),
-                clocks_text(t["options"]), status_text(t["status"]), key=t["table"])
+            who = f"{len(taken)}/{len(seats)} " + ", ".join(taken)[:40]
+            table.add_row(Text(t["name"]), Text(who),
+                          variant_label(t["options"].get("variant", "base")),
+                          clocks_text(t["options"]), status_text(t["status"]), key=t["table"])
         if chosen is not None and chosen in {t["table"] for t in app.tables}:
             table.move_cursor(row=table.get_row_index(chosen))
         self.query_one("#no-tables", Static).update(

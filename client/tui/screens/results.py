@@ -28,7 +28,7 @@ class ResultsScreen(CoupModal):
             winner = state.name(view.winner)
             title = (_("You win!") if view.winner == state.seat
                      else _("{name} wins the game!").format(name=winner))
-            yield Label(title, id="winner", classes="dialog-title")
+            yield Label(Text(title), id="winner", classes="dialog-title")
             yield Static(self._hands(state, reveal), id="hands")
             with Horizontal(classes="buttons"):
                 if state.seat is not None:

@@ -58,7 +58,7 @@ class TableScreen(CoupScreen):
             with Vertical(id="table-left"):
                 yield PlayersPanel(id="players")
                 yield HandPanel(id="hand")
-            yield RichLog(id="log", wrap=True, min_width=20)
+            yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
         yield DecisionPanel(id="decision")
         yield ActionBar(id="actions")
         yield Input(placeholder=_("Chat: / to write, ⏎ to send, esc to return"),
@@ -86,7 +86,7 @@ class TableScreen(CoupScreen):
             parts.append(_("code {code}").format(code=state.code))
         parts.append(_("you are {name}").format(name=self.app.me) if state.seat is not None
                      else _("spectating"))
-        self.query_one("#table-header", Static).update("  ·  ".join(parts))
+        self.query_one("#table-header", Static).update(Text("  ·  ".join(parts)))
         self.query_one(PlayersPanel).show()
         self.query_one(HandPanel).show()
         self.query_one(DecisionPanel).show()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from textual.containers import HorizontalGroup
+from textual.markup import escape
 from textual.widgets import Button
 
 
@@ -33,7 +34,7 @@ class ActionBar(HorizontalGroup):
             self._shown = shown
             self.remove_children()
             self.mount_all(
-                Button(f"[b]{self._key_text(i.key)}[/b] {i.label}", name=str(n),
+                Button(f"[b]{self._key_text(i.key)}[/b] {escape(i.label)}", name=str(n),
                        compact=True, classes="action")
                 for n, i in enumerate(items)
             )

@@ -3,6 +3,7 @@ else that of the seat the table waits for), and the move you sent while it is pe
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, ProgressBar
@@ -28,13 +29,13 @@ class DecisionPanel(Vertical):
         if state is None or state.view is None:
             seats = state.seats if state is not None else []
             taken = sum(1 for s in seats if s.get("name") or s.get("bot"))
-            label.update(_("Waiting for players: {taken} of {seats} seats taken").format(
-                taken=taken, seats=len(seats)))
+            label.update(Text(_("Waiting for players: {taken} of {seats} seats taken").format(
+                taken=taken, seats=len(seats))))
         elif state.pending is not None:
-            label.update(_("Sending: {move}…").format(move=move_label(state.pending.move,
-                                                                      state.name)))
+            label.update(Text(_("Sending: {move}…").format(
+                move=move_label(state.pending.move, state.name))))
         else:
-            label.update(prompt(state.view, state.name))
+            label.update(Text(prompt(state.view, state.name)))
         self.tick()
 
     def tick(self) -> None:

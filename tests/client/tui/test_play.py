@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import TableScreen
 
-from .helpers import play_to_the_end, practice, run_app, until
+from .helpers import my_decision, play_to_the_end, practice, run_app, until
 
 
 def test_a_whole_game_from_the_keyboard_ends_on_the_results():
@@ -23,3 +24,20 @@ def test_a_whole_game_from_the_keyboard_ends_on_the_results():
         assert all(cards is not None for cards in app.table.reveal.hands)
 
     run_app(practice(), body)
+
+
+def test_names_are_shown_as_written_never_read_as_markup():
+    """A name is the player's to choose: brackets in it must show literally, and must not
+    break the screen (an unbalanced closing tag is an error to a markup parser)."""
+    name = "[/b][red]Ana"
+
+    async def body(app, pilot):
+        await until(pilot, lambda: my_decision(app), "a decision")
+        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        header = str(table.query_one("#table-header").render())
+        assert name in header
+        await pilot.press("1" if app.table.view.phase == "draft" else "i")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, (TableScreen, ChooseDialog))
+
+    run_app(practice(name=name), body)
