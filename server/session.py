@@ -77,42 +77,59 @@ class Session:
 
     # ------------------------------------------------------------------ sending
 
-    def send(self, msg) -> None:
-        """Queue a message (a Frame, or the bytes of one) for the client; never blocks. A
-        full outbox ends the session."""
+    def send(self, *msgs) -> None:
+        """Queue messages (Frames, or the bytes of one) for the client, in order; never
+        blocks. With nothing queued they are written at once, in one write. A full outbox
+        ends the session."""
         if self._closing:
             return
         if not self._writing and not self._queued and self.conn.state is not State.CLOSED:
-            msg = self._write_now(msg)
-            if msg is None:
+            rest = self._write_now(msgs)
+            if not rest:
                 return
-        try:
-            self._outbox_send.send_nowait(msg)
-            self._queued += 1
-        except trio.WouldBlock:
-            log.warning("slow_consumer", session=self.number, address=self.address)
-            self._closing = True
-            self._cancel.cancel()
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass
+            msgs = (rest,)
+        for msg in msgs:
+            try:
+                self._outbox_send.send_nowait(msg)
+                self._queued += 1
+            except trio.WouldBlock:
+                log.warning("slow_consumer", session=self.number, address=self.address)
+                self._closing = True
+                self._cancel.cancel()
+                return
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                return
 
-    def _write_now(self, msg) -> bytes | None:
+    def _write_now(self, msgs) -> bytes:
         """With nothing queued and the writer idle, write straight to the socket (it is
         non-blocking): no task switch for the common case. Returns what could not be
-        written, for the writer to finish, or None when all of it went out."""
-        try:
-            data = msg if isinstance(msg, bytes) else self.conn.send(msg)
-        except LocalProtocolError as exc:  # our bug: log it, keep the session
-            log.error("local_protocol_error", session=self.number, error=str(exc))
-            return None
+        written, for the writer to finish."""
+        data = self._encode(msgs)
+        if not data:
+            return data
         try:
             sent = os.write(self._fd, data)
         except BlockingIOError:
             sent = 0
         except OSError:
             self._cancel.cancel()  # the peer is gone; the reader will see it too
-            return None
-        return data[sent:] if sent < len(data) else None
+            return b""
+        return data[sent:]
+
+    def _encode(self, items) -> bytes:
+        """The bytes of `items` (messages, Frames, or bytes already made), in order."""
+        frames = []
+        for item in items:
+            if isinstance(item, bytes):
+                frames.append(item)
+            elif self.conn.state is State.CLOSED:
+                break  # the peer is gone or bye was said: the rest is moot
+            else:
+                try:
+                    frames.append(self.conn.send(item))
+                except LocalProtocolError as exc:  # our bug: log it, keep the session
+                    log.error("local_protocol_error", session=self.number, error=str(exc))
+        return frames[0] if len(frames) == 1 else b"".join(frames)
 
     def close(self, reason: str, message: str) -> None:
         """Say bye with `reason` and end the session once it is written."""
@@ -168,20 +185,9 @@ class Session:
                         self._queued -= 1
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
-                frames = []
-                for item in batch:
-                    if isinstance(item, bytes):
-                        frames.append(item)
-                        continue
-                    if self.conn.state is State.CLOSED:
-                        break  # the peer is gone or bye was said: the rest is moot
-                    try:
-                        frames.append(self.conn.send(item))
-                    except LocalProtocolError as exc:  # our bug: log it, keep the session
-                        log.error("local_protocol_error", session=self.number,
-                                  error=str(exc))
+                frames = self._encode(batch)
                 if frames:
-                    await self.stream.send_all(b"".join(frames))
+                    await self.stream.send_all(frames)
                 self._writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
@@ -194,8 +200,13 @@ class Session:
         while True:
             msg = self.conn.next_message()
             if msg is NEED_DATA:
-                data = await self.stream.receive_some(65536)
-                self.conn.receive_data(data)
+                # Straight from the socket once it is readable: trio's receive_some would
+                # first try a read that mostly fails, and pay for a checkpoint around it.
+                await trio.lowlevel.wait_readable(self._fd)
+                try:
+                    self.conn.receive_data(os.read(self._fd, 65536))
+                except BlockingIOError:
+                    pass
                 continue
             if msg is CONNECTION_CLOSED:
                 return None
@@ -216,15 +227,16 @@ class Session:
         pinged = False
         while not self._closing:
             # One cancel scope for many messages: it ends `interval` after the last message
-            # was heard of when it began, and only silence since then means a ping.
+            # was heard of when it began, and only silence since then means a ping. The rate
+            # limit's clock says when the last message came.
             with trio.move_on_at(heard + interval):
                 while not self._closing:
                     msg = await self._next()
                     if msg is None:
                         return
-                    heard = trio.current_time()
                     pinged = False
                     self._dispatch(msg)
+            heard = max(heard, self._rate.stamp)
             if self._closing or trio.current_time() < heard + interval:
                 continue
             if pinged:

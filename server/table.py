@@ -403,14 +403,15 @@ class Table:
             session.send(MoveRejected(re=msg.id, code=illegal.code, message=illegal.message,
                                       state_id=game.state_id))
             return
-        session.send(MoveAccepted(re=msg.id, state_id=game.state_id))
-        self._after_move(events)
+        self._after_move(events, session, MoveAccepted(re=msg.id, state_id=game.state_id))
 
     def _play(self, seat: int, move: Move) -> None:
         """A move the table makes for a seat (a bot's, or a default when a clock ran out)."""
         self._after_move(self.game.apply(seat, move))
 
-    def _after_move(self, events) -> None:
+    def _after_move(self, events, mover: Session | None = None, accepted=None) -> None:
+        """Every viewer's update after a move; the `mover`, who is seated, gets `accepted`
+        (its move_accepted) just before its update, in the same write."""
         game = self.game
         self._changed_deadlines()
         over = game.over
@@ -422,8 +423,12 @@ class Table:
         updates = UpdateFrames(self.id, public_dict(game), list(as_dicts.values()), deadlines,
                                reveal)
         for session, seat in self._audience():
-            session.send(updates.frame(
-                view_dict(game, seat, {}), [as_dicts[e] for e in visible_to(events, seat)]))
+            update = updates.frame(
+                view_dict(game, seat, {}), [as_dicts[e] for e in visible_to(events, seat)])
+            if session is mover:
+                session.send(accepted, update)
+            else:
+                session.send(update)
         for seat in self.seats:
             if seat.bot is not None and game.alive[seat.index] or seat.bot and over:
                 seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
@@ -476,17 +481,17 @@ class Table:
             "response_clock"]
         return float(seconds)
 
-    def _changed_deadlines(self, force: bool = False) -> None:
+    def _changed_deadlines(self) -> None:
         """New decisions get their deadlines and bot move times; open ones keep theirs."""
         game = self.game
         if game is None:
             return
-        now = trio.current_time()
-        if force or game.opened != self._opened:
+        if game.opened != self._opened:
             self._opened = game.opened
             self.deadlines.clear()
             self.bot_due.clear()
             clock = self._clock()
+            now = trio.current_time()
             for seat in game.waiting:
                 if clock:
                     self.deadlines[seat] = now + clock
@@ -498,6 +503,8 @@ class Table:
                 del table[seat]
 
     def _deadline_list(self) -> list[dict]:
+        if not self.deadlines:
+            return []
         now = trio.current_time()
         return [
             {"seat": seat, "ms": max(0, min(3_600_000, int((at - now) * 1000)))}
