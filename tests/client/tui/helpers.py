@@ -52,8 +52,8 @@ async def until(pilot, ready: Callable[[], object], what: str, timeout: float = 
 
 def practice(**settings) -> Launch:
     """`coup play` with bots that move at once and no clocks, unless the test says otherwise."""
-    values = dict(mode="play", name="Ana", bots=1, strategy="random", seed=7, bot_delay=0,
-                  response_clock=0, turn_clock=0)
+    values = {"mode": "play", "name": "Ana", "bots": 1, "strategy": "random", "seed": 7,
+              "bot_delay": 0, "response_clock": 0, "turn_clock": 0}
     values.update(settings)
     return Launch(**values)
 
@@ -103,7 +103,8 @@ async def play_to_the_end(app, pilot) -> int:
             await until(pilot, lambda: dialog(app), "the dialog")
             await pilot.press("1")
         moves += 1
-        await until(pilot, lambda: app.table.view.state_id != state, "the move's update")
+        await until(pilot, lambda state=state: app.table.view.state_id != state,
+                    "the move's update")
 
 
 class ServerThread:
@@ -195,3 +196,43 @@ def bar_keys(app: CoupApp) -> list[str]:
 def shown(widget) -> str:
     """The text a widget shows on screen now (its lines joined), borders included."""
     return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
+
+
+def sent_by(app: CoupApp) -> list:
+    """Record every message the app hands its network from now on (they are still sent)."""
+    sent = []
+    send = app.net.send
+
+    def recording(msg) -> bool:
+        sent.append(msg)
+        return send(msg)
+
+    app.net.send = recording
+    return sent
+
+
+def notes(app: CoupApp) -> list[str]:
+    """The messages of the notifications shown so far."""
+    return [n.message for n in app._notifications]
+
+
+async def my_turn(app, pilot):
+    """Wait for this client's turn to act (a dialog's decisions answered with its first
+    choice, responses with pass, on the way); returns the view."""
+    while True:
+        view = await until(pilot, lambda: my_decision(app), "our decision")
+        if view.phase == "action":
+            return view
+        state = view.state_id
+        if view.phase in ANSWERS:
+            await pilot.press(ANSWERS[view.phase])
+        else:
+            await until(pilot, lambda: dialog(app), "the dialog")
+            await pilot.press("1")
+        await until(pilot, lambda state=state: app.table.view.state_id != state,
+                    "the move's update")
+
+
+def bar_text(app: CoupApp) -> str:
+    """The action bar's buttons as they read."""
+    return " · ".join(str(button.label) for button in app.screen.query("#actions Button"))

@@ -17,7 +17,14 @@ from client.tui.screens.table import TableScreen
 from protocol import Say, Start
 
 from .helpers import (
-    bar_keys, create_table, log_lines, new_id, run_app, shown, sit, until,
+    bar_keys,
+    create_table,
+    log_lines,
+    new_id,
+    run_app,
+    shown,
+    sit,
+    until,
 )
 
 
