@@ -275,6 +275,9 @@ class CoupApp(App):
     def leave_table(self) -> None:
         """Back to the lobby (from a practice table: back to the menu)."""
         self.request(Leave(id=self.next_id()))
+        self._left_table()
+
+    def _left_table(self) -> None:
         self.table = None
         self.net.token = None
         if self._then == "play":
@@ -360,6 +363,8 @@ class CoupApp(App):
             table.pending = None
             self.redraw("pending")
         self.notify(error_text(msg.code), severity="warning")
+        if msg.code == "bad_token" and self.table is not None:
+            self._left_table()  # the seat was given up while we were away
 
     def _on_chat(self, msg) -> None:
         if msg.scope == "lobby":
