@@ -20,7 +20,7 @@ import trio
 
 from client.tui.app import CoupApp, Launch
 from client.tui.screens.dialogs import ChooseDialog
-from protocol import CreateTable, Join, Ready
+from protocol import CreateTable, Join, MoveRequest, Ready
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
 
@@ -236,3 +236,20 @@ async def my_turn(app, pilot):
 def bar_text(app: CoupApp) -> str:
     """The action bar's buttons as they read."""
     return " · ".join(str(button.label) for button in app.screen.query("#actions Button"))
+
+
+async def peer_plays(peer: Peer, state_id: int, choose: Callable, phase: str | None = None):
+    """Once the peer has seen state `state_id` (or a later one) and owes a decision (in
+    `phase`, if given), it plays `choose(view)` (a Move); returns the view it moved on."""
+    def due(view) -> bool:
+        return (view is not None and view.state_id >= state_id and peer.seat in view.waiting
+                and (phase is None or view.phase == phase))
+
+    while not due(peer.view):
+        if await peer.next() is None:
+            raise AssertionError(f"{peer.name}: closed while waiting to play")
+    view = peer.view
+    reply = await peer.request(MoveRequest(id=new_id(), state_id=view.state_id,
+                                           move=choose(view).to_dict()))
+    assert reply.TYPE == "move_accepted", reply
+    return view

@@ -1,0 +1,188 @@
+"""Each dialog of the table, reached through real play against a scripted player (Bruno, a
+peer in the `server` fixture's thread): the block-character chooser, the card to lose, the
+cards to keep after an Exchange, the draft pick (two players), the card to show and the
+decision of an Examine (Inquisitor variant), and a dialog that closes by itself when a clock
+runs out (one short real clock of two seconds). A key for an action when it is not our turn
+is refused at once, with nothing sent.
+"""
+
+from __future__ import annotations
+
+from client.tui.app import Launch
+from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.table import TableScreen
+from engine import move
+
+from .helpers import (
+    bar_keys,
+    dialog,
+    dialog_labels,
+    my_decision,
+    notes,
+    peer_plays,
+    run_app,
+    sent_by,
+    sit,
+    until,
+)
+
+
+async def duel(app, pilot, server, **options):
+    """A two-seat table made by the app, Bruno sitting and everyone ready; returns Bruno."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    app.create_table({"seats": 2, "response_clock": 0, "turn_clock": 0, **options})
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                "the table")
+    bruno = await server.peer("Bruno")
+    await server.run(sit, bruno, app.table.table)
+    app.ready(True)
+    await until(pilot, lambda: app.table.view is not None, "the game")
+    return bruno
+
+
+async def bruno_plays(app, server, bruno, choose, phase=None) -> None:
+    """Bruno plays `choose(view)` once he owes a decision (in `phase`) at our state or later."""
+    await server.run(peer_plays, bruno, app.table.view.state_id, choose, phase)
+
+
+def join(server) -> Launch:
+    return Launch(mode="join", port=server.port, name="Ana")
+
+
+async def answer(app, pilot, key: str, what: str) -> None:
+    """Press `key` for the decision we owe, and wait for the table to move on."""
+    view = await until(pilot, lambda: my_decision(app), what)
+    await pilot.press(key)
+    await until(pilot, lambda: app.table.view.state_id != view.state_id, f"{what}: answered")
+
+
+async def bruno_to_act(app, pilot, server, bruno) -> None:
+    """Our Income if we start, so that Bruno's turn comes."""
+    view = await until(pilot, lambda: app.table.view.phase == "action" and app.table.view,
+                       "the first turn")
+    if view.actor == app.table.seat:
+        await answer(app, pilot, "i", "our first turn")
+
+
+async def block_step(app, pilot) -> None:
+    """Let the steal's claim stand, up to the moment we may block it."""
+    await answer(app, pilot, "p", "no challenge to the Captain")
+    await until(pilot, lambda: my_decision(app) and "b" in bar_keys(app), "the block step")
+
+
+def test_block_chooser_the_card_to_lose_and_the_cards_to_keep(server):
+    async def body(app, pilot):
+        bruno = await duel(app, pilot, server, two_player_draft=False)
+        me = app.table.seat
+        await bruno_to_act(app, pilot, server, bruno)
+        # Not our turn: a key for an action is explained at once, and nothing is sent.
+        sent = sent_by(app)
+        await pilot.press("i")
+        assert notes(app)[-1] == "It is not your move." and sent == []
+        await bruno_plays(app, server, bruno, lambda v: move("steal", target=me), "action")
+        await block_step(app, pilot)
+        await pilot.press("b")
+        chooser = await until(pilot, lambda: dialog(app), "the block chooser")
+        assert chooser.title_text == "Block as which character?"
+        assert dialog_labels(app) == ["Block as Captain", "Block as Ambassador"]
+        await pilot.press("1")
+        await until(pilot, lambda: app.table.view.blocker == me, "our block")
+        await bruno_plays(app, server, bruno, lambda v: move("challenge"))
+        # We concede (whatever we hold), and choose the card we lose.
+        view = await until(pilot, lambda: my_decision(app), "the challenge to our block")
+        assert view.phase == "prove"
+        await pilot.press("c")
+        lose = await until(pilot, lambda: dialog(app), "the card to lose")
+        assert lose.title_text == "Choose the card you lose"
+        assert dialog_labels(app) == [f"Lose {card.capitalize()}"
+                                     for card in dict.fromkeys(view.hands[me])]
+        await pilot.press("1")
+        await until(pilot, lambda: app.table.view.influence[me] == 1, "the card lost")
+        # Our turn: Exchange, Bruno lets it be, and we keep what we choose.
+        view = await until(pilot, lambda: (v := my_decision(app)) and v.phase == "action"
+                           and v, "our turn")
+        await pilot.press("e")
+        await bruno_plays(app, server, bruno, lambda v: move("pass"), "respond")
+        keep = await until(pilot, lambda: dialog(app), "the cards to keep")
+        assert keep.title_text == "Choose the cards you keep"
+        view = app.table.view
+        count = view.influence[me]
+        assert view.phase == "keep" and len(view.drawn) == 2
+        assert all(label.startswith("Keep ") for label in dialog_labels(app))
+        chosen = keep.options[0][1]
+        await pilot.press("1")
+        await until(pilot, lambda: app.table.view.phase != "keep", "the exchange done")
+        assert sorted(app.table.view.hands[me]) == sorted(chosen.cards)
+        assert len(chosen.cards) == count
+
+    run_app(join(server), body, size=(120, 40))
+
+
+def test_draft_pick_card_to_show_and_the_examine_decision(server):
+    async def body(app, pilot):
+        bruno = await duel(app, pilot, server, variant="inquisitor", two_player_draft=True)
+        me = app.table.seat
+        while app.table.view.phase == "draft":  # both pick, in turns of the draft
+            pick = await until(pilot, lambda: dialog(app), "the draft pick")
+            assert pick.title_text == "Pick a card for your hand"
+            assert all(label.startswith("Pick ") for label in dialog_labels(app))
+            state = app.table.view.state_id
+            await pilot.press("1")
+            await bruno_plays(app, server, bruno, lambda v: v.legal_moves()[0], "draft")
+            await until(pilot, lambda state=state: app.table.view.state_id > state + 1,
+                        "both picks")
+        assert len(app.table.view.hands[me]) == 2
+        await until(pilot, lambda: app.table.view.phase == "action", "the first turn")
+        if app.table.view.actor == me:
+            await we_examine(app, pilot, server, bruno)
+            await bruno_examines(app, pilot, server, bruno, me)
+        else:
+            await bruno_examines(app, pilot, server, bruno, me)
+            await we_examine(app, pilot, server, bruno)
+
+    run_app(join(server), body, size=(120, 40))
+
+
+async def we_examine(app, pilot, server, bruno) -> None:
+    await until(pilot, lambda: (v := my_decision(app)) and v.phase == "action", "our turn")
+    await pilot.press("x")
+    await until(pilot, lambda: dialog(app), "the target picker")
+    assert dialog_labels(app)[0].startswith("Bruno")
+    await pilot.press("1")
+    await bruno_plays(app, server, bruno, lambda v: move("pass"), "respond")
+    await bruno_plays(app, server, bruno, lambda v: v.legal_moves()[0], "show")
+    decide = await until(pilot, lambda: dialog(app), "the Examine decision")
+    assert decide.title_text == "What happens to the card Bruno showed you?"
+    assert dialog_labels(app) == ["Let them keep it", "Make them swap it"]
+    await pilot.press("2")
+    await until(pilot, lambda: app.table.view.phase == "action", "the Examine done")
+
+
+async def bruno_examines(app, pilot, server, bruno, me) -> None:
+    await bruno_plays(app, server, bruno, lambda v: move("examine", target=me), "action")
+    await answer(app, pilot, "p", "letting the Examine be")
+    show = await until(pilot, lambda: dialog(app), "the card to show")
+    assert show.title_text == "Choose the card you show"
+    hand = app.table.view.hands[me]
+    assert dialog_labels(app) == [f"Show {card.capitalize()}" for card in dict.fromkeys(hand)]
+    await pilot.press("1")
+    await until(pilot, lambda: app.table.view.phase == "examine_decision", "our card shown")
+    await bruno_plays(app, server, bruno, lambda v: v.legal_moves()[0], "examine_decision")
+
+
+def test_a_dialog_closes_by_itself_when_its_clock_runs_out(server):
+    async def body(app, pilot):
+        bruno = await duel(app, pilot, server, two_player_draft=False, response_clock=2)
+        me = app.table.seat
+        await bruno_to_act(app, pilot, server, bruno)
+        await bruno_plays(app, server, bruno, lambda v: move("steal", target=me), "action")
+        await block_step(app, pilot)
+        opened = app.table.view.opened
+        sent = sent_by(app)
+        await pilot.press("b")
+        assert dialog(app), "the block chooser"
+        await until(pilot, lambda: not dialog(app), "the dialog to close itself", timeout=6)
+        assert app.table.view.opened != opened and sent == []
+        assert isinstance(app.screen, TableScreen)
+
+    run_app(join(server), body, size=(120, 40))
