@@ -1,0 +1,61 @@
+"""A dropped connection while seated in a running game: the banner shows, the client
+reconnects by itself with its seat's token, the table comes back from the server's fresh
+snapshot, and play goes on.
+
+The practice table runs on the app's own server. The test shuts the client's socket down
+under it, and holds the reconnect until the banner has been seen (a loopback reconnect is
+otherwise quicker than a look at the screen).
+"""
+
+from __future__ import annotations
+
+import socket
+
+import trio
+
+from client.tui import net
+
+from .helpers import my_turn, notes, practice, run_app, until
+
+
+class HeldLink(net.Link):
+    """A Link whose `open` waits until the test lets it through."""
+
+    gate: trio.Event
+
+    @classmethod
+    async def open(cls, *args, **kwargs):
+        await cls.gate.wait()
+        return await super().open(*args, **kwargs)
+
+
+def test_the_client_reconnects_by_itself_and_play_goes_on(monkeypatch):
+    HeldLink.gate = trio.Event()
+
+    async def body(app, pilot):
+        view = await my_turn(app, pilot)
+        screen = app.screen
+        banner = screen.query_one("#banner")
+        token = app.table.token
+        assert not banner.display
+        monkeypatch.setattr(net, "Link", HeldLink)
+        app.net.link.stream.socket.shutdown(socket.SHUT_RDWR)
+        await until(pilot, lambda: banner.display, "the banner")
+        assert "reconnecting" in str(banner.content)
+        assert not app.connected and bar_disabled(screen)
+        HeldLink.gate.set()
+        await until(pilot, lambda: app.connected and not banner.display, "the reconnect")
+        await until(pilot, lambda: app.table.view is not view, "the fresh snapshot")
+        assert app.table.view.state_id == view.state_id and app.table.seat == view.seat
+        assert app.table.token == token and app.screen is screen
+        assert "Reconnected: your seat is back." in notes(app)
+        await until(pilot, lambda: not bar_disabled(screen), "the action bar back")
+        await pilot.press("i")
+        await until(pilot, lambda: app.table.view.state_id > view.state_id, "our Income")
+        assert app.table.view.coins[view.seat] >= view.coins[view.seat]
+
+    run_app(practice(bots=2, strategy="honest"), body)
+
+
+def bar_disabled(screen) -> bool:
+    return screen.query_one("#actions").disabled
