@@ -1,0 +1,140 @@
+"""Snapshots (pytest-textual-snapshot) of the key screens — the menu, the lobby, the table in
+play (a hand, four players, a response prompt), a dialog (the card to lose) and the results —
+at 80×24 and 120×40, in English and in Brazilian Portuguese.
+
+No network and no clock: each app starts at the menu and is fed, in `run_before`, the
+messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
+engine games in fixed positions (`Game.arrange`) or played out from a seed, so that every
+picture is the same on every run. Update them with `pytest --snapshot-update` and look at
+the SVGs in __snapshots__/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from client.i18n import set_language
+from client.tui.app import CoupApp, Launch
+from client.tui.messages import Received
+from client.tui.screens.dialogs import ChooseDialog
+from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.menu import MenuScreen
+from client.tui.screens.results import ResultsScreen
+from client.tui.screens.table import TableScreen
+from engine import Game, Options, move, visible_to
+from engine.bots import make
+from protocol import Chat, Joined, Snapshot, TableInfo, Tables, Update
+
+from .helpers import until
+
+SIZES = [(80, 24), (120, 40)]
+LANGUAGES = ["en", "pt_BR"]
+TABLE = "f00d42"
+
+PLAYERS = [
+    {"seat": 0, "name": "Ana", "bot": None, "ready": True, "away": False},
+    {"seat": 1, "name": "Bruno", "bot": None, "ready": True, "away": False},
+    {"seat": 2, "name": None, "bot": "heuristic", "ready": True, "away": False},
+    {"seat": 3, "name": "Carla", "bot": None, "ready": True, "away": True},
+]
+
+
+def info(status: str) -> dict:
+    return {"table": TABLE, "name": "Friday night", "status": status, "seats": PLAYERS,
+            "spectators": 1, "creator": "Ana",
+            "options": {"seats": 4, "variant": "base", "two_player_draft": True,
+                        "treasury": 50, "response_clock": 0, "turn_clock": 0,
+                        "private": False, "on_disconnect": "bot", "name": "Friday night"}}
+
+
+def position(coins: list[int]) -> Game:
+    """Four players, one of them down to a card, Bruno (seat 1) to act."""
+    return Game.arrange(Options(players=4), hands=[["duke", "captain"], ["assassin", "contessa"],
+                                                   ["ambassador"], ["duke", "contessa"]],
+                        revealed=[[], [], ["captain"], []], coins=coins, actor=1, seed=1)
+
+
+def played(game: Game, seat: int, mv) -> Update:
+    """The Update seat 0 receives for `mv`."""
+    events = game.apply(seat, mv)
+    return Update(table=TABLE, view=game.view(0).to_dict(), deadlines=[], reveal=None,
+                  events=[e.to_dict() for e in visible_to(events, 0)])
+
+
+def snapshot(game: Game) -> Snapshot:
+    players = PLAYERS[:len(game.alive)]
+    return Snapshot(table=TABLE, view=game.view(0).to_dict(), players=players, deadlines=[],
+                    reveal=game.reveal().to_dict() if game.over else None)
+
+
+def at_table(game: Game, *moves) -> list:
+    """What the server sends a player who sits down at `game`, and then sees `moves` made."""
+    messages = [Joined(table=TABLE, seat=0, token="t" * 32), TableInfo(info=info("playing")),
+                snapshot(game)]
+    messages += [played(game, seat, mv) for seat, mv in moves]
+    return messages
+
+
+def in_play() -> list:
+    """Bruno steals from Ana, who may challenge, and then block."""
+    game = position([3, 4, 2, 5])
+    return at_table(game, (1, move("steal", target=0)))
+
+
+def losing() -> list:
+    """Bruno coups Ana, who chooses the card she loses."""
+    game = position([3, 7, 2, 5])
+    return at_table(game, (1, move("coup", target=0)))
+
+
+def finished() -> list:
+    """A three-player game played out by seeded bots."""
+    game = Game.new(Options(players=3), seed=5)
+    bots = [make("random", seed) for seed in range(3)]
+    while not game.over:
+        seat = game.waiting[0]
+        game.apply(seat, bots[seat].choose(game.view(seat), game.legal_moves(seat)))
+    return [Joined(table=TABLE, seat=0, token="t" * 32), TableInfo(info=info("over")),
+            snapshot(game)]
+
+
+def lobby() -> list:
+    other = dict(info("waiting"), table="beef01", name="Bruno's den", status="waiting",
+                 seats=[dict(PLAYERS[1], seat=0), {"seat": 1, "name": None, "bot": None,
+                                                  "ready": False, "away": False}])
+    other["options"] = dict(other["options"], seats=2, variant="inquisitor",
+                            response_clock=20, turn_clock=60)
+    return [Tables(tables=[other, info("playing")]),
+            Chat(scope="lobby", name="Bruno", text="anyone for a duel?"),
+            Chat(scope="lobby", name="Carla", text="in five minutes")]
+
+
+#: screen → (the messages that bring it, the screen it ends on)
+SCREENS = {
+    "menu": (list, MenuScreen),
+    "lobby": (lobby, LobbyScreen),
+    "table": (in_play, TableScreen),
+    "dialog": (losing, ChooseDialog),
+    "results": (finished, ResultsScreen),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_screen(snap_compare, screen, lang, size):
+    set_language(lang)
+    messages, kind = SCREENS[screen]
+    app = CoupApp(Launch(name="Ana"))
+
+    async def run_before(pilot):
+        app.me, app.server_name = "Ana", "coup-server/0.1"
+        app.net.link = object()  # a stand-in: the app believes it is connected
+        if screen == "lobby":
+            app.switch_to(LobbyScreen())
+        for msg in messages():
+            app.post_message(Received(msg))
+        await until(pilot, lambda: isinstance(app.screen, kind), kind.__name__)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
