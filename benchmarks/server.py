@@ -5,11 +5,11 @@
 What runs, all over loopback:
 
 1. **The server** (`server.Server`) in a process of its own (multiprocessing, spawn), with
-   no bot delay, no clocks, and limits wide enough that nothing here is throttled: the
-   connection limits and the table count fit the run, the rate is 1000/s (burst 2000), the
-   outbox holds 1024 messages. It reports the port it bound; at the end it reports its peak
-   resident memory (`ru_maxrss`, the same figure as VmHWM) and how many warnings and errors it
-   logged.
+   the collector tuned as `coup serve` tunes it, no bot delay, no clocks, and limits wide
+   enough that nothing here is throttled: the connection limits and the table count fit the
+   run, the rate is 1000/s (burst 2000), the outbox holds 1024 messages. It reports the port
+   it bound; at the end it reports its peak resident memory (`ru_maxrss`, the same figure as
+   VmHWM) and how many warnings and errors it logged.
 2. **The bots**, in this process: per table, 4 connections that say hello; seat 0 creates a
    table (4 seats, clocks off), the 3 others join it by id (this setup runs over trio and is
    not measured; connections are opened at most 100 at a time so that the listen backlog
@@ -143,6 +143,9 @@ def _game_server_main(pipe, tables: int) -> None:
     """The game server's process: serve until the parent says stop, then report."""
     raise_file_limit()
     from server import Server, ServerConfig
+    from server.cli import tune_gc
+
+    tune_gc()  # as `coup serve` does
 
     counter = _CountingHandler()
     logger = logging.getLogger("coup.server")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import signal
 
 import trio
@@ -30,10 +31,20 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(ServerConfig)})
 
 
+def tune_gc() -> None:
+    """Look for reference cycles every 10,000 new containers instead of Python's 700. A busy
+    server makes and drops many thousands a second, nearly all freed at once by reference
+    counting; at 2,000 connections the default spent about a tenth of the server's CPU in
+    the collector, and its full collections stopped every table for over 100 ms. This is
+    the process's policy, so it is set here, where `coup serve` owns the process."""
+    gc.set_threshold(10_000)
+
+
 def main(args: argparse.Namespace) -> int:
     """Serve with the parsed flags; returns the exit status."""
     config = config_from(args)
     log.setup(config.log_json)
+    tune_gc()
 
     async def run() -> None:
         server = Server(config)
