@@ -78,7 +78,7 @@ class Session:
     # ------------------------------------------------------------------ sending
 
     def send(self, *msgs) -> None:
-        """Queue messages (Frames, or the bytes of one) for the client, in order; never
+        """Queue messages (or Frames, or the bytes of one) for the client, in order; never
         blocks. With nothing queued they are written at once, in one write. A full outbox
         ends the session."""
         if self._closing:
