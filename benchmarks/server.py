@@ -457,6 +457,8 @@ class Bot(Peer):
 
     def start(self) -> None:
         self.send({"t": "ready", "id": self.new_id()})
+        for msg in self.unpacker:  # what came during the setup and was not read then
+            self.received(msg)
 
     def failed(self, problem: str) -> None:
         if not self.done and self.leaving is None:  # a failure once the game is over is moot
