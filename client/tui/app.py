@@ -213,10 +213,15 @@ class CoupApp(App):
 
     def redraw(self, what: str) -> None:
         """Tell every screen on the stack that `what` changed in the model."""
+        self._tell("model_changed", what)
+
+    def _tell(self, hook: str, *args) -> None:
+        """Call `hook` on every screen of the stack that has it and is drawn already (one
+        still being made draws itself from the model when it mounts)."""
         for screen in list(self.screen_stack):
-            changed = getattr(screen, "model_changed", None)
-            if changed is not None:
-                changed(what)
+            method = getattr(screen, hook, None)
+            if method is not None and screen.is_mounted:
+                method(*args)
 
     # ------------------------------------------------------------------ requests
 
@@ -339,10 +344,7 @@ class CoupApp(App):
         self.redraw_game([Event(**e) for e in events], new_game)
 
     def redraw_game(self, events, new_game: bool) -> None:
-        for screen in list(self.screen_stack):
-            shown = getattr(screen, "game_changed", None)
-            if shown is not None:
-                shown(events, new_game)
+        self._tell("game_changed", events, new_game)
 
     def _on_move_accepted(self, msg) -> None:
         table = self.table
@@ -370,10 +372,7 @@ class CoupApp(App):
         if msg.scope == "lobby":
             self.lobby_chat.append((msg.name, msg.text))
             del self.lobby_chat[:-200]
-        for screen in list(self.screen_stack):
-            heard = getattr(screen, "chat", None)
-            if heard is not None:
-                heard(msg)
+        self._tell("chat", msg)
 
     def _on_presence(self, msg) -> None:
         if self.table is not None and msg.table == self.table.table:

@@ -56,7 +56,7 @@ class TableState:
         for info in self.seats:
             if info["seat"] == seat:
                 if info.get("bot"):
-                    return _("{strategy} bot {n}").format(strategy=info["bot"], n=seat + 1)
+                    return _("Bot {n}").format(n=seat + 1)
                 if info.get("name"):
                     return info["name"]
         return _("Seat {n}").format(n=seat + 1)

@@ -25,6 +25,10 @@ def clocks_text(options: dict) -> str:
     return f"{response}s/{turn}s"
 
 
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def status_text(status: str) -> str:
     return {"waiting": _("waiting"), "playing": _("playing"), "over": _("over")}.get(
         status, status)
@@ -54,13 +58,12 @@ class LobbyScreen(CoupScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        tables = self.query_one("#tables", DataTable)
-        tables.add_columns(_("Table"), _("Players"), _("Variant"), _("Clocks"), _("Status"))
+        self._rows: list[tuple[str, ...]] | None = None
         log = self.query_one("#chat-log", RichLog)
         for name, text in self.app.lobby_chat:
             log.write(f"{name}: {text}")
         self.model_changed("tables")
-        tables.focus()
+        self.query_one("#tables", DataTable).focus()
 
     def model_changed(self, what: str) -> None:
         app = self.app
@@ -69,22 +72,38 @@ class LobbyScreen(CoupScreen):
             header += "  ·  " + _("friends join with: coup join {address}:{port}").format(
                 address=lan_address(), port=app.servers["lan"])
         self.query_one("#lobby-header", Static).update(Text(header))
-        if what != "tables":
-            return
-        table = self.query_one("#tables", DataTable)
-        chosen = self._selected()
-        table.clear()
-        for t in app.tables:
+        if what == "tables":
+            self._show_tables()
+
+    def _show_tables(self) -> None:
+        """Redraw the list when it changed, keeping the row the cursor was on.
+
+        Columns get widths measured here: the table's own measuring lags behind a list
+        that is redrawn twice a second.
+        """
+        rows = []
+        for t in self.app.tables:
             seats = t["seats"]
             taken = [s["name"] or s["bot"] for s in seats if s["name"] or s["bot"]]
-            who = f"{len(taken)}/{len(seats)} " + ", ".join(taken)[:40]
-            table.add_row(Text(t["name"]), Text(who),
-                          variant_label(t["options"].get("variant", "base")),
-                          clocks_text(t["options"]), status_text(t["status"]), key=t["table"])
-        if chosen is not None and chosen in {t["table"] for t in app.tables}:
+            rows.append((t["table"], t["name"],
+                         f"{len(taken)}/{len(seats)} " + _short(", ".join(taken), 24),
+                         variant_label(t["options"].get("variant", "base")),
+                         clocks_text(t["options"]), status_text(t["status"])))
+        if rows == self._rows:
+            return
+        self._rows = rows
+        table = self.query_one("#tables", DataTable)
+        chosen = self._selected()
+        labels = (_("Table"), _("Players"), _("Variant"), _("Clocks"), _("Status"))
+        table.clear(columns=True)
+        for n, label in enumerate(labels, 1):
+            table.add_column(label, width=max([len(label)] + [len(r[n]) for r in rows]))
+        for key, *cells in rows:
+            table.add_row(*(Text(c) for c in cells), key=key)
+        if chosen is not None and chosen in {r[0] for r in rows}:
             table.move_cursor(row=table.get_row_index(chosen))
         self.query_one("#no-tables", Static).update(
-            "" if app.tables else _("No public tables yet: press c to create one."))
+            "" if rows else _("No public tables yet: press c to create one."))
 
     def chat(self, msg) -> None:
         if msg.scope == "lobby":
