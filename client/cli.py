@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 
@@ -79,6 +80,11 @@ def _client(args) -> int:
         return 2
     from .tui.app import CoupApp, Launch
 
+    # A server inside the client stays quiet: its log lines would scribble over the screen.
+    quiet = logging.getLogger("coup.server")
+    quiet.addHandler(logging.NullHandler())
+    quiet.propagate = False
+
     launch = Launch()
     if args.command == "play":
         if args.strategy not in STRATEGIES:
@@ -99,8 +105,6 @@ def _client(args) -> int:
 
 
 def _bot(args) -> int:
-    import logging
-
     import trio
 
     from engine.bots import STRATEGIES, make

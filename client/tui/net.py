@@ -13,7 +13,6 @@ re-opened with the seat's token, with growing pauses, for as long as the server 
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 import trio
@@ -40,9 +39,6 @@ class Net:
         self.link: Link | None = None
         #: The seat's reconnect token, set by the app when it sits down (None: no seat).
         self.token: str | None = None
-        # The embedded server stays quiet: its log lines would scribble over the screen.
-        logging.getLogger("coup.server").addHandler(logging.NullHandler())
-        logging.getLogger("coup.server").propagate = False
 
     async def main(self) -> None:
         with self.scope:
