@@ -42,7 +42,8 @@ def unseen_cards(view: View) -> int:
 def chance_holds(view: View, seat: int, card: str) -> float:
     """The chance that `seat`'s face-down cards include `card`, by counting alone."""
     pool = unseen_cards(view)
-    copies = unseen_copies(view, card)
+    # The draft's removed cards are unseen but out of play: no more copies than places.
+    copies = min(unseen_copies(view, card), pool)
     held = view.influence[seat]
     if copies == 0 or held == 0 or pool == 0:
         return 0.0

@@ -91,3 +91,19 @@ def test_a_world_built_from_a_view_and_the_true_secrets_is_the_game(players, var
                         tuple(theirs) if name == "waiting" else theirs), name
             seat = rng.choice(g.waiting)
             g.apply(seat, rng.choice(g.legal_moves(seat)))
+
+
+def test_heuristic_counts_no_more_unseen_copies_than_places_in_a_draft_game() -> None:
+    """R1.7: the draft's removed cards are unseen but out of play. Late in a two-player
+    draft game there can be more unseen copies of a character than places left for them;
+    counting must not fail there (it used to, on an Exchange)."""
+    options = Options(players=2)
+    assert options.draft
+    g = Game.arrange(options, hands=[["ambassador"], ["contessa"]],
+                     revealed=[["duke"], ["duke"]], deck=["captain"], phase="keep",
+                     waiting=(0,), action="exchange", drawn=["contessa", "ambassador"],
+                     keep_count=1)
+    moves = g.legal_moves(0)
+    assert {m.cards for m in moves} == {("ambassador",), ("contessa",)}
+    for name in ("heuristic", "ismcts"):
+        assert make(name, 1, **QUICK.get(name, {})).choose(g.view(0), moves) in moves
