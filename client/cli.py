@@ -14,14 +14,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", help="language of the terminal client: en or pt_BR "
                         "(default: from the environment's locale)")
     sub = parser.add_subparsers(dest="command")
-    play = sub.add_parser("play", help="play against bots on this machine, no setup")
+    language = argparse.ArgumentParser(add_help=False)  # --lang after the command too
+    language.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    play = sub.add_parser("play", help="play against bots on this machine, no setup",
+                          parents=[language])
     play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
                       help="bots at the table, 1-9 (default 3)")
     play.add_argument("--strategy", default="heuristic", help="the bots' strategy")
     play.add_argument("--variant", default="base", choices=["base", "inquisitor"])
     play.add_argument("--seed", type=int, help="deal the games from this seed")
     play.add_argument("--name", help="your name at the table")
-    join = sub.add_parser("join", help="the lobby of a server")
+    join = sub.add_parser("join", help="the lobby of a server", parents=[language])
     join.add_argument("address", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your name on the server")
     bot = sub.add_parser("bot", help="play a bot strategy on a server")

@@ -1,0 +1,48 @@
+"""The `coup` command's own checks for the terminal client: a bad language, strategy or
+address is refused with a sentence and exit code 2, before any screen is drawn."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.cli import build_parser, main
+from client.i18n import language, set_language
+
+
+@pytest.fixture(autouse=True)
+def english():
+    yield
+    set_language("en")
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["--lang", "klingon", "play"], "no 'klingon' translation"),
+    (["play", "--lang", "klingon"], "no 'klingon' translation"),
+    (["play", "--strategy", "psychic"], "no strategy 'psychic'"),
+    (["join", "host:port"], "is not HOST or HOST:PORT"),
+])
+def test_bad_arguments_are_refused_with_a_sentence(argv, said, capsys):
+    assert main(argv) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_the_language_may_come_before_or_after_the_command():
+    parser = build_parser()
+    assert parser.parse_args(["--lang", "pt", "play"]).lang == "pt"
+    assert parser.parse_args(["play", "--lang", "pt"]).lang == "pt"
+    assert parser.parse_args(["join", "h", "--lang", "pt_BR"]).lang == "pt_BR"
+    assert parser.parse_args(["play"]).lang is None
+
+
+def test_play_options_reach_the_launch():
+    args = build_parser().parse_args(["play", "--bots", "5", "--strategy", "honest",
+                                      "--variant", "inquisitor", "--seed", "9", "--name", "Ana"])
+    assert (args.bots, args.strategy, args.variant, args.seed, args.name) == (
+        5, "honest", "inquisitor", 9, "Ana")
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--bots", "10"])  # a table seats at most 10
+
+
+def test_an_explicit_language_is_chosen(capsys):
+    assert main(["--lang", "pt_BR", "play", "--strategy", "psychic"]) == 2
+    assert language() == "pt_BR"
