@@ -217,6 +217,28 @@ class Game:
             g.resume = _resume_after_loss(view)
         return g
 
+    def copy(self, seed: int) -> Game:
+        """This very position, with its own generator seeded with `seed` and no history:
+        a bot tries one move after another from the same sampled world."""
+        g = Game.__new__(Game)
+        for name in Game.__slots__:
+            if name != "offer":  # a cache, filled again on demand
+                setattr(g, name, getattr(self, name))
+        g.offer_id = -1
+        g.seed = seed
+        g.rng = random.Random(seed)
+        g.history = []
+        g.coins = list(self.coins)
+        g.hands = [list(h) for h in self.hands]
+        g.revealed = [list(r) for r in self.revealed]
+        g.alive = list(self.alive)
+        g.exiled = list(self.exiled)
+        g.deck = list(self.deck)
+        g.removed = list(self.removed)
+        g.drawn = list(self.drawn)
+        g.draft_sets = list(self.draft_sets)
+        return g
+
     @classmethod
     def _blank(cls, options: Options, seed) -> Game:
         g = cls.__new__(cls)
