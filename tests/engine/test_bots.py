@@ -93,6 +93,29 @@ def test_a_world_built_from_a_view_and_the_true_secrets_is_the_game(players, var
             g.apply(seat, rng.choice(g.legal_moves(seat)))
 
 
+@pytest.mark.parametrize("players,variant", [(2, "base"), (4, "inquisitor")])
+def test_a_copy_is_the_same_position_and_plays_on_alone(players, variant) -> None:
+    """Game.copy (ismcts tries each move from one world): every field equal, and playing
+    the copy to its end leaves the original exactly as it was."""
+    import random
+
+    for seed in range(20):
+        g = Game.new(Options(players=players, variant=variant), seed)
+        rng = random.Random(seed)
+        while not g.over:
+            twin = g.copy(seed)
+            for name in set(Game.__slots__) - {"rng", "history", "seed", "offer", "offer_id"}:
+                assert getattr(twin, name) == getattr(g, name), name
+            before = {name: repr(getattr(g, name)) for name in ("coins", "hands", "deck",
+                      "revealed", "alive", "exiled", "drawn", "removed", "draft_sets")}
+            while not twin.over:
+                seat = rng.choice(twin.waiting)
+                twin.apply(seat, rng.choice(twin.legal_moves(seat)))
+            assert {name: repr(getattr(g, name)) for name in before} == before
+            seat = rng.choice(g.waiting)
+            g.apply(seat, rng.choice(g.legal_moves(seat)))
+
+
 def test_heuristic_counts_no_more_unseen_copies_than_places_in_a_draft_game() -> None:
     """R1.7: the draft's removed cards are unseen but out of play. Late in a two-player
     draft game there can be more unseen copies of a character than places left for them;
