@@ -188,6 +188,9 @@ class CreateTableForm(Form):
                 yield Label(_("Seats"))
                 yield Select([(str(n), n) for n in range(2, 11)], value=4,
                              allow_blank=False, id="seats", compact=True)
+            with Vertical():
+                yield Label(_("Coins in the game"))
+                yield Input("50", id="treasury", type="integer", compact=True)
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("Variant"))
@@ -200,10 +203,10 @@ class CreateTableForm(Form):
                              value="", allow_blank=False, id="bots", compact=True)
         with Horizontal(classes="row"):
             with Vertical():
-                yield Label(_("Seconds to answer (0: none)"))
+                yield Label(_("Answer clock, s (0: none)"))
                 yield Input("20", id="response-clock", type="integer", compact=True)
             with Vertical():
-                yield Label(_("Seconds per turn (0: none)"))
+                yield Label(_("Turn clock, s (0: none)"))
                 yield Input("60", id="turn-clock", type="integer", compact=True)
         with Horizontal(classes="row"):
             with Vertical():
@@ -221,6 +224,13 @@ class CreateTableForm(Form):
 
     def answer(self):
         try:
+            treasury = int(self.query_one("#treasury", Input).value or 50)
+            if not 20 <= treasury <= 1000:
+                raise ValueError
+        except ValueError:
+            self.notify(_("The game holds from 20 to 1000 coins in all."), severity="warning")
+            return None
+        try:
             response = int(self.query_one("#response-clock", Input).value or 0)
             turn = int(self.query_one("#turn-clock", Input).value or 0)
             if not (0 <= response <= 600 and 0 <= turn <= 3600):
@@ -232,6 +242,7 @@ class CreateTableForm(Form):
         options = {
             "seats": self.query_one("#seats", Select).value,
             "variant": self.query_one("#variant", Select).value,
+            "treasury": treasury,
             "response_clock": response,
             "turn_clock": turn,
             "on_disconnect": self.query_one("#on-disconnect", Select).value,

@@ -87,6 +87,7 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
         form.query_one("#seats", Select).value = 3
         form.query_one("#variant", Select).value = "inquisitor"
         form.query_one("#bots", Select).value = "honest"
+        form.query_one("#treasury", Input).value = "80"
         form.query_one("#response-clock", Input).value = "15"
         form.query_one("#turn-clock", Input).value = "0"
         await pilot.click("#private")
@@ -98,6 +99,7 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
         assert options["name"] == "Ana's game" and options["seats"] == 3
         assert options["variant"] == "inquisitor" and options["bots"] == "honest"
         assert (options["response_clock"], options["turn_clock"]) == (15, 0)
+        assert options["treasury"] == 80
         assert options["private"] and app.table.code
         header = shown(screen.query_one("#table-header"))
         assert "Ana's game" in header and app.table.code in header
