@@ -251,3 +251,19 @@ async def test_a_game_left_by_every_person_ends_at_once(connect, server):
     await ana.expect("snapshot")
     assert (await ana.request(Leave(id=new_id()))).TYPE == "ok"
     await eventually(lambda: table not in server.tables)
+
+
+# ------------------------------------------------------------------ a seeded server
+
+
+@pytest.mark.server_config(seed=5)
+async def test_a_seeded_server_deals_every_table_the_same_game(connect):
+    """`coup serve --seed` (and `coup play --seed`): the deal, the first seat and therefore
+    the whole game follow from the seed, table after table."""
+    first = await seat_table(connect, ["ana", "bruno", "chen"])
+    second = await seat_table(connect, ["dara", "eli", "fern"])
+    assert first[0].table != second[0].table
+    for one, other in zip(first, second, strict=True):
+        assert one.view.seat == other.view.seat
+        assert one.view.hands == other.view.hands and one.view.hands[one.view.seat]
+        assert one.view.actor == other.view.actor
