@@ -83,11 +83,6 @@ def _client(args) -> int:
         return 2
     from .tui.app import CoupApp, Launch
 
-    # A server inside the client stays quiet: its log lines would scribble over the screen.
-    quiet = logging.getLogger("coup.server")
-    quiet.addHandler(logging.NullHandler())
-    quiet.propagate = False
-
     launch = Launch()
     if args.command == "play":
         if args.strategy not in STRATEGIES:
@@ -103,6 +98,10 @@ def _client(args) -> int:
             print(f"coup join: {exc}", file=sys.stderr)
             return 2
         launch = Launch("join", name=args.name, host=host, port=port)
+    # A server inside the client stays quiet: its log lines would scribble over the screen.
+    quiet = logging.getLogger("coup.server")
+    quiet.addHandler(logging.NullHandler())
+    quiet.propagate = False
     CoupApp(launch).run()
     return 0
 
