@@ -346,24 +346,22 @@ class CoupApp(App):
     def redraw_game(self, events, new_game: bool) -> None:
         self._tell("game_changed", events, new_game)
 
-    def _on_move_accepted(self, msg) -> None:
+    def _answered(self, re: int | None) -> None:
+        """The server answered request `re`: if it was our pending move, it is no longer."""
         table = self.table
-        if table is not None and table.pending is not None and table.pending.id == msg.re:
+        if table is not None and table.pending is not None and table.pending.id == re:
             table.pending = None
             self.redraw("pending")
 
+    def _on_move_accepted(self, msg) -> None:
+        self._answered(msg.re)
+
     def _on_move_rejected(self, msg) -> None:
-        table = self.table
-        if table is not None and table.pending is not None and table.pending.id == msg.re:
-            table.pending = None
-            self.redraw("pending")
+        self._answered(msg.re)
         self.notify(error_text(msg.code), title=_("Move refused"), severity="warning")
 
     def _on_error(self, msg) -> None:
-        table = self.table
-        if table is not None and table.pending is not None and table.pending.id == msg.re:
-            table.pending = None
-            self.redraw("pending")
+        self._answered(msg.re)
         self.notify(error_text(msg.code), severity="warning")
         if msg.code == "bad_token" and self.table is not None:
             self._left_table()  # the seat was given up while we were away

@@ -38,12 +38,6 @@ class TableState:
     pending: Pending | None = None
 
     @property
-    def status(self) -> str:
-        if self.view is not None:
-            return "over" if self.view.over else "playing"
-        return self.info["status"] if self.info else "waiting"
-
-    @property
     def seats(self) -> list[dict]:
         """Who sits where: the game's players once it runs, else the table's seats."""
         if self.players:

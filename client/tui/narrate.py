@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine import Event, Move, View
+from engine import VARIANTS, Event, Move, View
+from engine.bots import STRATEGIES
 
 from ..i18n import _, action_name, card_name, ngettext
 
@@ -265,3 +266,13 @@ def strategy_label(name: str) -> str:
 
 def variant_label(variant: str) -> str:
     return _("Inquisitor") if variant == "inquisitor" else _("Base game")
+
+
+def strategy_choices() -> list[tuple[str, str]]:
+    """Every bot strategy as a form's (label, value) choices."""
+    return [(strategy_label(s), s) for s in STRATEGIES]
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    """Every variant as a form's (label, value) choices."""
+    return [(variant_label(v), v) for v in VARIANTS]

@@ -9,10 +9,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, Label, RichLog, Select, Static, Switch
 
-from engine.bots import STRATEGIES
-
 from ...i18n import N_, _
-from ..narrate import strategy_label, variant_label
+from ..narrate import strategy_choices, variant_choices, variant_label
 from .base import CoupScreen
 from .menu import Form, lan_address
 from .rules import RulesScreen
@@ -194,12 +192,11 @@ class CreateTableForm(Form):
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("Variant"))
-                yield Select([(variant_label(v), v) for v in ("base", "inquisitor")],
+                yield Select(variant_choices(),
                              value="base", allow_blank=False, id="variant", compact=True)
             with Vertical():
                 yield Label(_("Empty seats"))
-                yield Select([(_("stay empty"), "")] + [(strategy_label(s), s)
-                                                         for s in STRATEGIES],
+                yield Select([(_("stay empty"), "")] + strategy_choices(),
                              value="", allow_blank=False, id="bots", compact=True)
         with Horizontal(classes="row"):
             with Vertical():

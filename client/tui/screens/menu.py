@@ -11,12 +11,10 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from engine.bots import STRATEGIES
-
 from ...i18n import N_, _
 from ...net import LinkError, parse_address
 from ..launch import Launch
-from ..narrate import strategy_label, variant_label
+from ..narrate import strategy_choices, variant_choices
 from .base import CoupModal, CoupScreen
 from .rules import RulesScreen
 
@@ -136,9 +134,17 @@ class Form(CoupModal):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-    def name_field(self, name: str) -> ComposeResult:
+
+class NamedForm(Form):
+    """A form that also asks the player's name, offering `name` first."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def name_field(self) -> ComposeResult:
         yield Label(_("Your name"))
-        yield Input(name, id="name", max_length=32, compact=True)
+        yield Input(self.player, id="name", max_length=32, compact=True)
 
     def name_value(self) -> str | None:
         name = self.query_one("#name", Input).value.strip()
@@ -148,23 +154,19 @@ class Form(CoupModal):
         return name
 
 
-class PlayForm(Form):
+class PlayForm(NamedForm):
     TITLE_TEXT = N_("Play against bots")
 
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.player = name
-
     def fields(self) -> ComposeResult:
-        yield from self.name_field(self.player)
+        yield from self.name_field()
         yield Label(_("Bots"))
         yield Select([(str(n), n) for n in range(1, 10)], value=3, allow_blank=False,
                      id="bots", compact=True)
         yield Label(_("Bot strategy"))
-        yield Select([(strategy_label(s), s) for s in STRATEGIES], value="heuristic",
+        yield Select(strategy_choices(), value="heuristic",
                      allow_blank=False, id="strategy", compact=True)
         yield Label(_("Variant"))
-        yield Select([(variant_label(v), v) for v in ("base", "inquisitor")], value="base",
+        yield Select(variant_choices(), value="base",
                      allow_blank=False, id="variant", compact=True)
 
     def answer(self):
@@ -176,17 +178,13 @@ class PlayForm(Form):
                       variant=self.query_one("#variant", Select).value)
 
 
-class JoinForm(Form):
+class JoinForm(NamedForm):
     TITLE_TEXT = N_("Join a server")
-
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.player = name
 
     def fields(self) -> ComposeResult:
         yield Label(_("Server address (host or host:port)"))
         yield Input("127.0.0.1:7654", id="address", compact=True)
-        yield from self.name_field(self.player)
+        yield from self.name_field()
 
     def answer(self):
         name = self.name_value()
@@ -201,19 +199,15 @@ class JoinForm(Form):
         return host, port, name
 
 
-class HostForm(Form):
+class HostForm(NamedForm):
     TITLE_TEXT = N_("Host a LAN game")
-
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.player = name
 
     def fields(self) -> ComposeResult:
         yield Label(_("Friends on your network join at {address}").format(
             address=lan_address()))
         yield Label(_("Port"))
         yield Input("7654", id="port", type="integer", compact=True)
-        yield from self.name_field(self.player)
+        yield from self.name_field()
 
     def answer(self):
         name = self.name_value()

@@ -16,6 +16,7 @@ from textual.events import Key
 from textual.widgets import Footer, Input, RichLog, Static
 
 from engine import Move, move
+from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name
 from ..narrate import event_text, move_label
@@ -31,6 +32,8 @@ from .rules import RulesScreen
 #: The key of each action on your turn.
 ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
                "assassinate": "a", "steal": "s", "exchange": "e", "examine": "x"}
+#: The key of each answer to a claim that needs no choosing (the two come in different phases).
+RESPONSE_KEYS = {"challenge": "c", "prove": "s", "concede": "c"}
 #: Phases whose choice is made in a dialog (opened by itself, or with enter).
 DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
 #: How each event kind reads in the log.
@@ -123,7 +126,7 @@ class TableScreen(CoupScreen):
         state = self.state
         bar = self.query_one(ActionBar)
         view = state.view
-        if view is None or state.status == "over" and view.over:
+        if view is None or view.over:
             bar.set_items(self._table_items(), self.app.connected)
             return
         items: list[Item] = []
@@ -140,18 +143,10 @@ class TableScreen(CoupScreen):
         bar.set_items(items, state.pending is None and self.app.connected)
 
     def _response_items(self, moves) -> list[Item]:
-        items = []
+        items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.state.name),
+                      lambda mv=mv: self.app.play_move(mv))
+                 for mv in moves if mv.kind in RESPONSE_KEYS]
         blocks = [mv for mv in moves if mv.kind == "block"]
-        for mv in moves:
-            if mv.kind == "challenge":
-                items.append(Item("c", move_label(mv, self.state.name),
-                                  lambda mv=mv: self.app.play_move(mv)))
-            elif mv.kind == "prove":
-                items.append(Item("s", move_label(mv, self.state.name),
-                                  lambda mv=mv: self.app.play_move(mv)))
-            elif mv.kind == "concede":
-                items.append(Item("c", move_label(mv, self.state.name),
-                                  lambda mv=mv: self.app.play_move(mv)))
         if len(blocks) == 1:
             items.append(Item("b", move_label(blocks[0], self.state.name),
                               lambda: self.app.play_move(blocks[0])))
@@ -204,7 +199,7 @@ class TableScreen(CoupScreen):
             kind = next((k for k, v in ACTION_KEYS.items() if v == key), None)
             if kind is None:
                 return None
-            if kind in ("coup", "assassinate", "steal", "examine"):
+            if kind in TARGETED:
                 others = [s for s in range(len(view.alive))
                           if view.alive[s] and s != state.seat]
                 return move(kind, target=others[0] if others else None)
@@ -278,7 +273,8 @@ class TableScreen(CoupScreen):
 
     def action_leave(self) -> None:
         state = self.state
-        if state is not None and state.status == "playing" and state.seat is not None:
+        playing = state is not None and state.view is not None and not state.view.over
+        if playing and state.seat is not None:
             self.app.push_screen(
                 ConfirmDialog(_("Leave the game? Your seat will be played for you.")),
                 lambda yes: self.app.leave_table() if yes else None)
