@@ -1,4 +1,5 @@
-"""The action bar: one button per thing you may do now, each showing its one-key shortcut.
+"""The action bar: one button per thing you may do now, each showing its one-key shortcut,
+four to a row so that every one stays on screen at 80 columns.
 
 The table screen hands it (key, label, callback) triples; a click or the key runs the callback.
 Buttons are rebuilt only when the triples' keys and labels change, so that the bar does not
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from textual.containers import HorizontalGroup
+from textual.containers import Container
 from textual.markup import escape
 from textual.widgets import Button
 
@@ -21,7 +22,7 @@ class Item(NamedTuple):
     run: Callable[[], object]
 
 
-class ActionBar(HorizontalGroup):
+class ActionBar(Container):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.items: list[Item] = []
