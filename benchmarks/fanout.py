@@ -1,0 +1,191 @@
+"""The fan-out ceiling: what a server that knows no rules gets under the server benchmark's load.
+
+    python -m benchmarks.fanout [--tables N] [--seconds S] [--json]
+
+`benchmarks.server` compares the game server with a bare echo, which writes one frame per
+message. A move is dearer by nature: one frame in, and an update out to each of the four
+seats. This program measures that floor on this machine, so that the game server's latency
+can be read against what any one-process trio server could do:
+
+1. **The relay** (its own process, spawned): a trio server with no rules, views, checks or
+   sessions. Connections sit at tables of four ("sit": table, seat); each move a seat sends
+   is answered at once by an update to all four seats, written straight to their sockets as
+   the game server writes them, naming the next seat as the one to move. The updates are a
+   real game's views (the state id and the seat to move change), packed per viewer.
+2. **The bots**: 4 N connections on the server benchmark's bare epoll loop (`drive`). Each
+   unpacks every frame and, when its seat is to move, builds the engine's `View` and its
+   legal moves and sends a random one, exactly as the server benchmark's bots do; the
+   latency is the same: move sent → the update carrying its result received.
+
+Figures (`--json` prints exactly these keys):
+
+    tables, moves, moves_per_s, latency_p50_ms, latency_p99_ms
+    relay_cpu_us            the relay's CPU time per move
+    bots_cpu_us             the load generator's CPU time per move
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+
+import msgpack
+import trio
+
+from engine import Game, Options, View, legal_moves
+
+from .server import Child, Peer, _open_sockets, cpu_seconds, drive, process_cpu_seconds
+from .server import raise_file_limit
+
+
+def _views() -> list[dict]:
+    """Each seat's view of a fresh four-player game, as the wire carries it."""
+    game = Game.new(Options(players=4), 1)
+    return [game.view(seat).to_dict() for seat in range(4)]
+
+
+def _relay_main(pipe) -> None:
+    """The relay's process: serve until the parent says stop."""
+    raise_file_limit()
+    views = _views()
+    packb = msgpack.Packer().pack
+    tables: dict[int, list[int | None]] = {}
+
+    def update(fds: list[int | None], state_id: int) -> None:
+        seat_to_move = state_id % 4
+        for seat, fd in enumerate(fds):
+            view = dict(views[seat], state_id=state_id, opened=state_id, actor=seat_to_move,
+                        waiting=[seat_to_move])
+            try:
+                os.write(fd, packb({"t": "update", "table": "relay", "view": view,
+                                    "events": [], "deadlines": []}))
+            except OSError:  # a bot that hung up at the end of the run
+                pass
+
+    async def handler(stream: trio.SocketStream) -> None:
+        fd = stream.socket.fileno()
+        unpacker = msgpack.Unpacker(raw=False)
+        fds = None
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                return
+            if not data:
+                return
+            unpacker.feed(data)
+            for msg in unpacker:
+                if msg["t"] == "sit":
+                    fds = tables.setdefault(msg["table"], [None] * 4)
+                    fds[msg["seat"]] = fd
+                    if None not in fds:
+                        update(fds, 0)
+                else:
+                    update(fds, msg["state_id"] + 1)
+
+    async def run() -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        async with trio.open_nursery() as nursery:
+            await nursery.start(trio.serve_listeners, handler, listeners)
+            pipe.send(("port", listeners[0].socket.getsockname()[1]))
+            await trio.to_thread.run_sync(pipe.recv)
+            nursery.cancel_scope.cancel()
+
+    trio.run(run)
+    pipe.send(("done", {}))
+
+
+class RelayBot(Peer):
+    """A seat at the relay: on its turn, the engine's legal moves on its view, one at random."""
+
+    def __init__(self, sock, table: int, seat: int, rng: random.Random, latencies: list,
+                 end: float) -> None:
+        super().__init__(sock)
+        self.table = table
+        self.seat = seat
+        self.rng = rng
+        self.latencies = latencies
+        self.end = end
+        self.sent: tuple[int, float] | None = None  # (state_id moved at, when)
+
+    def start(self) -> None:
+        self.send({"t": "sit", "table": self.table, "seat": self.seat})
+
+    def received(self, msg: dict) -> None:
+        data = msg["view"]
+        if self.sent is not None and data["state_id"] > self.sent[0]:
+            self.latencies.append(time.perf_counter() - self.sent[1])
+            self.sent = None
+        if self.seat in data["waiting"] and time.perf_counter() < self.end:
+            view = View.from_dict(data)
+            moves = legal_moves(view, self.seat)
+            chosen = moves[int(self.rng.random() * len(moves))]
+            self.sent = (view.state_id, time.perf_counter())
+            self.send({"t": "move", "id": view.state_id, "state_id": view.state_id,
+                       "move": chosen.to_dict()})
+
+
+def measure(tables: int, seconds: float, seed: int) -> dict:
+    raise_file_limit()
+    relay = Child(_relay_main)
+    try:
+        port = relay.port()
+        socks, failed = trio.run(_open_sockets, port, tables * 4)
+        if failed:
+            raise RuntimeError(f"{failed} connections failed")
+        rng = random.Random(seed)
+        latencies: list[float] = []
+        start = time.perf_counter()
+        end = start + seconds
+        bots = [RelayBot(sock, i // 4, i % 4, random.Random(rng.getrandbits(64)), latencies,
+                         end) for i, sock in enumerate(socks)]
+        relay_cpu = process_cpu_seconds(relay.process.pid)
+        bots_cpu = cpu_seconds()
+        drive(bots, end)  # every table plays until the end: the bots are cut off there
+        bots_cpu = cpu_seconds() - bots_cpu
+        relay_cpu = process_cpu_seconds(relay.process.pid) - relay_cpu
+    finally:
+        relay.stop()
+    lat = sorted(latencies)
+    moves = len(lat)
+
+    def pct(p: float) -> float:
+        return round(lat[min(moves - 1, int(p * moves))] * 1000, 2) if lat else 0.0
+
+    return {
+        "tables": tables,
+        "moves": moves,
+        "moves_per_s": round(moves / seconds, 1),
+        "latency_p50_ms": pct(0.50),
+        "latency_p99_ms": pct(0.99),
+        "relay_cpu_us": round(relay_cpu / moves * 1e6, 1) if moves else 0.0,
+        "bots_cpu_us": round(bots_cpu / moves * 1e6, 1) if moves else 0.0,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=500, help="tables of 4 bots (default 500)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="how long they play")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seed", type=int, default=1, help="the bots' random choices")
+    args = parser.parse_args(argv)
+    result = measure(max(1, args.tables), args.seconds, args.seed)
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"fan-out ceiling: a relay with no rules, {result['tables']} tables of 4 bots "
+          f"({result['tables'] * 4} connections), {args.seconds:g} s")
+    for key, value in result.items():
+        shown = f"{value:,.2f}" if isinstance(value, float) else f"{value:,}"
+        print(f"  {key:<18}{shown:>12}")
+
+
+if __name__ == "__main__":
+    main()
