@@ -8,7 +8,9 @@ task keeps time: it plays the default move for a seat whose deadline passed (R10
 bot seats, and ends the grace of players who did not come back.
 
 After every accepted move each seated player and spectator gets its own complete view, the
-events it may see and the deadlines (R11); nothing is built by removing secrets.
+events it may see and the deadlines (R11); nothing is built by removing secrets. Changes to
+the table itself (seats, readiness, status) are told once the items in hand are handled: one
+`table` message for a burst of them.
 """
 
 from __future__ import annotations
@@ -109,6 +111,8 @@ class Table:
         self.rng = random.Random(secrets.randbits(64) if seed is None else seed)
         self.closed = False
         self._inbox_send, self._inbox = trio.open_memory_channel[tuple](4096)
+        #: The table changed since its members were last told (see _tell_changes).
+        self._dirty = False
 
     # ------------------------------------------------------------------ outside the task
 
@@ -160,6 +164,7 @@ class Table:
                         log.error("table_failed", table=self.id, error=repr(exc),
                                   exc_info=True)
                         break
+                    self._tell_changes()
         finally:
             self.closed = True
             self._inbox_send.close()
@@ -396,6 +401,7 @@ class Table:
         self.bot_due.clear()
         self._changed_deadlines()
         self._changed()
+        self._tell_changes()  # the table says "playing" before the game's first view
         for session, seat in self._audience():
             session.send(self._snapshot(seat))
         log.info("game_started", table=self.id, players=options.players,
@@ -575,7 +581,15 @@ class Table:
     # ------------------------------------------------------------------ broadcasting
 
     def _changed(self) -> None:
-        """Tell the table's members, and the lobby, that the table changed."""
+        """The table changed: its members and the lobby hear of it once the items in hand
+        are handled (four players who get ready together cause one table message)."""
+        self._dirty = True
+
+    def _tell_changes(self) -> None:
+        """Tell the table's members, and the lobby, of the changes not yet told."""
+        if not self._dirty:
+            return
+        self._dirty = False
         info = encode_once(TableInfo(info=self.summary(members=True)))
         for session, _ in self._audience():
             session.send(info)

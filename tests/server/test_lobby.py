@@ -244,6 +244,30 @@ async def test_ready_everyone_at_a_full_table_starts_it(connect):
     assert reply.TYPE == "error" and reply.code == "game_running"
 
 
+async def test_changes_handled_together_are_told_once(connect):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"], start=False, seats=3)
+
+    async def told_until_chat() -> list:
+        """What ana hears until her chat comes back: all that the table did before it."""
+        await ana.request(Say(id=new_id(), scope="table", text="marker"))
+        told = []
+        while (msg := await ana.next()).TYPE != "chat":
+            told.append(msg)
+        return told
+
+    await told_until_chat()
+    # Three requests in one write reach the table together: the table then tells its members
+    # once, with the state they leave it in.
+    requests = [Ready(id=new_id()), Ready(id=new_id(), ready=False), Ready(id=new_id())]
+    await bruno.send_raw(b"".join(bruno.conn.send(r) for r in requests))
+    for request in requests:
+        assert (await bruno.reply(request.id)).TYPE == "ok"
+    told = await told_until_chat()
+    assert [m.TYPE for m in told] == ["table"]
+    assert told[0].info["seats"][1]["ready"] is True
+    assert told[0].info["status"] == "waiting"
+
+
 async def test_start_is_the_creators_once_everyone_is_ready(connect):
     ana, bruno, chen = await seat_table(connect, ["ana", "bruno", "chen"], start=False, seats=4)
     dara = await connect("dara")
