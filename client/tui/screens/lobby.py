@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, Label, RichLog, Select, Static, Switch
 
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from ..narrate import strategy_choices, variant_choices, variant_label
 from .base import CoupScreen
 from .menu import Form, lan_address
@@ -21,6 +21,15 @@ def clocks_text(options: dict) -> str:
     if not response and not turn:
         return _("no clock")
     return f"{response}s/{turn}s"
+
+
+def who_sits(seats: list[dict]) -> str:
+    """A table's seats for the list: how many are taken, the bots counted, and the people by
+    name ("4/4 2 bots, Ana, Bruno")."""
+    people = [s["name"] for s in seats if s["name"] and not s["bot"]]
+    bots = sum(1 for s in seats if s["bot"])
+    names = ([ngettext("{n} bot", "{n} bots", bots).format(n=bots)] if bots else []) + people
+    return f"{len(people) + bots}/{len(seats)} " + _short(", ".join(names), 22)
 
 
 def _short(text: str, width: int) -> str:
@@ -42,6 +51,8 @@ class LobbyScreen(CoupScreen):
         Binding("question_mark", "rules", N_("Rules")),
         Binding("escape", "leave", N_("Leave server")),
     ]
+    #: Narrower than this, the chat goes under the list of tables, which needs the width.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-header")
@@ -57,11 +68,18 @@ class LobbyScreen(CoupScreen):
 
     def on_mount(self) -> None:
         self._rows: list[tuple[str, ...]] | None = None
+        # The chat so far is written once the log is laid out (it wraps what it is given at
+        # its width then); what comes before that is in the history too.
+        self._chat_shown = False
+        self.call_after_refresh(self._show_chat_history)
+        self.model_changed("tables")
+        self.query_one("#tables", DataTable).focus()
+
+    def _show_chat_history(self) -> None:
         log = self.query_one("#chat-log", RichLog)
         for name, text in self.app.lobby_chat:
             log.write(f"{name}: {text}")
-        self.model_changed("tables")
-        self.query_one("#tables", DataTable).focus()
+        self._chat_shown = True
 
     def model_changed(self, what: str) -> None:
         app = self.app
@@ -82,9 +100,7 @@ class LobbyScreen(CoupScreen):
         rows = []
         for t in self.app.tables:
             seats = t["seats"]
-            taken = [s["name"] or s["bot"] for s in seats if s["name"] or s["bot"]]
-            rows.append((t["table"], t["name"],
-                         f"{len(taken)}/{len(seats)} " + _short(", ".join(taken), 24),
+            rows.append((t["table"], t["name"], who_sits(seats),
                          variant_label(t["options"].get("variant", "base")),
                          clocks_text(t["options"]), status_text(t["status"])))
         if rows == self._rows:
@@ -104,7 +120,7 @@ class LobbyScreen(CoupScreen):
             "" if rows else _("No public tables yet: press c to create one."))
 
     def chat(self, msg) -> None:
-        if msg.scope == "lobby":
+        if msg.scope == "lobby" and self._chat_shown:
             self.query_one("#chat-log", RichLog).write(f"{msg.name}: {msg.text}")
 
     def _selected(self) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input, Select, Switch
 
 from client.tui.app import Launch
-from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen
+from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen, who_sits
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
 from protocol import Say, Start
@@ -64,6 +64,17 @@ def test_the_lobby_lists_tables_with_their_seats_and_follows_them(server):
         assert shown(app.screen.query_one("#no-tables")).strip() == ""
 
     run_app(join(server), body)
+
+
+def test_the_list_counts_the_bots_and_names_the_people():
+    def seat(n, name=None, bot=None):
+        return {"seat": n, "name": name, "bot": bot, "ready": False, "away": False}
+
+    assert who_sits([seat(0, "Ana"), seat(1, bot="heuristic"), seat(2, bot="random"),
+                     seat(3)]) == "3/4 2 bots, Ana"
+    assert who_sits([seat(0, bot="honest"), seat(1, "Bruno")]) == "2/2 1 bot, Bruno"
+    long = who_sits([seat(n, f"Player{n}") for n in range(6)])
+    assert long.startswith("6/6 Player0, Player1") and long.endswith("…")
 
 
 def test_an_empty_lobby_says_how_to_create_a_table(server):
