@@ -36,7 +36,7 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         return _("{name} challenges {target}: {card}?").format(
             name=who, target=target, card=card_name(e.card))
     if kind == "prove":
-        return _("{name} shows a {card}: the claim was true").format(
+        return _("{name} shows the {card}: the claim was true").format(
             name=who, card=card_name(e.card))
     if kind == "redraw":
         return _("{name} shuffles it into the deck and draws a new card").format(name=who)
@@ -49,7 +49,7 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         return _("{name} blocks {target} as {card}").format(
             name=who, target=target, card=card_name(e.card))
     if kind == "lose":
-        return _("{name} loses a {card}").format(name=who, card=card_name(e.card))
+        return _("{name} loses an influence: {card}").format(name=who, card=card_name(e.card))
     if kind == "exile":
         return _("{name} is out of the game").format(name=who)
     if kind == "gain":
@@ -90,7 +90,7 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         if e.seat == me:
             return _("You show {target} your {card}").format(target=target,
                                                              card=card_name(e.card))
-        return _("{name} shows you a {card}").format(name=who, card=card_name(e.card))
+        return _("{name} shows you the {card}").format(name=who, card=card_name(e.card))
     if kind == "picked":
         return _("You pick: {card}").format(card=card_name(e.card))
     return None
@@ -157,7 +157,7 @@ def prompt(view: View, names: Names) -> str:
         if view.claimant == me:
             return _("{name} challenges your {card}: show it or concede").format(
                 name=names(view.challenger), card=card_name(view.claim))
-        return _("{name} must show a {card} or concede").format(
+        return _("{name} must show the {card} or concede").format(
             name=names(view.claimant), card=card_name(view.claim))
     if phase == "lose":
         waiting = view.waiting[0] if view.waiting else None
@@ -176,7 +176,7 @@ def prompt(view: View, names: Names) -> str:
                                                          target=names(view.target))
     if phase == "examine_decision":
         if mine:
-            return _("{target} showed you a {card}: let them keep it or make them swap it"
+            return _("{target} showed you the {card}: let them keep it or make them swap it"
                      ).format(target=names(view.target), card=card_name(view.shown))
         return _("{name} decides what {target} does with the shown card").format(
             name=names(view.actor), target=names(view.target))
