@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from engine import Move, move
 from engine.cards import TARGETED
 
-from ...i18n import N_, _, action_name
+from ...i18n import N_, _, action_name, ngettext
 from ..narrate import event_text, move_label
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
@@ -221,8 +221,10 @@ class TableScreen(CoupScreen):
 
     def _seat_line(self, seat: int) -> str:
         view = self.state.view
-        return _("{name} — {coins}¢, {cards} cards").format(
-            name=self.state.name(seat), coins=view.coins[seat], cards=view.influence[seat])
+        cards = view.influence[seat]
+        return ngettext("{name} — {coins}¢, {cards} card", "{name} — {coins}¢, {cards} cards",
+                        cards).format(name=self.state.name(seat), coins=view.coins[seat],
+                                      cards=cards)
 
     def _choose_block(self, blocks) -> None:
         self.app.push_screen(

@@ -102,6 +102,9 @@ def test_a_targeted_action_opens_the_target_picker():
         targets = [app.table.name(seat) for seat in (1, 2) if seat != view.seat]
         labels = dialog_labels(app)
         assert len(labels) == 2 and all(name in label for name, label in zip(targets, labels))
+        for seat, label in zip([s for s in (1, 2) if s != view.seat], labels):
+            cards = app.table.view.influence[seat]
+            assert label.endswith(f", {cards} card" + ("s" if cards != 1 else ""))
         await pilot.press("escape")  # back to the table: nothing is sent
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         assert sent == []
