@@ -37,8 +37,9 @@ import trio
 
 from engine import Game, Options, View, legal_moves
 
-from .server import Child, Peer, _open_sockets, cpu_seconds, drive, process_cpu_seconds
-from .server import raise_file_limit
+from .server import (
+    Child, Peer, cpu_seconds, drive, open_sockets, process_cpu_seconds, raise_file_limit,
+)
 
 
 def _views() -> list[dict]:
@@ -136,7 +137,7 @@ def measure(tables: int, seconds: float, seed: int) -> dict:
     relay = Child(_relay_main)
     try:
         port = relay.port()
-        socks, failed = trio.run(_open_sockets, port, tables * 4)
+        socks, failed = trio.run(open_sockets, port, tables * 4)
         if failed:
             raise RuntimeError(f"{failed} connections failed")
         rng = random.Random(seed)

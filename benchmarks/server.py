@@ -655,7 +655,7 @@ class EchoClient(Peer):
             self.start()
 
 
-async def _open_sockets(port: int, connections: int) -> tuple[list[socket.socket], int]:
+async def open_sockets(port: int, connections: int) -> tuple[list[socket.socket], int]:
     """Plain sockets connected to the port (opened over trio, CONNECT_BATCH at a time),
     and how many failed."""
     socks: list[socket.socket] = []
@@ -680,7 +680,7 @@ async def _open_sockets(port: int, connections: int) -> tuple[list[socket.socket
 def run_echo(port: int, connections: int, seconds: float, server_pid: int | None = None) -> dict:
     """`connections` clients doing request → echo round trips for `seconds`, on the same
     loop as the bots."""
-    socks, failed = trio.run(_open_sockets, port, connections)
+    socks, failed = trio.run(open_sockets, port, connections)
     start = time.perf_counter()
     server_cpu_start = process_cpu_seconds(server_pid) if server_pid else None
     clients = [EchoClient(sock, start + seconds) for sock in socks]
