@@ -19,6 +19,9 @@ from protocol import (
 
 DEFAULT_PORT = 7654
 CLIENT_NAME = "coup-tui/0.1"
+#: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
+#: it), or the seat was taken up by a newer connection with the same token.
+FINAL_GOODBYES = frozenset({"server_shutdown", "replaced"})
 
 
 class LinkError(Exception):

@@ -7,7 +7,8 @@ choice, made in a worker thread so that the connection stays alive while it thin
 strategy is still thinking close to the decision's deadline, the runner sends a safe default
 (the one R10 would play) and says so in the log. After each game it asks for a rematch
 until it has played the games it was asked for. A dropped connection is re-opened with the
-seat's token, and play goes on from the fresh snapshot.
+seat's token, and play goes on from the fresh snapshot, unless the server said it is
+stopping or gave the seat to a newer connection: then the runner stops (Dismissed).
 """
 
 from __future__ import annotations
@@ -24,12 +25,16 @@ from protocol import (
     CreateTable, Error, Join, Leave, ListTables, MoveRequest, Pong, Ready, Rematch,
 )
 
-from .net import Link, LinkError
+from .net import FINAL_GOODBYES, Link, LinkError
 
 log = logging.getLogger("coup.bot")
 
 #: Seconds kept in hand before a deadline: the move must reach the server in time.
 MARGIN = 1.0
+
+
+class Dismissed(LinkError):
+    """The server said a goodbye that a reconnect cannot undo (FINAL_GOODBYES)."""
 
 
 @dataclass
@@ -72,6 +77,8 @@ class BotRunner:
             while self.played < self.games:
                 try:
                     await self._play(link)
+                except Dismissed:
+                    raise
                 except LinkError as exc:
                     log.warning("%s: %s; reconnecting", self.name, exc)
                     await link.aclose()
@@ -131,6 +138,13 @@ class BotRunner:
         msg = await link.receive()
         if msg is None:
             raise LinkError("the server closed the connection")
+        if msg.TYPE == "bye":
+            said = f"the server said goodbye ({msg.reason})"
+            if msg.message:
+                said += f": {msg.message}"
+            if msg.reason in FINAL_GOODBYES:
+                raise Dismissed(said)
+            raise LinkError(said)
         if isinstance(msg, Error) and msg.re is None:
             log.warning("%s: server says %s: %s", self.name, msg.code, msg.message)
         return msg

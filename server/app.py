@@ -13,7 +13,9 @@ from collections import Counter
 
 import trio
 
-from protocol import MAX_LISTED, Chat, Error, Join, Ok, State, Tables, encode, encode_once
+from protocol import (
+    MAX_LISTED, Bye, Chat, Error, Join, Ok, State, Tables, encode, encode_once,
+)
 
 from . import log
 from .config import ServerConfig
@@ -36,6 +38,8 @@ class Server:
         self.per_address: Counter[str] = Counter()
         self._lobby_dirty = trio.Event()
         self._nursery: trio.Nursery | None = None
+        #: Shutting down: a connection that still comes in is told so and closed.
+        self.stopping = False
         #: The (host, port) actually bound, once serving.
         self.address: tuple[str, int] | None = None
 
@@ -57,17 +61,16 @@ class Server:
             address = stream.socket.getpeername()[0]
         except OSError:
             address = "?"
+        if self.stopping:
+            await _turn_away(stream, Bye(reason="server_shutdown",
+                                         message="The server is stopping."))
+            return
         if (len(self.sessions) >= self.config.max_connections
                 or self.per_address[address] >= self.config.max_per_address):
             log.warning("refused_connection", address=address)
-            with trio.move_on_after(1):
-                try:
-                    await stream.send_all(encode(Error(
-                        code="too_many_connections",
-                        message="The server has all the connections it allows.")))
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    pass
-            await trio.aclose_forcefully(stream)
+            await _turn_away(stream, Error(code="too_many_connections",
+                                           message="The server has all the connections it "
+                                           "allows."))
             return
         session = Session(self, stream, address)
         self.sessions.add(session)
@@ -88,6 +91,7 @@ class Server:
     async def shutdown(self) -> None:
         """Tell every client the server is stopping, give them a moment, then stop."""
         log.info("shutting_down", sessions=len(self.sessions), tables=len(self.tables))
+        self.stopping = True
         for session in list(self.sessions):
             session.close("server_shutdown", "The server is stopping.")
         with trio.move_on_after(2):
@@ -181,6 +185,17 @@ class Server:
                 for session in subscribers:
                     session.send(update)
             await trio.sleep(LOBBY_PUSH)
+
+
+async def _turn_away(stream: trio.SocketStream, last_words) -> None:
+    """Say why to a connection that is not served (it may not have said hello yet: these
+    words are valid in any state), and close it."""
+    with trio.move_on_after(1):
+        try:
+            await stream.send_all(encode(last_words))
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+    await trio.aclose_forcefully(stream)
 
 
 async def serve(config: ServerConfig | None = None, *, task_status=trio.TASK_STATUS_IGNORED):

@@ -8,7 +8,8 @@ the Textual messages of messages.py, and never touches a widget.
 A connection is opened with the bot runner's `Link` (the same protocol code the bots use).
 Pings are answered here. When a connection drops while the player holds a seat, it is
 re-opened with the seat's token, with growing pauses, for as long as the server keeps seats
-(its grace period); the server then sends the seat back with a fresh snapshot.
+(its grace period); the server then sends the seat back with a fresh snapshot. A server that
+said it is stopping, or that gave the seat to a newer connection, is not tried again.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import trio
 from protocol import Bye, Ping, Pong
 from server import ServerConfig, serve
 
-from ..net import Link, LinkError
+from ..net import FINAL_GOODBYES, Link, LinkError
 from . import messages as m
 
 #: Seconds the client keeps trying to get its seat back (the server's default grace).
@@ -107,8 +108,8 @@ class Net:
             self.post(m.Connected(link.welcome.name or name or "", link.welcome.server))
             reason = ""
             while True:
-                reason = await self._pump(link)
-                if self.token is None:
+                reason, final = await self._pump(link)
+                if self.token is None or final:
                     break
                 self.post(m.ConnectionLost(reason))
                 link = await self._reconnect(host, port, name)
@@ -119,8 +120,9 @@ class Net:
         if self._connection is scope:
             self._connection = None
 
-    async def _pump(self, link: Link) -> str:
-        """Carry messages both ways until the connection ends; returns why it ended."""
+    async def _pump(self, link: Link) -> tuple[str, bool]:
+        """Carry messages both ways until the connection ends; returns why it ended, and
+        whether the server said a goodbye that a reconnect cannot undo."""
         self.link = link
         # Whatever was queued for a broken connection is dropped: moves in it are stale.
         while True:
@@ -129,6 +131,7 @@ class Net:
             except trio.WouldBlock:
                 break
         reason = "the server closed the connection"
+        final = False
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._write, link)
@@ -139,6 +142,7 @@ class Net:
                             continue
                         if isinstance(msg, Bye):
                             reason = msg.message or msg.reason
+                            final = msg.reason in FINAL_GOODBYES
                         self.post(m.Received(msg))
                 except LinkError as exc:
                     reason = str(exc)
@@ -148,7 +152,7 @@ class Net:
         finally:
             self.link = None
             await link.aclose()
-        return reason
+        return reason, final
 
     async def _write(self, link: Link) -> None:
         async for msg in self._outbox:

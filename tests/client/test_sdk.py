@@ -1,6 +1,7 @@
 """The bot SDK's promises: a strategy still thinking near its deadline is answered for with
 the safe default; a dropped connection is re-opened with the seat's token and the game goes
-on; `coup arena` prints what it says; `coup bot` exits 0 after its games."""
+on, but a server that says it is stopping ends the run; `coup arena` prints what it says;
+`coup bot` exits 0 after its games."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import time
 import pytest
 import trio
 
-from client.runner import BotRunner, Seating
+from client.runner import BotRunner, Dismissed, Seating
 from engine.bots import Strategy, make
 from server import Server, ServerConfig
 
@@ -79,6 +80,33 @@ async def test_a_dropped_connection_is_reopened_with_the_token_and_the_game_goes
         await host_and_guest(host, guest, 60)
         nursery.cancel_scope.cancel()
     assert dropped and host.played == guest.played == 1
+
+
+@pytest.mark.trio
+async def test_a_server_that_stops_dismisses_its_bots() -> None:
+    """bye server_shutdown: the seats go with the server, so the runner stops at once
+    instead of reconnecting for minutes."""
+    async with trio.open_nursery() as nursery:
+        server = Server(ServerConfig(port=0, bot_delay=0))
+        await nursery.start(server.serve)
+        bot = BotRunner("127.0.0.1", server.address[1], make("random", seed=1), name="lonely",
+                        seating=Seating(create=2))
+        stopped = []
+
+        async def play() -> None:
+            with pytest.raises(Dismissed, match="server_shutdown"):
+                await bot.run()
+            stopped.append(trio.current_time())
+
+        nursery.start_soon(play)
+        with trio.fail_after(10):
+            while bot.table is None:
+                await trio.sleep(0.01)
+            await server.shutdown()
+            asked = trio.current_time()
+            while not stopped:
+                await trio.sleep(0.01)
+    assert stopped[0] - asked < 1
 
 
 def test_coup_arena_prints_json_win_rates() -> None:

@@ -13,7 +13,7 @@ import pytest
 import trio
 import trio.testing
 
-from protocol import Join, ListTables, Ping, Rematch
+from protocol import Hello, Join, ListTables, Ping, Rematch
 from tests.server.helpers import eventually, seat_table
 from tests.server.peer import Peer, new_id
 
@@ -261,3 +261,15 @@ async def test_shutdown_says_bye_to_everyone_and_closes(connect, server, port):
     await trio.testing.wait_all_tasks_blocked()
     with pytest.raises(OSError):  # the server no longer listens
         await Peer.connect(port, "late")
+
+
+async def test_a_connection_that_comes_while_the_server_stops_is_turned_away(connect, server):
+    # While the server stops, it still listens for a moment (the others' last words go out);
+    # a client that comes then, a bot reconnecting say, is told so at once and not served.
+    server.stopping = True
+    late = await connect("late", handshake=False)
+    await late.send(Hello(versions=[1], client="test/1", name="late"))
+    frames = await closed_with(late)
+    assert [f["t"] for f in frames] == ["bye"]
+    assert last_words(frames) == ("bye", "server_shutdown")
+    assert not server.sessions

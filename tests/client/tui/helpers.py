@@ -130,7 +130,8 @@ class ServerThread:
         return self
 
     def stop(self) -> None:
-        trio.from_thread.run_sync(self._scope.cancel, trio_token=self._token)
+        if self._thread.is_alive():  # (a test may have shut the server down itself)
+            trio.from_thread.run_sync(self._scope.cancel, trio_token=self._token)
         self._thread.join(WAIT)
         assert not self._thread.is_alive(), "the test server did not stop"
 

@@ -1,6 +1,7 @@
 """A dropped connection while seated in a running game: the banner shows, the client
 reconnects by itself with its seat's token, the table comes back from the server's fresh
-snapshot, and play goes on.
+snapshot, and play goes on. A server that says it is stopping is not tried again: the
+player is back at the menu, told why.
 
 The practice table runs on the app's own server. The test shuts the client's socket down
 under it, and holds the reconnect until the banner has been seen (a loopback reconnect is
@@ -15,7 +16,11 @@ import trio
 
 from client.tui import net
 
-from .helpers import my_turn, notes, practice, run_app, until
+from client.tui.app import Launch
+from client.tui.screens.menu import MenuScreen
+from client.tui.screens.table import TableScreen
+
+from .helpers import create_table, my_turn, notes, practice, run_app, until
 
 
 class HeldLink(net.Link):
@@ -59,3 +64,19 @@ def test_the_client_reconnects_by_itself_and_play_goes_on(monkeypatch):
 
 def bar_disabled(screen) -> bool:
     return screen.query_one("#actions").disabled
+
+
+def test_a_server_that_stops_sends_its_players_back_to_the_menu(server):
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        table = (await server.run(create_table, bruno, seats=2)).table
+        await until(pilot, lambda: app.connected, "the connection")
+        app.join_table(table)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.net.token,
+                    "a seat at Bruno's table")
+        await server.run(server.server.shutdown)
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        assert "The server is stopping." in notes(app)
+        assert not app.connected and app.table is None
+
+    run_app(Launch(mode="join", host="127.0.0.1", port=server.port, name="Ana"), body)
