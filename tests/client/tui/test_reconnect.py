@@ -76,7 +76,7 @@ def test_a_server_that_stops_sends_its_players_back_to_the_menu(server):
                     "a seat at Bruno's table")
         await server.run(server.server.shutdown)
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-        assert "The server is stopping." in notes(app)
+        await until(pilot, lambda: "The server is stopping." in notes(app), "the reason")
         assert not app.connected and app.table is None
 
     run_app(Launch(mode="join", host="127.0.0.1", port=server.port, name="Ana"), body)
