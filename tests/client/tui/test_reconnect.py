@@ -53,7 +53,8 @@ def test_the_client_reconnects_by_itself_and_play_goes_on(monkeypatch):
         await until(pilot, lambda: app.table.view is not view, "the fresh snapshot")
         assert app.table.view.state_id == view.state_id and app.table.seat == view.seat
         assert app.table.token == token and app.screen is screen
-        assert "Reconnected: your seat is back." in notes(app)
+        await until(pilot, lambda: "Reconnected: your seat is back." in notes(app),
+                    "the notice")  # notifications arrive as messages of their own
         await until(pilot, lambda: not bar_disabled(screen), "the action bar back")
         await pilot.press("i")
         await until(pilot, lambda: app.table.view.state_id > view.state_id, "our Income")
