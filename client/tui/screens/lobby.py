@@ -232,7 +232,7 @@ class CreateTableForm(Form):
                     yield Switch(id="private")
                     yield Label(_("Private (join by code)"))
                 with Horizontal(classes="switch-row"):
-                    yield Switch(id="draft")
+                    yield Switch(value=True, id="draft")  # R1.7: on unless turned off
                     yield Label(_("Two-player draft"))
 
     def answer(self):

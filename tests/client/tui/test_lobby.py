@@ -121,6 +121,26 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
     run_app(join(server), body, size=(120, 40))
 
 
+def test_the_form_s_defaults_are_the_rules_defaults(server):
+    """Untouched, the form asks for what the rules play by default: R1.7's two-player
+    variant on, 50 coins, the base game, a public table."""
+    async def body(app, pilot):
+        await in_lobby(app, pilot)
+        await pilot.press("c")
+        form = await until(pilot, lambda: isinstance(app.screen, CreateTableForm)
+                           and app.screen, "the form")
+        form.query_one("#seats", Select).value = 2
+        await pilot.click("#ok")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "the new table")
+        options = app.table.info["options"]
+        assert options["two_player_draft"] is True
+        assert (options["variant"], options["treasury"], options["private"]) == (
+            "base", 50, False)
+
+    run_app(join(server), body, size=(120, 40))
+
+
 def test_a_wrong_clock_keeps_the_form_open(server):
     async def body(app, pilot):
         await in_lobby(app, pilot)
