@@ -39,8 +39,9 @@ class ChooseDialog(CoupModal):
             yield Label(Text(self.title_text), classes="dialog-title")
             yield OptionList(*(Option(f"[b]{n}[/b]  {escape(label)}", id=str(n)) for n, (label, _v)
                                in enumerate(self.options, 1)), id="choices")
-            yield Label(_("1–{n} or ⏎ to choose · esc: back to the table").format(
-                n=len(self.options)), classes="dialog-help")
+            keys = "1" if len(self.options) == 1 else f"1–{len(self.options)}"
+            yield Label(_("{keys} or ⏎ to choose · esc: back to the table").format(keys=keys),
+                        classes="dialog-help")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_pick(int(event.option.id))
