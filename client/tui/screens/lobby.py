@@ -264,6 +264,8 @@ class CreateTableForm(Form):
         }
         if bots := self.query_one("#bots", Select).value:
             options["bots"] = bots
-        if name := self.query_one("#table-name", Input).value.strip():
-            options["name"] = name
+        # Unnamed, the table is named in the creator's language (the server's default name
+        # is in English).
+        name = self.query_one("#table-name", Input).value.strip()
+        options["name"] = name or _("{name}'s table").format(name=self.app.me)[:32]
         return options

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Select, Switch
 
+from client.i18n import set_language
 from client.tui.app import Launch
 from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen, who_sits
 from client.tui.screens.menu import MenuScreen
@@ -123,7 +124,10 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
 
 def test_the_form_s_defaults_are_the_rules_defaults(server):
     """Untouched, the form asks for what the rules play by default: R1.7's two-player
-    variant on, 50 coins, the base game, a public table."""
+    variant on, 50 coins, the base game, a public table; and it names the table in the
+    creator's language."""
+    set_language("pt_BR")
+
     async def body(app, pilot):
         await in_lobby(app, pilot)
         await pilot.press("c")
@@ -137,6 +141,7 @@ def test_the_form_s_defaults_are_the_rules_defaults(server):
         assert options["two_player_draft"] is True
         assert (options["variant"], options["treasury"], options["private"]) == (
             "base", 50, False)
+        assert options["name"] == "Mesa de Ana"
 
     run_app(join(server), body, size=(120, 40))
 
