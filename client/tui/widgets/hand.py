@@ -29,5 +29,6 @@ class HandPanel(Static):
                 text.append(f" {card_name(card)} ", style="bold reverse")
                 text.append(" ")
             if not hand:
-                text.append(_("no cards left"), style="dim")
+                text.append(_("no cards yet: pick one from your set") if view.phase == "draft"
+                            else _("no cards left"), style="dim")
         self.update(text)

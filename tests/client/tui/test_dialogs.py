@@ -22,6 +22,7 @@ from .helpers import (
     peer_plays,
     run_app,
     sent_by,
+    shown,
     sit,
     until,
 )
@@ -125,6 +126,9 @@ def test_draft_pick_card_to_show_and_the_examine_decision(server):
         while app.table.view.phase == "draft":  # both pick, in turns of the draft
             pick = await until(pilot, lambda: dialog(app), "the draft pick")
             assert pick.title_text == "Pick a card for your hand"
+            if not app.table.view.hands[me]:  # the hand says why it is empty
+                hand = shown(app.screen_stack[-2].query_one("#hand"))
+                assert "no cards yet" in hand and "left" not in hand
             assert all(label.startswith("Pick ") for label in dialog_labels(app))
             state = app.table.view.state_id
             await pilot.press("1")
