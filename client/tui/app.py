@@ -376,6 +376,7 @@ class CoupApp(App):
         if self.table is not None and msg.table == self.table.table:
             self.table.set_presence(msg.seat, msg.status, msg.name)
             self.redraw("table")
+            self._tell("presence", msg)
 
     def _on_bye(self, msg) -> None:
         self.notify(error_text(msg.reason), title=_("The server says goodbye"),

@@ -207,6 +207,19 @@ def _respond_prompt(view: View, names: Names, mine: bool) -> str:
     return _("{what} — challenge or pass?").format(what=text)
 
 
+def presence_text(status: str, name: str) -> str | None:
+    """What the log says when a seated player goes away, comes back, leaves, or is replaced
+    by a bot at the end of the grace (the wire's presence statuses)."""
+    texts = {
+        "away": _("{name} lost the connection: the seat waits for them"),
+        "here": _("{name} is back"),
+        "left": _("{name} left the table"),
+        "bot": _("{name} did not come back: a bot plays the seat"),
+    }
+    text = texts.get(status)
+    return text.format(name=name) if text else None
+
+
 def error_text(code: str) -> str:
     """A refusal's code as a sentence for players (the server's own sentence is English)."""
     texts = {

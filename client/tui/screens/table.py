@@ -19,7 +19,7 @@ from engine import Move, move
 from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name, ngettext
-from ..narrate import event_text, move_label
+from ..narrate import event_text, move_label, presence_text
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.hand import HandPanel
@@ -113,6 +113,11 @@ class TableScreen(CoupScreen):
               and self._dialog_for != view.opened and state.pending is None
               and self.app.screen is self):
             self.action_choose()
+
+    def presence(self, msg) -> None:
+        text = presence_text(msg.status, msg.name or self.state.name(msg.seat))
+        if text:
+            self.query_one("#log", RichLog).write(Text(text, style="italic"))
 
     def chat(self, msg) -> None:
         if msg.scope == "table":

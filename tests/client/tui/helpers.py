@@ -20,6 +20,8 @@ import trio
 
 from client.tui.app import CoupApp, Launch
 from client.tui.screens.dialogs import ChooseDialog
+from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.table import TableScreen
 from protocol import CreateTable, Join, MoveRequest, Ready
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
@@ -254,3 +256,16 @@ async def peer_plays(peer: Peer, state_id: int, choose: Callable, phase: str | N
                                            move=choose(view).to_dict()))
     assert reply.TYPE == "move_accepted", reply
     return view
+
+
+async def duel(app, pilot, server, **options):
+    """A two-seat table made by the app, Bruno sitting and everyone ready; returns Bruno."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    app.create_table({"seats": 2, "response_clock": 0, "turn_clock": 0, **options})
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                "the table")
+    bruno = await server.peer("Bruno")
+    await server.run(sit, bruno, app.table.table)
+    app.ready(True)
+    await until(pilot, lambda: app.table.view is not None, "the game")
+    return bruno

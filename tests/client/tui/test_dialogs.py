@@ -9,13 +9,13 @@ is refused at once, with nothing sent.
 from __future__ import annotations
 
 from client.tui.app import Launch
-from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.table import TableScreen
 from engine import move
 
 from .helpers import (
     bar_keys,
     dialog,
+    duel,
     dialog_labels,
     my_decision,
     notes,
@@ -23,22 +23,8 @@ from .helpers import (
     run_app,
     sent_by,
     shown,
-    sit,
     until,
 )
-
-
-async def duel(app, pilot, server, **options):
-    """A two-seat table made by the app, Bruno sitting and everyone ready; returns Bruno."""
-    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-    app.create_table({"seats": 2, "response_clock": 0, "turn_clock": 0, **options})
-    await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
-                "the table")
-    bruno = await server.peer("Bruno")
-    await server.run(sit, bruno, app.table.table)
-    app.ready(True)
-    await until(pilot, lambda: app.table.view is not None, "the game")
-    return bruno
 
 
 async def bruno_plays(app, server, bruno, choose, phase=None) -> None:

@@ -1,7 +1,7 @@
 """A dropped connection while seated in a running game: the banner shows, the client
 reconnects by itself with its seat's token, the table comes back from the server's fresh
 snapshot, and play goes on. A server that says it is stopping is not tried again: the
-player is back at the menu, told why.
+player is back at the menu, told why. Another player's drop shows in the log.
 
 The practice table runs on the app's own server. The test shuts the client's socket down
 under it, and holds the reconnect until the banner has been seen (a loopback reconnect is
@@ -20,7 +20,7 @@ from client.tui.app import Launch
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
 
-from .helpers import create_table, my_turn, notes, practice, run_app, until
+from .helpers import create_table, duel, log_lines, my_turn, notes, practice, run_app, until
 
 
 class HeldLink(net.Link):
@@ -79,5 +79,20 @@ def test_a_server_that_stops_sends_its_players_back_to_the_menu(server):
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await until(pilot, lambda: "The server is stopping." in notes(app), "the reason")
         assert not app.connected and app.table is None
+
+    run_app(Launch(mode="join", host="127.0.0.1", port=server.port, name="Ana"), body)
+
+
+def test_the_log_tells_when_another_player_loses_the_connection(server):
+    async def body(app, pilot):
+        bruno = await duel(app, pilot, server)
+        await server.run(bruno.aclose)
+        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        log = table.query_one("#log")  # (under the draft's dialog)
+        def told() -> str:  # the log's words, however its lines are wrapped
+            return " ".join(" ".join(log_lines(log)).split())
+
+        await until(pilot, lambda: "Bruno lost the connection: the seat waits for them"
+                    in told(), "the line about Bruno")
 
     run_app(Launch(mode="join", host="127.0.0.1", port=server.port, name="Ana"), body)
