@@ -217,10 +217,12 @@ class CreateTableForm(Form):
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("Answer clock, s (0: none)"))
-                yield Input("20", id="response-clock", type="integer", compact=True)
+                yield Input(placeholder=_("server default"), id="response-clock",
+                            type="integer", compact=True)
             with Vertical():
                 yield Label(_("Turn clock, s (0: none)"))
-                yield Input("60", id="turn-clock", type="integer", compact=True)
+                yield Input(placeholder=_("server default"), id="turn-clock", type="integer",
+                            compact=True)
         with Horizontal(classes="row"):
             with Vertical():
                 yield Label(_("After a disconnect"))
@@ -243,11 +245,15 @@ class CreateTableForm(Form):
         except ValueError:
             self.notify(_("The game holds from 20 to 1000 coins in all."), severity="warning")
             return None
+        # A clock left empty is the server's default for its tables (`coup serve` flags).
+        clocks = {}
         try:
-            response = int(self.query_one("#response-clock", Input).value or 0)
-            turn = int(self.query_one("#turn-clock", Input).value or 0)
-            if not (0 <= response <= 600 and 0 <= turn <= 3600):
-                raise ValueError
+            for field, key, longest in (("response-clock", "response_clock", 600),
+                                        ("turn-clock", "turn_clock", 3600)):
+                if text := self.query_one(f"#{field}", Input).value.strip():
+                    clocks[key] = int(text)
+                    if not 0 <= clocks[key] <= longest:
+                        raise ValueError
         except ValueError:
             self.notify(_("Clocks are whole seconds: up to 600 to answer, 3600 per turn."),
                         severity="warning")
@@ -256,8 +262,7 @@ class CreateTableForm(Form):
             "seats": self.query_one("#seats", Select).value,
             "variant": self.query_one("#variant", Select).value,
             "treasury": treasury,
-            "response_clock": response,
-            "turn_clock": turn,
+            **clocks,
             "on_disconnect": self.query_one("#on-disconnect", Select).value,
             "private": self.query_one("#private", Switch).value,
             "two_player_draft": self.query_one("#draft", Switch).value,

@@ -124,8 +124,8 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
 
 def test_the_form_s_defaults_are_the_rules_defaults(server):
     """Untouched, the form asks for what the rules play by default: R1.7's two-player
-    variant on, 50 coins, the base game, a public table; and it names the table in the
-    creator's language."""
+    variant on, 50 coins, the base game, a public table, the server's own clocks; and it
+    names the table in the creator's language."""
     set_language("pt_BR")
 
     async def body(app, pilot):
@@ -142,6 +142,8 @@ def test_the_form_s_defaults_are_the_rules_defaults(server):
         assert (options["variant"], options["treasury"], options["private"]) == (
             "base", 50, False)
         assert options["name"] == "Mesa de Ana"
+        assert (options["response_clock"], options["turn_clock"]) == (
+            server.config.response_clock, server.config.turn_clock)
 
     run_app(join(server), body, size=(120, 40))
 
