@@ -1,0 +1,80 @@
+"""`coup serve` itself, run as a person runs it: the startup line says where it listens and who
+can reach it, `--log-json` makes every log line a JSON object, and SIGTERM (or SIGINT) tells
+every client `bye server_shutdown` before a clean exit."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+import trio
+
+from protocol import ListTables
+from tests.server.peer import Peer, new_id
+
+COUP = [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())"]
+
+
+class LogLines:
+    """The server's standard error, a line at a time."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.buffer = b""
+
+    async def next(self) -> str | None:
+        while b"\n" not in self.buffer:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                return None
+            self.buffer += data
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+async def test_coup_serve_logs_json_and_says_bye_when_stopped(stop):
+    process = await trio.lowlevel.open_process(
+        COUP + ["serve", "--port", "0", "--log-json"], stderr=subprocess.PIPE)
+    try:
+        with trio.fail_after(20):
+            log = LogLines(process.stderr)
+            listening = json.loads(await log.next())
+            assert listening["event"] == "listening"
+            assert listening["host"] == "127.0.0.1"  # loopback unless told otherwise
+            assert listening["reach"] == "this machine only"
+            peer = await Peer.connect(listening["port"], "ana")
+            assert (await peer.request(ListTables(id=new_id()))).TYPE == "tables"
+            process.send_signal(stop)
+            frames = await peer.raw_until_closed()
+            assert (frames[-1]["t"], frames[-1]["reason"]) == ("bye", "server_shutdown")
+            assert await process.wait() == 0
+            events = []
+            while (line := await log.next()) is not None:
+                events.append(json.loads(line)["event"])  # every line is a JSON object
+            assert {"connected", "hello", "signal", "shutting_down", "disconnected"} <= set(
+                events)
+            await peer.aclose()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_coup_serve_says_when_it_listens_on_every_interface():
+    process = await trio.lowlevel.open_process(
+        COUP + ["serve", "--port", "0", "--host", "0.0.0.0"], stderr=subprocess.PIPE)
+    try:
+        with trio.fail_after(20):
+            line = await LogLines(process.stderr).next()
+            assert "listening" in line and "host=0.0.0.0" in line
+            assert "every interface: reachable from other machines" in line
+            process.send_signal(signal.SIGTERM)
+            assert await process.wait() == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
