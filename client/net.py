@@ -13,11 +13,10 @@ import itertools
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, NEED_DATA, Connection, Error, Hello, ProtocolError, Role, VERSIONS,
-    Welcome,
+    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, ProtocolError, Role,
+    VERSIONS, Welcome,
 )
 
-DEFAULT_PORT = 7654
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
 #: it), or the seat was taken up by a newer connection with the same token.

@@ -19,11 +19,11 @@ from .errors import (
     CODES, LOBBY_ERRORS, SESSION_ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError,
 )
 from .messages import *  # noqa: F403 — every message class is part of the API
-from .messages import ALL, BY_TYPE, VERSIONS
+from .messages import ALL, BY_TYPE, DEFAULT_PORT, VERSIONS
 
 __all__ = [
-    "ALL", "BY_TYPE", "CODES", "CONNECTION_CLOSED", "LOBBY_ERRORS", "NEED_DATA", "SESSION_ERRORS",
-    "VERSIONS", "Connection", "Frame", "LocalProtocolError", "ProtocolError",
+    "ALL", "BY_TYPE", "CODES", "CONNECTION_CLOSED", "DEFAULT_PORT", "LOBBY_ERRORS", "NEED_DATA",
+    "SESSION_ERRORS", "VERSIONS", "Connection", "Frame", "LocalProtocolError", "ProtocolError",
     "RemoteProtocolError", "Role", "State", "UpdateFrames", "choose_version", "decode", "encode",
     "encode_once",
 ] + [cls.__name__ for cls in ALL]

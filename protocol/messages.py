@@ -23,6 +23,9 @@ MAX_LISTED = 40
 #: Protocol versions this implementation speaks.
 VERSIONS: tuple[int, ...] = (1,)
 
+#: The TCP port a server listens on unless told otherwise (docs/PROTOCOL.md says it too).
+DEFAULT_PORT = 7654
+
 NAME = Str(32, 1)
 TEXT = Str(500, 1)
 MESSAGE = Str(500)

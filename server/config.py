@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from protocol import DEFAULT_PORT
+
 
 def setting(default, text: str):
     return field(default=default, metadata={"help": text})
@@ -18,7 +20,7 @@ def setting(default, text: str):
 class ServerConfig:
     host: str = setting("127.0.0.1", "address to bind: 127.0.0.1 is this machine only, "
                         "0.0.0.0 every interface")
-    port: int = setting(7654, "TCP port (0: any free port)")
+    port: int = setting(DEFAULT_PORT, "TCP port (0: any free port)")
     name: str = setting("coup-server/0.1", "the server's name in welcome")
     max_frame: int = setting(64 * 1024, "largest message a client may send, in bytes")
     handshake_timeout: float = setting(5.0, "seconds a new connection has to say hello")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import getpass
 from dataclasses import dataclass
 
+from protocol import DEFAULT_PORT
+
 
 @dataclass
 class Launch:
@@ -16,7 +18,7 @@ class Launch:
     mode: str = "menu"
     name: str | None = None
     host: str = "127.0.0.1"
-    port: int = 7654
+    port: int = DEFAULT_PORT
     bots: int = 3
     strategy: str = "heuristic"
     variant: str = "base"

@@ -11,6 +11,8 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from protocol import DEFAULT_PORT
+
 from ...i18n import N_, _
 from ...net import LinkError, parse_address
 from ..launch import Launch
@@ -183,7 +185,7 @@ class JoinForm(NamedForm):
 
     def fields(self) -> ComposeResult:
         yield Label(_("Server address (host or host:port)"))
-        yield Input("127.0.0.1:7654", id="address", compact=True)
+        yield Input(f"127.0.0.1:{DEFAULT_PORT}", id="address", compact=True)
         yield from self.name_field()
 
     def answer(self):
@@ -206,7 +208,7 @@ class HostForm(NamedForm):
         yield Label(_("Friends on your network join at {address}").format(
             address=lan_address()))
         yield Label(_("Port"))
-        yield Input("7654", id="port", type="integer", compact=True)
+        yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
         yield from self.name_field()
 
     def answer(self):
