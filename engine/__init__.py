@@ -11,7 +11,7 @@ Everything here is deterministic given a seed and does no I/O. The public API:
     legal_moves(view, view.seat)                  # the same legality, on a client's view
     Game.replay(options, seed, game.history)      # the same game again
 
-Moves are interned values made with `move(kind, target=…, card=…, cards=…, swap=…)` or read
+Moves are shared immutable values made with `move(kind, target=…, card=…, cards=…, swap=…)` or read
 with `Move.from_dict`; cards and actions are the ids of rules.md (see `cards`).
 """
 

@@ -1,17 +1,20 @@
 """Moves: what one seat does at one decision, as small immutable values.
 
 A move names no seat (the seat that makes it is given beside it), so one object serves every
-seat and every game: moves are interned, and the engine lists legal moves by handing out the
-same few objects again and again. Use `move()` (or the constants) to get one; `Move.from_dict`
-reads one from plain data and refuses a malformed one with the engine's own error.
+seat and every game: every move the engine can offer is made once, at import, and the engine
+lists legal moves by handing out the same few hundred objects again and again. Use `move()`
+(or the constants) to get one; `Move.from_dict` reads one from plain data and refuses a
+malformed one with the engine's own error. Nothing here ever keeps what it was handed.
 """
 
 from __future__ import annotations
 
+from itertools import product
 from typing import NamedTuple
 
 from .cards import ACTIONS, CHARACTERS, TARGETED, sort_cards
 from .errors import IllegalMove
+from .options import MAX_PLAYERS
 
 CHALLENGE = "challenge"
 PASS = "pass"
@@ -113,7 +116,29 @@ _FIELDS.update({k: ("card",) for k in CARD_KINDS})
 _FIELDS[KEEP] = ("cards",)
 _FIELDS[EXAMINE_DECISION] = ("swap",)
 
-_INTERNED: dict[tuple, Move] = {}
+def _shapes() -> dict[tuple, Move]:
+    """Every move the engine can ever offer, by its fields: each kind with every value its
+    fields can take at a legal table (targets are seats below MAX_PLAYERS; an Exchange keeps
+    one or two cards). A few hundred moves, made once."""
+    values: dict[str, list] = {
+        "target": list(range(MAX_PLAYERS)),
+        "card": list(CHARACTERS),
+        "cards": sorted({sort_cards(k) for n in (1, 2) for k in product(CHARACTERS, repeat=n)}),
+        "swap": [False, True],
+    }
+    shapes: dict[tuple, Move] = {}
+    for kind in KINDS:
+        wanted = _FIELDS[kind]
+        for picked in product(*(values[name] for name in wanted)):
+            m = Move(kind, **dict(zip(wanted, picked)))
+            shapes[tuple(m)] = m
+    return shapes
+
+
+# Fixed at import and never added to: a move read from a client is looked up here, so what
+# clients send can never grow it (issue 11: interning every move read let a client grow the
+# server without end, one target at a time).
+_SHAPES = _shapes()
 
 
 def move(
@@ -123,14 +148,14 @@ def move(
     cards: tuple[str, ...] | None = None,
     swap: bool | None = None,
 ) -> Move:
-    """The one Move object with these fields (keep's cards are put in canonical order)."""
+    """The Move with these fields (keep's cards are put in canonical order): the one shared
+    object for every move the engine can offer, a new one for anything else (which no
+    legal_moves list holds, so it can only be refused)."""
     if cards is not None:
         cards = sort_cards(cards)
     key = (kind, target, card, cards, swap)
-    m = _INTERNED.get(key)
-    if m is None:
-        m = _INTERNED[key] = Move(kind, target, card, cards, swap)
-    return m
+    m = _SHAPES.get(key)
+    return Move(*key) if m is None else m
 
 
 def fields_of(kind: str) -> tuple[str, ...]:

@@ -136,10 +136,11 @@ EVENT = Map((
 ))
 
 #: engine.Move.to_dict(). Only the shape is checked here: the engine judges the move and
-#: answers with its own codes (move_rejected), unknown kinds and cards included.
+#: answers with its own codes (move_rejected), unknown kinds and cards included. A target
+#: is a seat number, as everywhere on the wire: no table has a seat outside 0..9.
 MOVE = Map((
     Field("kind", Str(32, 1)),
-    Field("target", Int(-(2**31), 2**31 - 1), False),
+    Field("target", SEAT, False),
     Field("card", Str(32, 1), False),
     Field("cards", List(Str(32, 1), 4), False),
     Field("swap", Bool(), False),

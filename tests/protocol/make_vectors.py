@@ -250,8 +250,8 @@ def valid_server() -> list:
         ("draft_pick", {"kind": "draft_pick", "card": "ambassador"}),
         ("an unknown kind: the shape is valid, the engine answers move_rejected unknown_move",
          {"kind": "teleport"}),
-        ("a negative target and an unknown card: valid shape, judged by the engine",
-         {"kind": "steal", "target": -1, "card": "joker"}),
+        ("target seat 9 and an unknown card: valid shape, judged by the engine",
+         {"kind": "steal", "target": 9, "card": "joker"}),
         ("every move field at once (valid shape; the engine answers bad_move)",
          {"kind": "keep", "target": 0, "card": "duke", "cards": [], "swap": False}),
     ]
@@ -691,6 +691,8 @@ def bad_message() -> list:
         ("turn_clock 3601", with_(ct, options={"seats": 2, "turn_clock": 3601}), 2),
         ("negative turn_clock", with_(ct, options={"seats": 2, "turn_clock": -1}), 2),
         ("move target of 2**31", with_(mv, move={"kind": "coup", "target": 2**31}), 9),
+        ("move target 10 (seats are 0..9)", with_(mv, move={"kind": "coup", "target": 10}), 9),
+        ("negative move target", with_(mv, move={"kind": "coup", "target": -1}), 9),
         ("a pong re of 2**31", {"t": "pong", "re": 2**31}, None),
         # strings too long or too short
         ("empty say text", {"t": "say", "id": 4, "text": ""}, 4),

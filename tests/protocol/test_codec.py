@@ -331,6 +331,23 @@ def test_wrong_types_in_a_move_request_name_the_request(field: str, value: Any) 
     assert (err.code, err.re) == ("bad_message", 77)
 
 
+@pytest.mark.parametrize("target", [-1, 10, 1000, 2**31 - 1, -(2**31)])
+def test_a_move_target_outside_the_seats_is_refused_naming_the_request(target: int) -> None:
+    """Targets are seat numbers, 0..9 as everywhere on the wire: anything else is the
+    peer's bad_message before the engine reads it (issue 11: the engine used to keep every
+    distinct target it was handed)."""
+    frame = {"t": "move", "id": 77, "state_id": 3, "move": {"kind": "coup", "target": target}}
+    err = refusal(frame, CLIENT_SENDS)
+    assert (err.code, err.re) == ("bad_message", 77)
+    assert "move.target" in err.message
+
+
+def test_every_seat_is_a_target_the_codec_passes_on() -> None:
+    for seat in range(10):
+        frame = {"t": "move", "id": 1, "state_id": 3, "move": {"kind": "coup", "target": seat}}
+        assert decode(dict(frame), CLIENT_SENDS).move == {"kind": "coup", "target": seat}
+
+
 def test_an_unknown_move_kind_is_the_engines_business_not_the_codecs() -> None:
     msg = decode({"t": "move", "id": 1, "state_id": 3, "move": {"kind": "teleport"}}, CLIENT_SENDS)
     assert msg == MoveRequest(id=1, state_id=3, move={"kind": "teleport"})
