@@ -45,6 +45,8 @@ LOBBY_ERRORS: dict[str, str] = {
     "no_players": "a game needs at least two seats filled",
     "no_game": "there is no game in play at this table",
     "unknown_strategy": "there is no bot strategy with that name",
+    "too_many_attempts": "too many wrong private codes from your address: wait, then try again",
+    "table_failed": "your table failed and was closed; you are back in the lobby",
 }
 
 #: Every code: session, lobby and engine.

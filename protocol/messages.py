@@ -72,6 +72,7 @@ TABLE_SUMMARY = Map((
     Field("seats", List(SEAT_INFO, 10)),
     Field("spectators", Int(0, 10_000)),
     Field("creator", Nullable(NAME)),
+    Field("creator_seat", Nullable(SEAT), False),
     Field("code", TABLE_ID, False),
 ))
 

@@ -48,18 +48,20 @@ def main(args: argparse.Namespace) -> int:
 
     async def run() -> None:
         server = Server(config)
-        async with trio.open_nursery() as nursery:
-            host, port = await nursery.start(server.serve)
-            scope = "every interface: reachable from other machines" if host in (
-                "0.0.0.0", "::") else "this machine only" if host.startswith(
-                ("127.", "::1", "localhost")) else "this address"
-            log.info("listening", host=host, port=port, reach=scope)
-            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        # The signals are caught before the server says it listens: whoever starts it and
+        # stops it as soon as it listens gets a clean stop, not a process killed by SIGTERM.
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+                host, port = await nursery.start(server.serve)
+                scope = "every interface: reachable from other machines" if host in (
+                    "0.0.0.0", "::") else "this machine only" if host.startswith(
+                    ("127.", "::1", "localhost")) else "this address"
+                log.info("listening", host=host, port=port, reach=scope)
                 async for signum in signals:
                     log.info("signal", signal=signal.Signals(signum).name)
                     await server.shutdown()
                     break
-            nursery.cancel_scope.cancel()
+                nursery.cancel_scope.cancel()
 
     trio.run(run)
     return 0

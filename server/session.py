@@ -1,17 +1,19 @@
 """One client connection: the handshake, the reader and writer, limits, and dispatch.
 
-A session reads frames through the sans-I/O Connection, answers session messages itself
-(ping, bye), lobby requests through the Server, and hands table requests to its table's
-inbox. Everything it writes goes through a bounded outbox drained by its own writer task: a
-client that stops reading fills its outbox and is disconnected (slow_consumer), so no table
-ever waits for a client. Every error is caught here; nothing a client sends ends the server.
+A session serves any trio `Stream` (a TCP socket, TLS, or a memory stream in tests): it reads
+frames through the sans-I/O Connection, answers session messages itself (ping, bye), and
+hands everything else to its `Router` (the lobby), the only thing above it that it knows.
+Everything it writes goes through a bounded outbox drained by its own writer task: a client
+that stops reading fills its outbox and is disconnected (slow_consumer), so no table ever
+waits for a client. Every error is caught here; nothing a client sends ends the server.
+It never imports the lobby or the tables: they call `send` and `close`, and read `name`.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from typing import TYPE_CHECKING
+from typing import Callable, Protocol
 
 import trio
 
@@ -21,10 +23,8 @@ from protocol import (
 )
 
 from . import log
-
-if TYPE_CHECKING:
-    from .app import Server
-    from .table import Table
+from .config import ServerConfig
+from .limits import TokenBucket
 
 _ids = itertools.count(1)
 
@@ -33,38 +33,46 @@ class _Closing(Exception):
     """The session ends now (its reason was already queued to the client)."""
 
 
-class TokenBucket:
-    """`rate` events per second on average, `burst` at once."""
+class Router(Protocol):
+    """What a session asks of the lobby above it."""
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = trio.current_time()
+    def arrive(self, session: Session, token: str | None) -> str | None:
+        """`session` said hello (with a reconnect `token`): it is in the lobby now. Returns
+        the name the token's seat holds, if the token is good."""
 
-    def take(self) -> float:
-        """Spend one token; returns what is left (negative: over the limit)."""
-        now = trio.current_time()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        self.tokens -= 1
-        return self.tokens
+    def reconnect(self, session: Session, token: str) -> bool:
+        """Give `session` the seat of `token` back (after its welcome); False if gone."""
+
+    def request(self, session: Session, msg) -> None:
+        """A lobby or table request."""
+
+    def depart(self, session: Session) -> None:
+        """`session` ended; it sends and receives nothing more."""
+
+
+def direct_writer(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
+    """A synchronous, non-blocking write for `stream`, where it has one (a TCP socket): the
+    common case of a message to a client with nothing queued then costs a system call and
+    no task switch. Other streams (TLS, memory) always go through the writer task."""
+    if not isinstance(stream, trio.SocketStream):
+        return None
+    fd = stream.socket.fileno()
+    return lambda data: os.write(fd, data)
 
 
 class Session:
     """A connected client (see the module docstring)."""
 
-    def __init__(self, server: Server, stream: trio.SocketStream, address: str) -> None:
-        self.server = server
-        self.config = server.config
+    def __init__(self, stream: trio.abc.Stream, address: str, config: ServerConfig,
+                 router: Router) -> None:
+        self.router = router
+        self.config = config
         self.stream = stream
         self.address = address
         self.number = next(_ids)
         self.conn = Connection(Role.SERVER, max_frame=self.config.max_frame)
         self._outbox_send, self._outbox = trio.open_memory_channel[object](self.config.outbox)
         self.name = f"guest-{self.number}"
-        self.table: Table | None = None
-        self.subscribed = False
         self._cancel = trio.CancelScope()
         self._rate = TokenBucket(self.config.rate, self.config.burst)
         self._chat = TokenBucket(self.config.chat_per_minute / 60, self.config.chat_per_minute / 4)
@@ -73,7 +81,7 @@ class Session:
         #: now would jump the queue.
         self._writing = False
         self._queued = 0
-        self._fd = stream.socket.fileno()
+        self._direct = direct_writer(stream)
 
     # ------------------------------------------------------------------ sending
 
@@ -83,7 +91,8 @@ class Session:
         ends the session."""
         if self._closing:
             return
-        if not self._writing and not self._queued and self.conn.state is not State.CLOSED:
+        if (self._direct is not None and not self._writing and not self._queued
+                and self.conn.state is not State.CLOSED):
             rest = self._write_now(msgs)
             if not rest:
                 return
@@ -108,7 +117,7 @@ class Session:
         if not data:
             return data
         try:
-            sent = os.write(self._fd, data)
+            sent = self._direct(data)
         except BlockingIOError:
             sent = 0
         except OSError:
@@ -161,7 +170,7 @@ class Session:
                         await self._drained.wait()
                     nursery.cancel_scope.cancel()
         finally:
-            self.server.session_ended(self)
+            self.router.depart(self)
             with trio.move_on_after(1) as cleanup:
                 cleanup.shield = True
                 await self.stream.aclose()
@@ -200,13 +209,7 @@ class Session:
         while True:
             msg = self.conn.next_message()
             if msg is NEED_DATA:
-                # Straight from the socket once it is readable: trio's receive_some would
-                # first try a read that mostly fails, and pay for a checkpoint around it.
-                await trio.lowlevel.wait_readable(self._fd)
-                try:
-                    self.conn.receive_data(os.read(self._fd, 65536))
-                except BlockingIOError:
-                    pass
+                self.conn.receive_data(await self.stream.receive_some(65536))
                 continue
             if msg is CONNECTION_CLOSED:
                 return None
@@ -217,7 +220,7 @@ class Session:
         with trio.move_on_after(self.config.handshake_timeout):
             hello = await self._next()
         if hello is None:
-            if self.conn.state.value == "handshake":
+            if self.conn.state is State.HANDSHAKE:
                 self.send(Error(code="handshake_timeout", message="hello did not come in time."))
             return
         if not self._welcome(hello):
@@ -274,8 +277,7 @@ class Session:
             name = None
         if name:
             self.name = name.strip()
-        table = self.server.tokens.get(hello.token) if hello.token else None
-        held = table.name_for(hello.token) if table is not None else None
+        held = self.router.arrive(self, hello.token)
         if held:  # a returning player keeps the name its seat has, and is told so
             self.name = held
         self.send(Welcome(version=version, server=self.config.name, name=self.name,
@@ -283,9 +285,8 @@ class Session:
         if hello.name is not None and name is None:
             self.send(Error(code="bad_message", message=f"Names must be printable; you are "
                             f"{self.name}."))
-        if hello.token:
-            if table is None or not table.submit(self, ("reconnect", hello.token)):
-                self.send(Error(code="bad_token", message="That seat is no longer yours."))
+        if hello.token and not self.router.reconnect(self, hello.token):
+            self.send(Error(code="bad_token", message="That seat is no longer yours."))
         log.info("hello", session=self.number, name=self.name, client=hello.client)
         return True
 
@@ -320,7 +321,7 @@ class Session:
             elif kind == "say" and not self._chat_allowed(msg):
                 return
             else:
-                self.server.request(self, msg)
+                self.router.request(self, msg)
         except _Closing:
             raise
         except Exception as exc:  # noqa: BLE001 — one bad request must not end the session

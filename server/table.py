@@ -11,6 +11,10 @@ After every accepted move each seated player and spectator gets its own complete
 events it may see and the deadlines (R11); nothing is built by removing secrets. Changes to
 the table itself (seats, readiness, status) are told once the items in hand are handled: one
 `table` message for a burst of them.
+
+A table knows the lobby only as its `TableHost`: it claims and releases the sessions that
+sit or watch at it, issues and revokes reconnect tokens, and says when the list of tables
+changed. It never sets a field of a session or of the lobby.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import random
 import secrets
 import string
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
@@ -32,10 +36,8 @@ from protocol import (
 )
 
 from . import log
-
-if TYPE_CHECKING:
-    from .app import Server
-    from .session import Session
+from .config import ServerConfig
+from .session import Session
 
 #: The bot that takes a seat after the grace when the table names none.
 DEFAULT_BOT = "honest"
@@ -51,6 +53,26 @@ class Refused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class TableHost(Protocol):
+    """What a table asks of the lobby that keeps the registry."""
+
+    def claim(self, session: Session, table: Table) -> bool:
+        """`session` is at `table` from now on; False (and nothing changes) if it is at a
+        table already, or has ended."""
+
+    def release(self, session: Session, table: Table) -> None:
+        """`session` is at `table` no more: back in the lobby."""
+
+    def issue(self, token: str, table: Table) -> None:
+        """`token` reconnects to a seat of `table`."""
+
+    def revoke(self, token: str) -> None:
+        """`token` reconnects to nothing any more."""
+
+    def changed(self) -> None:
+        """The list of tables changed (a table's seats, status or spectators)."""
 
 
 @dataclass(slots=True)
@@ -81,24 +103,38 @@ class Seat:
         }
 
 
+#: Letters and digits of private codes: the 32 that cannot be misread for one another.
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
+#: Characters of a private code: 12 of 32 are 2^60 codes (docs/SERVER.md has the arithmetic).
+CODE_LENGTH = 12
+
+
 def new_code() -> str:
-    """A private table's join code: six letters and digits that read unambiguously."""
-    alphabet = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
-    return "".join(secrets.choice(alphabet) for _ in range(6))
+    """A private table's join code, in groups of four for people to read out: K7TQ-2MXD-9PLA."""
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "-".join(code[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+
+
+def code_key(code: str) -> str:
+    """A code as typed (any case, with or without dashes and spaces), as codes are kept."""
+    return "".join(c for c in code.upper() if c not in "- ")
 
 
 class Table:
     """A table and its game. Only `run` (the table's task) changes it; others `submit`."""
 
-    def __init__(self, server: Server, table_id: str, options: dict, creator: str) -> None:
-        self.server = server
-        self.config = server.config
+    def __init__(self, host: TableHost, config: ServerConfig, table_id: str, options: dict,
+                 creator: str) -> None:
+        self.host = host
+        self.config = config
         self.id = table_id
         #: The table's name, the creator's by default: cut so that it stays within the 32
         #: characters of a name on the wire, and shown in the options like every default.
         self.name = options.get("name") or f"{creator[:24]}'s table"
         self.options = dict(options, name=self.name)
-        self.creator = creator
+        #: The creator's seat, while the creator holds it: a seat, never a name, for names
+        #: are not unique and a seat someone left can be taken by another of that name.
+        self.creator_seat: Seat | None = None
         self.code = new_code() if options["private"] else None
         self.seats = [Seat(i) for i in range(options["seats"])]
         self.spectators: set[Session] = set()
@@ -134,7 +170,8 @@ class Table:
             "status": self.status,
             "seats": [s.info() for s in self.seats],
             "spectators": len(self.spectators),
-            "creator": self.creator,
+            "creator": self.creator_seat.name if self.creator_seat else None,
+            "creator_seat": self.creator_seat.index if self.creator_seat else None,
         }
         if members and self.code:
             info["code"] = self.code
@@ -147,7 +184,8 @@ class Table:
     # ------------------------------------------------------------------ the task
 
     async def run(self) -> None:
-        """Handle the inbox and keep the clocks until the table closes."""
+        """Handle the inbox and keep the clocks until the table closes. An exception that
+        escapes ends this table only: the lobby that runs it tells its members."""
         log.info("table_created", table=self.id, seats=len(self.seats), private=bool(self.code))
         try:
             async with self._inbox:
@@ -158,25 +196,11 @@ class Table:
                     else:
                         with trio.move_on_at(wake):
                             self._handle_waiting(await self._inbox.receive())
-                    try:
-                        await self._keep_time()
-                    except Exception as exc:  # noqa: BLE001 — end this table, not the server
-                        log.error("table_failed", table=self.id, error=repr(exc),
-                                  exc_info=True)
-                        break
+                    await self._keep_time()
                     self._tell_changes()
         finally:
             self.closed = True
             self._inbox_send.close()
-            for seat in self.seats:
-                if seat.session is not None and seat.session.table is self:
-                    seat.session.table = None
-                if seat.token:
-                    self.server.tokens.pop(seat.token, None)
-            for spectator in self.spectators:
-                if spectator.table is self:
-                    spectator.table = None
-            self.server.table_closed(self)
             log.info("table_closed", table=self.id)
 
     def _handle_waiting(self, first: tuple) -> None:
@@ -224,14 +248,21 @@ class Table:
                 return seat
         return None
 
-    def _on_join(self, session: Session, msg) -> None:
+    def _claim(self, session: Session) -> None:
         # The lobby checked this too, but joins sent back to back all pass its check before
-        # the first one is handled here: a second join must not seat the session twice.
-        if session.table is not None:
+        # the first one is handled by its table: a session must never sit at two.
+        if not self.host.claim(session, self):
             raise Refused("already_at_table", "Leave your table first.")
+
+    def _on_create_table(self, session: Session, msg) -> None:
+        """The creator takes seat 0, and is the creator for as long as it keeps it."""
+        self._claim(session)
+        self.creator_seat = self._sit(session, self.seats[0], msg.id)
+
+    def _on_join(self, session: Session, msg) -> None:
         if msg.spectate:
+            self._claim(session)
             self.spectators.add(session)
-            session.table = self
             session.send(Joined(table=self.id, re=msg.id))
             self._greet(session, None)
             self._changed()
@@ -248,15 +279,19 @@ class Table:
             seat = next((s for s in self.seats if s.name is None), None)
             if seat is None:
                 raise Refused("table_full", "Every seat is taken.")
+        self._claim(session)
+        self._sit(session, seat, msg.id)
+
+    def _sit(self, session: Session, seat: Seat, request_id: int) -> Seat:
         seat.name = session.name
         seat.session = session
         seat.token = secrets.token_urlsafe(24)
-        self.server.tokens[seat.token] = self
-        session.table = self
-        session.send(Joined(table=self.id, re=msg.id, seat=seat.index, token=seat.token,
+        self.host.issue(seat.token, self)
+        session.send(Joined(table=self.id, re=request_id, seat=seat.index, token=seat.token,
                             code=self.code))
         self._changed()
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
+        return seat
 
     def _on_leave(self, session: Session, msg) -> None:
         self._leave(session)
@@ -270,8 +305,7 @@ class Table:
             if seat is None:
                 raise Refused("not_at_table", "You are not at this table.")
             self._vacate(seat, left=True)
-        if session.table is self:
-            session.table = None
+        self.host.release(session, self)
         self._changed()
 
     def _vacate(self, seat: Seat, left: bool) -> None:
@@ -280,14 +314,14 @@ class Table:
         forfeit) once there is one. The others hear it once, before any move it causes:
         "left", or "bot" when a bot takes over at the end of a grace."""
         if seat.token:
-            self.server.tokens.pop(seat.token, None)
+            self.host.revoke(seat.token)
         name = seat.name
         seat.session = None
         seat.token = None
         seat.away_since = None
         seat.ready = False
-        if seat.index == 0 and name == self.creator:
-            self.creator = None
+        if seat is self.creator_seat:
+            self.creator_seat = None
         if self.status == "waiting":
             seat.name = None
             self._presence(seat, "left", name)
@@ -321,12 +355,13 @@ class Table:
         if seat is None:
             session.send(Error(code="bad_token", message="That seat is no longer yours."))
             return
+        if not self.host.claim(session, self):
+            session.send(Error(code="already_at_table", message="Leave your table first."))
+            return
         if seat.session is not None and seat.session is not session:
             seat.session.close("replaced", "Your seat was taken up by a new connection.")
         seat.session = session
         seat.away_since = None
-        session.table = self
-        session.name = seat.name or session.name
         session.send(Joined(table=self.id, seat=seat.index, token=seat.token, code=self.code))
         self._greet(session, seat.index)
         self._presence(seat, "here", seat.name)
@@ -353,7 +388,7 @@ class Table:
         seat = self._own_seat(session)
         if self.status != "waiting":
             raise Refused("game_running", "The game has started.")
-        if seat.index != 0 or seat.name != self.creator:
+        if seat is not self.creator_seat:
             raise Refused("not_creator", "Only the table's creator can start the game.")
         if not all(s.ready for s in self.seats if s.human and s is not seat):
             raise Refused("not_ready", "Not every seated player is ready.")
@@ -593,7 +628,7 @@ class Table:
         info = encode_once(TableInfo(info=self.summary(members=True)))
         for session, _ in self._audience():
             session.send(info)
-        self.server.lobby_changed()
+        self.host.changed()
 
     def _presence(self, seat: Seat, status: str, name: str | None) -> None:
         msg = encode_once(Presence(table=self.id, seat=seat.index, status=status, name=name))

@@ -54,7 +54,7 @@ async def test_people_and_bots_finish_a_game(connect, server):
     await play_out([ana, bruno], seed=11)
     final = await watcher.expect("update", where=lambda m: m.view["phase"] == "over")
     assert final.view["winner"] == ana.view.winner == bruno.view.winner
-    assert server.tables[joined.table].status == "over"
+    assert server.lobby.tables[joined.table].status == "over"
 
 
 # ------------------------------------------------------------------ simultaneous answers
@@ -225,9 +225,9 @@ async def test_a_table_with_no_person_left_ends(connect, server):
     # A spectator still watches the bots: the table plays on to the end.
     final = await watcher.expect("update", where=lambda m: m.view["phase"] == "over")
     assert final.reveal is not None
-    assert table in server.tables
+    assert table in server.lobby.tables
     assert (await watcher.request(Leave(id=new_id()))).TYPE == "ok"
-    await eventually(lambda: table not in server.tables)
+    await eventually(lambda: table not in server.lobby.tables)
     assert (await bruno.request(ListTables(id=new_id()))).tables == []
     reply = await bruno.request(Join(id=new_id(), table=table, spectate=True))
     assert reply.TYPE == "error" and reply.code == "no_such_table"
@@ -239,7 +239,7 @@ async def test_a_table_ends_when_its_last_players_leave_after_the_game(connect, 
     await play_out(peers, seed=2)
     for peer in peers:
         assert (await peer.request(Leave(id=new_id()))).TYPE == "ok"
-    await eventually(lambda: table not in server.tables)
+    await eventually(lambda: table not in server.lobby.tables)
 
 
 @pytest.mark.server_config(bot_delay=1)
@@ -250,7 +250,7 @@ async def test_a_game_left_by_every_person_ends_at_once(connect, server):
     await ana.request(Start(id=new_id()))
     await ana.expect("snapshot")
     assert (await ana.request(Leave(id=new_id()))).TYPE == "ok"
-    await eventually(lambda: table not in server.tables)
+    await eventually(lambda: table not in server.lobby.tables)
 
 
 # ------------------------------------------------------------------ a seeded server

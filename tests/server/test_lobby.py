@@ -56,7 +56,7 @@ async def test_list_tables_then_pushes_public_tables_only(connect, server):
     # The creator leaves the empty table: it closes and the lobby hears that it is gone.
     assert (await bruno.request(Leave(id=new_id()))).TYPE == "ok"
     await ana.expect("tables", where=lambda m: table not in listed(m))
-    await eventually(lambda: table not in server.tables)
+    await eventually(lambda: table not in server.lobby.tables)
 
 
 async def test_create_fills_every_default(connect, config):
@@ -161,7 +161,7 @@ async def test_joins_sent_back_to_back_seat_a_client_once(connect, server):
     await bruno.send(second)
     replies = sorted([(await bruno.reply(first.id)).TYPE, (await bruno.reply(second.id)).TYPE])
     assert replies == ["error", "joined"]
-    names = [s.name for s in server.tables[table].seats]
+    names = [s.name for s in server.lobby.tables[table].seats]
     assert names.count("bruno") == 1
 
     # Two creates back to back: one table, and no empty one left behind in the lobby.
@@ -172,7 +172,7 @@ async def test_joins_sent_back_to_back_seat_a_client_once(connect, server):
     await chen.send(two)
     replies = sorted([(await chen.reply(one.id)).TYPE, (await chen.reply(two.id)).TYPE])
     assert replies == ["error", "joined"]
-    await eventually(lambda: len(server.tables) == 2)
+    await eventually(lambda: len(server.lobby.tables) == 2)
     assert len((await chen.request(ListTables(id=new_id()))).tables) == 2
 
 
@@ -322,7 +322,7 @@ async def test_bots_fill_the_empty_seats_at_the_start(connect, server, strategy)
     assert ana.view.over
     over = (await ana.expect("table", where=lambda m: m.info["status"] == "over")).info
     assert over["table"] == table
-    assert server.tables[table].status == "over"
+    assert server.lobby.tables[table].status == "over"
 
 
 # ------------------------------------------------------------------ rematch

@@ -156,6 +156,6 @@ async def test_an_away_creator_alone_at_a_waiting_table_ends_it(connect, server,
     start = trio.current_time()
     await bruno.expect("tables", where=lambda m: not m.tables)
     assert trio.current_time() - start == pytest.approx(GRACE, abs=1)
-    assert table not in server.tables
+    assert table not in server.lobby.tables
     reply = await bruno.request(Join(id=new_id(), table=table))
     assert reply.TYPE == "error" and reply.code == "no_such_table"

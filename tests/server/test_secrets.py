@@ -155,7 +155,7 @@ async def test_no_frame_of_a_complete_game_tells_a_secret(
                 watchers.append(late_watcher)
                 await late_watcher.request(Join(id=new_id(), table=table, spectate=True))
                 nursery.start_soon(watch, late_watcher)
-    game = server.tables[table].game
+    game = server.lobby.tables[table].game
     assert game.over
 
     viewers = list(range(seats)) + [None]

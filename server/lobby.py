@@ -1,0 +1,253 @@
+"""The lobby: the one registry of tables, private codes, reconnect tokens and who is where.
+
+Sessions reach it as their `Router` (hello, requests, departure); tables reach it as their
+`TableHost` (claim and release the sessions at them, issue and revoke tokens, say that the
+list of tables changed). Nothing else changes the registry, and the lobby changes nothing
+of a session or a table but through their own methods (`send`, `close`, `submit`).
+
+It runs every table's task under a guard: a table that fails is logged with its id, its
+members are told (`table_failed`) and are back in the lobby, and every other table plays
+on. It pushes the list of tables to the sessions that asked for it at most a few times a
+second, whatever the churn, and it limits wrong private codes per address.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+
+import trio
+
+from protocol import MAX_LISTED, Chat, Error, Ok, Tables, encode_once
+
+from . import log
+from .config import ServerConfig
+from .limits import TokenBucket
+from .session import Session
+from .table import DISCONNECT, RECONNECT, Refused, Table, code_key, fill_options
+
+#: Seconds between two pushes of the table list to the lobby.
+LOBBY_PUSH = 0.5
+#: Wrong private codes one address may try at once, and then one every CODE_RETRY seconds.
+CODE_TRIES = 5
+CODE_RETRY = 12.0
+
+
+class Lobby:
+    """The registry (see the module docstring). Run it with `run` inside a trio nursery."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.tables: dict[str, Table] = {}
+        #: Private tables by their code as `code_key` keeps it.
+        self.codes: dict[str, Table] = {}
+        self.tokens: dict[str, Table] = {}
+        #: Sessions that said hello and have not ended.
+        self.sessions: set[Session] = set()
+        #: The table each session sits or watches at; a session absent here is in the lobby.
+        self.where: dict[Session, Table] = {}
+        #: Who is at each table, and its tokens: what to undo when it closes.
+        self._members: dict[Table, set[Session]] = {}
+        self._issued: dict[Table, set[str]] = {}
+        #: Sessions that asked for the list of tables, and so get its changes.
+        self.subscribers: set[Session] = set()
+        #: Wrong private codes per address (an IPv6 address counts by its /64).
+        self._code_tries: dict[str, TokenBucket] = {}
+        self._dirty = trio.Event()
+        self._nursery: trio.Nursery | None = None
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Run the tables' tasks and the lobby's pushes until cancelled."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._push)
+            task_status.started()
+
+    # ------------------------------------------------------------------ Router
+
+    def arrive(self, session: Session, token: str | None) -> str | None:
+        self.sessions.add(session)
+        table = self.tokens.get(token) if token else None
+        return table.name_for(token) if table is not None else None
+
+    def reconnect(self, session: Session, token: str) -> bool:
+        table = self.tokens.get(token)
+        return table is not None and table.submit(session, (RECONNECT, token))
+
+    def depart(self, session: Session) -> None:
+        self.sessions.discard(session)
+        self.subscribers.discard(session)
+        table = self.where.pop(session, None)
+        if table is not None:
+            self._members[table].discard(session)
+            table.submit(session, DISCONNECT)
+
+    def request(self, session: Session, msg) -> None:
+        kind = msg.TYPE
+        try:
+            if kind == "list_tables":
+                self.subscribers.add(session)
+                session.send(Tables(tables=self.listing(), re=msg.id))
+            elif kind == "create_table":
+                self._create(session, msg)
+            elif kind == "join":
+                self._join(session, msg)
+            elif kind == "say" and msg.scope == "lobby":
+                self._lobby_chat(session, msg)
+            else:  # leave, ready, start, rematch, move, table chat: the table's business
+                table = self.where.get(session)
+                if table is None:
+                    raise Refused("not_at_table", "You are not at a table.")
+                if not table.submit(session, msg):
+                    raise Refused("no_such_table", "That table is closing.")
+        except Refused as refused:
+            session.send(Error(code=refused.code, message=refused.message, re=msg.id))
+
+    # ------------------------------------------------------------------ TableHost
+
+    def claim(self, session: Session, table: Table) -> bool:
+        # Already at a table (this one too: two joins back to back), or ended while its
+        # request waited in the table's inbox.
+        if session in self.where or session not in self.sessions:
+            return False
+        self.where[session] = table
+        self._members[table].add(session)
+        return True
+
+    def release(self, session: Session, table: Table) -> None:
+        if self.where.get(session) is table:
+            del self.where[session]
+            self._members[table].discard(session)
+
+    def issue(self, token: str, table: Table) -> None:
+        self.tokens[token] = table
+        self._issued[table].add(token)
+
+    def revoke(self, token: str) -> None:
+        table = self.tokens.pop(token, None)
+        if table is not None:
+            self._issued[table].discard(token)
+
+    def changed(self) -> None:
+        self._dirty.set()
+
+    # ------------------------------------------------------------------ requests
+
+    def _create(self, session: Session, msg) -> None:
+        if session in self.where:
+            raise Refused("already_at_table", "Leave your table first.")
+        if len(self.tables) >= self.config.max_tables:
+            raise Refused("bad_options", "The server has as many tables as it allows.")
+        options = fill_options(msg.options, self.config)
+        table_id = secrets.token_hex(3)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(3)
+        table = Table(self, self.config, table_id, options, session.name)
+        self.tables[table_id] = table
+        self._members[table] = set()
+        self._issued[table] = set()
+        if table.code:
+            self.codes[code_key(table.code)] = table
+        self._nursery.start_soon(self._run_table, table)
+        table.submit(session, msg)  # the table seats its creator
+
+    def _join(self, session: Session, msg) -> None:
+        if session in self.where:
+            raise Refused("already_at_table", "Leave your table first.")
+        if msg.table:
+            table = self.tables.get(msg.table)
+            # A private table is joined with its code only: its id is no secret to its members.
+            if table is not None and table.code:
+                table = None
+        else:
+            table = self._by_code(session, msg.code or "")
+        if table is None or table.closed or not table.submit(session, msg):
+            raise Refused("no_such_table", "There is no such table.")
+
+    def _by_code(self, session: Session, code: str) -> Table | None:
+        """The private table of `code`. Wrong codes are limited per address, and over the
+        limit no code is even looked up: guessing must stay hopeless (docs/SERVER.md)."""
+        key = _address_key(session.address)
+        tries = self._code_tries.get(key)
+        if tries is not None and tries.peek() < 1:
+            raise Refused("too_many_attempts", f"Too many wrong codes: try again in "
+                          f"{CODE_RETRY:.0f} seconds.")
+        table = self.codes.get(code_key(code))
+        if table is None:
+            if tries is None:
+                if len(self._code_tries) >= 4096:
+                    self._forget_code_tries()
+                tries = self._code_tries[key] = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
+            tries.take()
+            log.info("wrong_code", session=session.number, address=session.address)
+        return table
+
+    def _forget_code_tries(self) -> None:
+        """Addresses whose wrong codes are all forgiven need no bucket."""
+        for key in [k for k, b in self._code_tries.items() if b.peek() >= CODE_TRIES]:
+            del self._code_tries[key]
+
+    def _lobby_chat(self, session: Session, msg) -> None:
+        session.send(Ok(re=msg.id))
+        chat = encode_once(Chat(scope="lobby", name=session.name, text=msg.text))
+        for other in self.sessions:
+            if other not in self.where:
+                other.send(chat)
+
+    # ------------------------------------------------------------------ tables
+
+    async def _run_table(self, table: Table) -> None:
+        """Run one table's task; a failure ends that table alone."""
+        failed = False
+        try:
+            await table.run()
+        except Exception as exc:  # noqa: BLE001 — end this table, not the server
+            failed = True
+            log.error("table_failed", table=table.id, error=repr(exc), exc_info=True)
+        finally:
+            self._forget(table, failed)
+
+    def _forget(self, table: Table, failed: bool) -> None:
+        """`table` has closed: its id, code and tokens are gone, its members in the lobby."""
+        self.tables.pop(table.id, None)
+        if table.code:
+            self.codes.pop(code_key(table.code), None)
+        for token in self._issued.pop(table):
+            self.tokens.pop(token, None)
+        for session in self._members.pop(table):
+            del self.where[session]
+            if failed:
+                session.send(Error(code="table_failed", message="Your table failed and was "
+                                   "closed; you are back in the lobby."))
+        self.changed()
+
+    def listing(self) -> list[dict]:
+        """The public tables worth listing, tables waiting for players first."""
+        public = [t for t in self.tables.values() if t.code is None and not t.closed]
+        public.sort(key=lambda t: (t.status != "waiting", t.free_seats == 0, t.id))
+        return [t.summary() for t in public[:MAX_LISTED]]
+
+    async def _push(self) -> None:
+        while True:
+            await self._dirty.wait()
+            self._dirty = trio.Event()
+            readers = [s for s in self.subscribers if s not in self.where]
+            if readers:
+                update = encode_once(Tables(tables=self.listing()))
+                for session in readers:
+                    session.send(update)
+            await trio.sleep(LOBBY_PUSH)
+
+
+def _address_key(address: str) -> str:
+    """Whom a limit per address counts: the address, or an IPv6 address's /64, which one
+    host is usually given whole."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
