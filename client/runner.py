@@ -7,8 +7,10 @@ choice, made in a worker thread so that the connection stays alive while it thin
 strategy is still thinking close to the decision's deadline, the runner sends a safe default
 (the one R10 would play) and says so in the log. After each game it asks for a rematch
 until it has played the games it was asked for. A dropped connection is re-opened with the
-seat's token, and play goes on from the fresh snapshot, unless the server said it is
-stopping or gave the seat to a newer connection: then the runner stops (Dismissed).
+seat's token, and play goes on from the fresh snapshot (a move sent on the broken link is
+made again if the snapshot still asks for it: it may have been lost with the link), unless
+the server said it is stopping, gave the seat to a newer connection, or no longer has the
+seat: then the runner stops (Dismissed).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ MARGIN = 1.0
 
 
 class Dismissed(LinkError):
-    """The server said a goodbye that a reconnect cannot undo (FINAL_GOODBYES)."""
+    """The seat is gone for good: the server said a goodbye that a reconnect cannot undo
+    (FINAL_GOODBYES), or refused the seat's token when the runner came back."""
 
 
 @dataclass
@@ -44,6 +47,16 @@ class Seating:
     table: str | None = None
     code: str | None = None
     create: int | None = None
+
+
+@dataclass
+class _Answer:
+    """The runner's answer to the open decision, as far as one link and one game know it
+    (each `_play` starts a new one): a move sent on a link that broke may have been lost with
+    it, so the next link decides again from its snapshot instead of waiting for an answer."""
+
+    decision: int | None = None  #: the decision a move was sent for (its View.opened)
+    move_id: int | None = None  #: that move's request id
 
 
 class BotRunner:
@@ -64,8 +77,6 @@ class BotRunner:
         self.token: str | None = None
         self.table: str | None = None
         self.view: View | None = None
-        self._answered: int | None = None
-        self._move_id: int | None = None
         self._fallback = random.Random()
 
     async def run(self) -> int:
@@ -145,6 +156,10 @@ class BotRunner:
             if msg.reason in FINAL_GOODBYES:
                 raise Dismissed(said)
             raise LinkError(said)
+        if isinstance(msg, Error) and msg.code == "bad_token":
+            # The seat was played out by a bot or its table closed while we were away: no
+            # snapshot will come for it.
+            raise Dismissed(f"the seat is gone ({msg.code}): {msg.message}")
         if isinstance(msg, Error) and msg.re is None:
             log.warning("%s: server says %s: %s", self.name, msg.code, msg.message)
         return msg
@@ -153,6 +168,7 @@ class BotRunner:
 
     async def _play(self, link: Link) -> None:
         """Play until this game is over (then ask for the rematch, if more are wanted)."""
+        answer = _Answer()
         while True:
             msg = await self._receive(link)
             kind = msg.TYPE
@@ -167,29 +183,30 @@ class BotRunner:
                 if view.over:
                     await self._game_over(link, view)
                     return
-                await self._decide(link, view, msg.deadlines)
+                await self._decide(link, answer, view, msg.deadlines)
             elif kind == "move_rejected" or (kind == "error" and msg.re is not None
-                                             and msg.re == self._move_id):
+                                             and msg.re == answer.move_id):
                 log.info("%s: move refused: %s (%s)", self.name, msg.code, msg.message)
-                self._answered = None  # decide again on the newest view
+                answer.decision = None  # decide again on the newest view
                 if msg.code == "rate_limited":
                     await trio.sleep(0.5)  # the server asked us to slow down
                 if self.view is not None and msg.code != "stale_state":
-                    await self._decide(link, self.view, [])
+                    await self._decide(link, answer, self.view, [])
 
-    async def _decide(self, link: Link, view: View, deadlines: list[dict]) -> None:
+    async def _decide(self, link: Link, answer: _Answer, view: View,
+                      deadlines: list[dict]) -> None:
         me = view.seat
         if me is None or me not in view.waiting:
             return
         decision = view.opened  # every decision opens at its own state
-        if self._answered == decision:
+        if answer.decision == decision:
             return
         moves = legal_moves(view, me)
         ms = next((d["ms"] for d in deadlines if d["seat"] == me), None)
         move = await self._think(view, moves, ms)
-        self._answered = decision
-        self._move_id = link.next_id()
-        await link.send(MoveRequest(id=self._move_id, state_id=view.state_id,
+        answer.decision = decision
+        answer.move_id = link.next_id()
+        await link.send(MoveRequest(id=answer.move_id, state_id=view.state_id,
                                     move=move.to_dict()))
 
     async def _think(self, view: View, moves, ms: int | None) -> Move:
@@ -208,7 +225,6 @@ class BotRunner:
         if view.winner == view.seat:
             self.wins += 1
         self.strategy.game_over(view)
-        self._answered = None
         log.info("%s: game %d over, winner seat %s", self.name, self.played, view.winner)
         if self.played < self.games:
             await link.send(Rematch(id=link.next_id()))

@@ -1,11 +1,13 @@
 """The bot SDK's promises: a strategy still thinking near its deadline is answered for with
 the safe default; a dropped connection is re-opened with the seat's token and the game goes
-on, but a server that says it is stopping ends the run; `coup arena` prints what it says;
-`coup bot` exits 0 after its games."""
+on (a move lost in the drop is made again), but a server that says it is stopping, or a seat
+lost meanwhile, ends the run; `coup arena` prints what it says; `coup bot` exits 0 after its
+games."""
 
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -13,8 +15,10 @@ import time
 import pytest
 import trio
 
+from client import runner
 from client.runner import BotRunner, Dismissed, Seating
 from engine.bots import Strategy, make
+from protocol import MoveRequest
 from server import Server, ServerConfig
 
 
@@ -80,6 +84,58 @@ async def test_a_dropped_connection_is_reopened_with_the_token_and_the_game_goes
         await host_and_guest(host, guest, 60)
         nursery.cancel_scope.cancel()
     assert dropped and host.played == guest.played == 1
+
+
+@pytest.mark.trio
+async def test_a_move_lost_in_a_drop_is_made_again_on_the_new_link(monkeypatch) -> None:
+    """The first move either bot makes never leaves it: its connection drops between the
+    move and the answer. At a table with no clocks nobody would ever play for that seat, so
+    the runner must decide again from the snapshot the new link brings."""
+    lost = []
+
+    class LossyLink(runner.Link):
+        async def send(self, msg) -> None:
+            if isinstance(msg, MoveRequest) and not lost:
+                lost.append(msg)
+                self.stream.socket.shutdown(socket.SHUT_RDWR)
+                return
+            await super().send(msg)
+
+    monkeypatch.setattr(runner, "Link", LossyLink)
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, response_clock=0, turn_clock=0)
+        host = BotRunner("127.0.0.1", port, make("random", seed=1), name="host",
+                         seating=Seating(create=2))
+        guest = BotRunner("127.0.0.1", port, make("random", seed=2), name="guest")
+        await host_and_guest(host, guest, 30)
+        nursery.cancel_scope.cancel()
+    assert lost and host.played == guest.played == 1
+
+
+@pytest.mark.trio
+async def test_a_seat_gone_when_the_bot_comes_back_ends_the_run() -> None:
+    """The server refuses the token on the new link (bad_token: the seat went to a bot, or
+    its table closed): no snapshot will ever come, so the runner stops and says why instead
+    of waiting for one."""
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery)
+        bot = BotRunner("127.0.0.1", port, make("random", seed=1), name="lonely",
+                        seating=Seating(create=2))
+        original = bot._play
+        dropped = []
+
+        async def drop_with_a_stale_token(link):
+            if not dropped:
+                dropped.append(True)
+                bot.token = "a-seat-long-gone"
+                await link.aclose()
+            return await original(link)
+
+        bot._play = drop_with_a_stale_token
+        with trio.fail_after(20), pytest.raises(Dismissed, match="bad_token"):
+            await bot.run()
+        nursery.cancel_scope.cancel()
+    assert dropped
 
 
 @pytest.mark.trio
