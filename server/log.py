@@ -2,6 +2,11 @@
 
 Every line has an event name and fields: `log.info("table_created", table="k7tq2m", seats=4)`
 prints `... INFO table_created table=k7tq2m seats=4`, or one JSON object per line.
+
+Fields often hold what a client sent (its name, its client string), so no value can forge a
+line: in text, a value with a space, a quote, an `=` or anything unprintable (a newline, an
+escape sequence) is quoted with those escaped; in JSON, every value is a JSON string. A
+traceback follows its line, each of its lines indented and escaped alike.
 """
 
 from __future__ import annotations
@@ -22,14 +27,37 @@ class _Formatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         fields = getattr(record, "fields", {})
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        trace = self.formatException(record.exc_info) if record.exc_info else None
         if self.as_json:
-            return json.dumps(
-                {"time": stamp, "level": record.levelname.lower(), "event": record.getMessage(),
-                 **fields},
-                default=str,
-            )
-        text = " ".join(f"{k}={v}" for k, v in fields.items())
-        return f"{stamp} {record.levelname:<5} {record.getMessage()} {text}".rstrip()
+            line = {"time": stamp, "level": record.levelname.lower(),
+                    "event": record.getMessage(), **fields}
+            if trace:
+                line["traceback"] = trace
+            return json.dumps(line, default=str)
+        text = " ".join(f"{k}={quote(str(v))}" for k, v in fields.items())
+        line = f"{stamp} {record.levelname:<5} {record.getMessage()} {text}".rstrip()
+        if trace:
+            line += "".join("\n    " + _escaped(part) for part in trace.splitlines())
+        return line
+
+
+#: Characters that would let a bare value pass for more than one value.
+_SEPARATORS = frozenset(' ="\\')
+
+
+def quote(text: str) -> str:
+    """`text` as one value of a text log line: bare if it is safe so, quoted otherwise."""
+    if text and text.isprintable() and _SEPARATORS.isdisjoint(text):
+        return text
+    return '"' + _escaped(text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+
+
+def _escaped(text: str) -> str:
+    """`text` with every unprintable character (newlines, escapes, controls) as a code."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
 
 
 def setup(as_json: bool, level: int = logging.INFO) -> None:

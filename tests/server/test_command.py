@@ -78,3 +78,37 @@ async def test_coup_serve_says_when_it_listens_on_every_interface():
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+#: `coup serve` that signals itself the moment it logs that it listens: the earliest moment
+#: anyone who watches its log can stop it.
+STOP_AT_ONCE = """
+import os, signal, sys
+from server import log
+from client.cli import main
+say = log.info
+def info(event, **fields):
+    say(event, **fields)
+    if event == "listening":
+        os.kill(os.getpid(), signal.SIGTERM)
+log.info = info
+sys.exit(main())
+"""
+
+
+async def test_coup_serve_stopped_as_soon_as_it_listens_exits_cleanly():
+    process = await trio.lowlevel.open_process(
+        [sys.executable, "-c", STOP_AT_ONCE, "serve", "--port", "0"], stderr=subprocess.PIPE)
+    try:
+        with trio.fail_after(20):
+            assert await process.wait() == 0  # not -15: the signal was caught
+            lines = []
+            log = LogLines(process.stderr)
+            while (line := await log.next()) is not None:
+                lines.append(line)
+            assert any(" signal signal=SIGTERM" in line for line in lines), lines
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
