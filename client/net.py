@@ -49,6 +49,9 @@ class Link:
         self.stream = stream
         self.conn = Connection(Role.CLIENT)
         self._ids = itertools.count(1)
+        # Tasks of one connection may send at once (a move while a pong goes out), and a
+        # stream allows one sender at a time: frames go out whole, one after the other.
+        self._sending = trio.Lock()
         self.welcome: Welcome | None = None
 
     @classmethod
@@ -87,7 +90,8 @@ class Link:
 
     async def send(self, msg) -> None:
         try:
-            await self.stream.send_all(self.conn.send(msg))
+            async with self._sending:
+                await self.stream.send_all(self.conn.send(msg))
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise LinkError(f"the connection broke: {exc}") from None
 

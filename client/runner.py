@@ -3,9 +3,10 @@
 It connects and says hello; finds a table (by id, by private code, by creating one, or
 else the first public table waiting with a free seat, the server listing them oldest
 first); says ready; and then answers every decision its seat owes with the strategy's
-choice, made in a worker thread so that the connection stays alive while it thinks. If the
-strategy is still thinking close to the decision's deadline, the runner sends a safe default
-(the one R10 would play) and says so in the log. After each game it asks for a rematch
+choice. The strategy thinks in a task of its own, in a worker thread (see mind.py: never two
+calls of it at once), while the connection is read on: a decision that closes meanwhile is
+no longer thought about. If the strategy is still thinking close to the decision's deadline,
+the runner sends a safe default (the one R10 would play) and says so in the log. After each game it asks for a rematch
 until it has played the games it was asked for. A dropped connection is re-opened with the
 seat's token, and play goes on from the fresh snapshot (a move sent on the broken link is
 made again if the snapshot still asks for it: it may have been lost with the link), unless
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import trio
 
@@ -27,6 +28,7 @@ from protocol import (
     CreateTable, Error, Join, Leave, ListTables, MoveRequest, Pong, Ready, Rematch,
 )
 
+from .mind import Mind
 from .net import FINAL_GOODBYES, Link, LinkError
 
 log = logging.getLogger("coup.bot")
@@ -55,12 +57,18 @@ class _Answer:
     (each `_play` starts a new one): a move sent on a link that broke may have been lost with
     it, so the next link decides again from its snapshot instead of waiting for an answer."""
 
-    decision: int | None = None  #: the decision a move was sent for (its View.opened)
-    move_id: int | None = None  #: that move's request id
+    decision: int | None = None  #: the decision it answers (its View.opened)
+    move_id: int | None = None  #: the request id of the move sent for it
+    #: Cancelled when the decision closes before the strategy has chosen.
+    thinking: trio.CancelScope = field(default_factory=trio.CancelScope)
 
 
 class BotRunner:
     """One bot seat played over the network."""
+
+    # For the duration of `run`: the strategy's thread, and the nursery of its thinking.
+    _mind: Mind
+    _tasks: trio.Nursery
 
     def __init__(self, host: str, port: int, strategy: Strategy, *, name: str | None = None,
                  seating: Seating | None = None, games: int = 1,
@@ -81,6 +89,24 @@ class BotRunner:
 
     async def run(self) -> int:
         """Play until `games` games are over; returns how many this seat won."""
+        self._mind = Mind()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._tasks = nursery
+                nursery.start_soon(self._mind.serve)
+                try:
+                    await self._play_games()
+                finally:
+                    self._mind.close()  # the strategy hears the last news, then its thread ends
+        except BaseExceptionGroup as group:
+            # The one error that ended the run is the run's error (LinkError, Dismissed, a
+            # strategy's own), not the nursery's group of it.
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
+        return self.wins
+
+    async def _play_games(self) -> None:
         link = await Link.open(self.host, self.port, self.name)
         self.name = link.welcome.name or self.name
         try:
@@ -97,7 +123,6 @@ class BotRunner:
             await link.send(Leave(id=link.next_id()))
         finally:
             await link.aclose()
-        return self.wins
 
     async def _reconnect(self) -> Link:
         deadline = trio.current_time() + self.reconnect_for
@@ -169,53 +194,68 @@ class BotRunner:
     async def _play(self, link: Link) -> None:
         """Play until this game is over (then ask for the rematch, if more are wanted)."""
         answer = _Answer()
-        while True:
-            msg = await self._receive(link)
-            kind = msg.TYPE
-            if kind == "ping":
-                await link.send(Pong(re=msg.id))
-            elif kind in ("snapshot", "update"):
-                view = View.from_dict(msg.view)
-                self.view = view
-                if kind == "update":
-                    events = [Event(**e) for e in msg.events]
-                    self.strategy.observe(view, events)
-                if view.over:
-                    await self._game_over(link, view)
-                    return
-                await self._decide(link, answer, view, msg.deadlines)
-            elif kind == "move_rejected" or (kind == "error" and msg.re is not None
-                                             and msg.re == answer.move_id):
-                log.info("%s: move refused: %s (%s)", self.name, msg.code, msg.message)
-                answer.decision = None  # decide again on the newest view
-                if msg.code == "rate_limited":
-                    await trio.sleep(0.5)  # the server asked us to slow down
-                if self.view is not None and msg.code != "stale_state":
-                    await self._decide(link, answer, self.view, [])
+        try:
+            while True:
+                msg = await self._receive(link)
+                kind = msg.TYPE
+                if kind == "ping":
+                    await link.send(Pong(re=msg.id))
+                elif kind in ("snapshot", "update"):
+                    view = View.from_dict(msg.view)
+                    self.view = view
+                    if kind == "update":
+                        self._mind.tell(self.strategy.observe, view,
+                                        [Event(**e) for e in msg.events])
+                    if view.over:
+                        await self._game_over(link, view)
+                        return
+                    answer = self._decide(link, answer, view, msg.deadlines)
+                elif (kind in ("move_rejected", "error") and msg.re is not None
+                      and msg.re == answer.move_id):
+                    log.info("%s: move refused: %s (%s)", self.name, msg.code, msg.message)
+                    if msg.code == "rate_limited":
+                        await trio.sleep(0.5)  # the server asked us to slow down
+                    # Decide again on the newest view; a stale move's decision is gone, and
+                    # the next view says what is asked now.
+                    answer = (_Answer() if msg.code == "stale_state"
+                              else self._decide(link, _Answer(), self.view, []))
+        finally:
+            answer.thinking.cancel()
 
-    async def _decide(self, link: Link, answer: _Answer, view: View,
-                      deadlines: list[dict]) -> None:
+    def _decide(self, link: Link, answer: _Answer, view: View,
+                deadlines: list[dict]) -> _Answer:
+        """The answer in hand once `view` came: the same while the seat owes the same
+        decision; else a new one, its thinking started if the seat owes a decision."""
         me = view.seat
-        if me is None or me not in view.waiting:
-            return
-        decision = view.opened  # every decision opens at its own state
-        if answer.decision == decision:
-            return
-        moves = legal_moves(view, me)
+        owed = me is not None and me in view.waiting
+        if owed and answer.decision == view.opened:  # every decision opens at its own state
+            return answer
+        answer.thinking.cancel()
+        if not owed:
+            return _Answer()
+        answer = _Answer(view.opened)
         ms = next((d["ms"] for d in deadlines if d["seat"] == me), None)
-        move = await self._think(view, moves, ms)
-        answer.decision = decision
+        self._tasks.start_soon(self._answer, link, answer, view, ms)
+        return answer
+
+    async def _answer(self, link: Link, answer: _Answer, view: View, ms: int | None) -> None:
+        move = None
+        with answer.thinking:
+            move = await self._think(view, legal_moves(view, view.seat), ms)
+        if move is None:
+            return  # the decision closed first
         answer.move_id = link.next_id()
-        await link.send(MoveRequest(id=answer.move_id, state_id=view.state_id,
-                                    move=move.to_dict()))
+        try:
+            await link.send(MoveRequest(id=answer.move_id, state_id=view.state_id,
+                                        move=move.to_dict()))
+        except LinkError:
+            pass  # `_play` finds the link broken too, and the next link decides again
 
     async def _think(self, view: View, moves, ms: int | None) -> Move:
         if ms is None:
-            return await trio.to_thread.run_sync(self.strategy.choose, view, moves)
-        allowed = max(0.05, ms / 1000 - MARGIN)
-        with trio.move_on_after(allowed):
-            return await trio.to_thread.run_sync(
-                self.strategy.choose, view, moves, abandon_on_cancel=True)
+            return await self._mind.ask(self.strategy.choose, view, moves)
+        with trio.move_on_after(max(0.05, ms / 1000 - MARGIN)):
+            return await self._mind.ask(self.strategy.choose, view, moves)
         log.warning("%s: still thinking near the deadline; playing the safe default",
                     self.name)
         return default_move(view, view.seat, self._fallback)
@@ -224,7 +264,7 @@ class BotRunner:
         self.played += 1
         if view.winner == view.seat:
             self.wins += 1
-        self.strategy.game_over(view)
+        self._mind.tell(self.strategy.game_over, view)
         log.info("%s: game %d over, winner seat %s", self.name, self.played, view.winner)
         if self.played < self.games:
             await link.send(Rematch(id=link.next_id()))

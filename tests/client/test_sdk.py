@@ -10,7 +10,7 @@ import json
 import socket
 import subprocess
 import sys
-import time
+import threading
 
 import pytest
 import trio
@@ -22,14 +22,45 @@ from protocol import MoveRequest
 from server import Server, ServerConfig
 
 
-class Slow(Strategy):
-    """Thinks far longer than any clock allows."""
+class Stuck(Strategy):
+    """Its first choice takes until the test lets it go (far longer than any clock allows);
+    later calls are quick. It counts how many of its calls run at once, hooks included."""
 
-    name = "slow"
+    name = "stuck"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.release = threading.Event()
+        self._lock = threading.Lock()
+        self.running = self.most = self.choices = self.games = 0
+
+    def _enter(self) -> None:
+        with self._lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.running -= 1
 
     def choose(self, view, moves):
-        time.sleep(3)
-        return moves[-1]
+        self._enter()
+        try:
+            self.choices += 1
+            if self.choices == 1:
+                self.release.wait()
+            return self.rng.choice(moves)
+        finally:
+            self._leave()
+
+    def observe(self, view, events) -> None:
+        self._enter()
+        self._leave()
+
+    def game_over(self, view) -> None:
+        self._enter()
+        self.games += 1
+        self._leave()
 
 
 async def start_server(nursery, **settings) -> int:
@@ -49,17 +80,45 @@ async def host_and_guest(host: BotRunner, guest: BotRunner, seconds: float) -> N
             players.start_soon(guest.run)
 
 
+async def stuck_game(strategy: Stuck) -> tuple[BotRunner, BotRunner]:
+    """A game with one-second clocks between a bot whose strategy is stuck in its first
+    choice until the game is over, and a quick one; returns (stuck, quick) after it."""
+    async with trio.open_nursery() as nursery:
+        port = await start_server(nursery, response_clock=1, turn_clock=1)
+        stuck = BotRunner("127.0.0.1", port, strategy, name="stuck", seating=Seating(create=2))
+        quick = BotRunner("127.0.0.1", port, make("random", seed=3), name="quick")
+
+        async def release_after_the_game() -> None:
+            while stuck.played == 0:
+                await trio.sleep(0.01)
+            strategy.release.set()
+
+        nursery.start_soon(release_after_the_game)
+        try:
+            await host_and_guest(stuck, quick, 60)
+        finally:
+            strategy.release.set()  # (a failed test must not leave its thread stuck)
+        nursery.cancel_scope.cancel()
+    return stuck, quick
+
+
 @pytest.mark.trio
 async def test_a_strategy_thinking_past_its_deadline_gets_the_safe_default(caplog) -> None:
     """R10: the runner answers before the deadline with the default move, and says so."""
-    async with trio.open_nursery() as nursery:
-        port = await start_server(nursery, response_clock=3, turn_clock=3)
-        slow = BotRunner("127.0.0.1", port, Slow(), name="slow", seating=Seating(create=2))
-        quick = BotRunner("127.0.0.1", port, make("random", seed=3), name="quick")
-        await host_and_guest(slow, quick, 120)
-        nursery.cancel_scope.cancel()
-    assert slow.played == quick.played == 1
+    stuck, quick = await stuck_game(Stuck())
+    assert stuck.played == quick.played == 1
     assert "safe default" in caplog.text
+
+
+@pytest.mark.trio
+async def test_a_strategy_is_never_called_while_a_call_of_it_is_running() -> None:
+    """Every decision after the first comes while the first choice still runs in its
+    thread: the runner plays the defaults without calling the strategy again, and tells it
+    what happened (observe, game_over) only once that call is over."""
+    strategy = Stuck()
+    await stuck_game(strategy)
+    assert strategy.most == 1
+    assert strategy.games == 1
 
 
 @pytest.mark.trio
