@@ -1,26 +1,33 @@
 """The client's side of a connection, in trio: one object holding the stream and the
 protocol Connection, shared by the bot runner and the terminal client.
 
-`Link.open` connects and does the handshake; `send` writes a message; `receive` returns the
-next message (None when the server closed). Ids for requests come from `next_id`.
-Connection failures are turned into `LinkError` with a sentence for people.
+`Link.open` connects and does the handshake, and `Link.reopen` takes a seat back after a
+drop (trying again with growing pauses, for as long as the caller says); `send` writes a
+message (from any task); `receive` returns the next message (None when the server closed),
+having answered the pings before it, so that no caller has to. Ids for requests come from
+`next_id`. Connection failures are turned into `LinkError` with a sentence for people.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, ProtocolError, Role,
-    VERSIONS, Welcome,
+    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, Ping, Pong,
+    ProtocolError, Role, VERSIONS, Welcome,
 )
 
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
 #: it), or the seat was taken up by a newer connection with the same token.
 FINAL_GOODBYES = frozenset({"server_shutdown", "replaced"})
+#: Seconds between tries to take a seat back: the first pause, doubled up to the last.
+FIRST_PAUSE, LAST_PAUSE = 0.25, 5.0
+#: Seconds one try to take a seat back may take.
+REOPEN_TIMEOUT = 5.0
 
 
 class LinkError(Exception):
@@ -85,6 +92,24 @@ class Link:
         link.welcome = reply
         return link
 
+    @classmethod
+    async def reopen(cls, host: str, port: int, name: str | None,
+                     token: Callable[[], str | None], lasting: float) -> Link:
+        """The seat's connection again, after a drop: opened with the seat's reconnect token,
+        tried with growing pauses for `lasting` seconds. `token()` is asked before each try
+        (None: the seat was given up meanwhile). LinkError when no try is left."""
+        deadline = trio.current_time() + lasting
+        pause = FIRST_PAUSE
+        while (held := token()) is not None:
+            try:
+                return await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT)
+            except LinkError:
+                if trio.current_time() + pause > deadline:
+                    raise
+            await trio.sleep(pause)
+            pause = min(LAST_PAUSE, pause * 2)
+        raise LinkError("the seat was given up")
+
     def next_id(self) -> int:
         return next(self._ids)
 
@@ -96,7 +121,8 @@ class Link:
             raise LinkError(f"the connection broke: {exc}") from None
 
     async def receive(self):
-        """The next message from the server, or None once it closed the connection."""
+        """The next message from the server, or None once it closed the connection. Pings
+        are answered here and not returned."""
         while True:
             try:
                 msg = self.conn.next_message()
@@ -104,6 +130,9 @@ class Link:
                 raise LinkError(f"the server broke the protocol: {exc}") from None
             if msg is CONNECTION_CLOSED:
                 return None
+            if isinstance(msg, Ping):
+                await self.send(Pong(re=msg.id))
+                continue
             if msg is not NEED_DATA:
                 return msg
             try:

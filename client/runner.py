@@ -25,7 +25,7 @@ import trio
 from engine import Event, Move, View, default_move, legal_moves
 from engine.bots import Strategy
 from protocol import (
-    CreateTable, Error, Join, Leave, ListTables, MoveRequest, Pong, Ready, Rematch,
+    CreateTable, Error, Join, Leave, ListTables, MoveRequest, Ready, Rematch,
 )
 
 from .mind import Mind
@@ -119,22 +119,11 @@ class BotRunner:
                 except LinkError as exc:
                     log.warning("%s: %s; reconnecting", self.name, exc)
                     await link.aclose()
-                    link = await self._reconnect()
+                    link = await Link.reopen(self.host, self.port, self.name,
+                                             lambda: self.token, self.reconnect_for)
             await link.send(Leave(id=link.next_id()))
         finally:
             await link.aclose()
-
-    async def _reconnect(self) -> Link:
-        deadline = trio.current_time() + self.reconnect_for
-        delay = 0.2
-        while True:
-            try:
-                return await Link.open(self.host, self.port, self.name, token=self.token)
-            except LinkError:
-                if trio.current_time() + delay > deadline:
-                    raise
-                await trio.sleep(delay)
-                delay = min(5.0, delay * 2)
 
     # ------------------------------------------------------------------ the lobby
 
@@ -198,9 +187,7 @@ class BotRunner:
             while True:
                 msg = await self._receive(link)
                 kind = msg.TYPE
-                if kind == "ping":
-                    await link.send(Pong(re=msg.id))
-                elif kind in ("snapshot", "update"):
+                if kind in ("snapshot", "update"):
                     view = View.from_dict(msg.view)
                     self.view = view
                     if kind == "update":

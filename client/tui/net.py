@@ -5,11 +5,12 @@ UI. The UI calls `start_server`, `connect`, `send` and `disconnect` from its han
 only puts work on a channel, which wakes trio, and never blocks. Trio reports back by posting
 the Textual messages of messages.py, and never touches a widget.
 
-A connection is opened with the bot runner's `Link` (the same protocol code the bots use).
-Pings are answered here. When a connection drops while the player holds a seat, it is
-re-opened with the seat's token, with growing pauses, for as long as the server keeps seats
-(its grace period); the server then sends the seat back with a fresh snapshot. A server that
-said it is stopping, or that gave the seat to a newer connection, is not tried again.
+A connection is a `Link`, as the bots' (the same protocol code, which answers pings too).
+When a connection drops while the player holds a seat, `Link.reopen` takes it back with the
+seat's token, trying for as long as the server keeps seats (its grace period), or until the
+player gives the seat up; the server then sends the seat back with a fresh snapshot. A
+server that said it is stopping, or that gave the seat to a newer connection, is not tried
+again.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable
 
 import trio
 
-from protocol import Bye, Ping, Pong
+from protocol import Bye
 from server import ServerConfig, serve
 
 from ..net import FINAL_GOODBYES, Link, LinkError
@@ -112,8 +113,10 @@ class Net:
                 if self.token is None or final:
                     break
                 self.post(m.ConnectionLost(reason))
-                link = await self._reconnect(host, port, name)
-                if link is None:
+                try:
+                    link = await Link.reopen(host, port, name, lambda: self.token,
+                                             RECONNECT_FOR)
+                except LinkError:
                     break
                 self.post(m.Reconnected())
             self.post(m.Disconnected(reason))
@@ -137,9 +140,6 @@ class Net:
                 nursery.start_soon(self._write, link)
                 try:
                     while (msg := await link.receive()) is not None:
-                        if isinstance(msg, Ping):
-                            await link.send(Pong(re=msg.id))
-                            continue
                         if isinstance(msg, Bye):
                             reason = msg.message or msg.reason
                             final = msg.reason in FINAL_GOODBYES
@@ -157,14 +157,3 @@ class Net:
     async def _write(self, link: Link) -> None:
         async for msg in self._outbox:
             await link.send(msg)
-
-    async def _reconnect(self, host: str, port: int, name: str | None) -> Link | None:
-        deadline = trio.current_time() + RECONNECT_FOR
-        delay = 0.25
-        while self.token is not None and trio.current_time() < deadline:
-            try:
-                return await Link.open(host, port, name, token=self.token, timeout=5)
-            except LinkError:
-                await trio.sleep(delay)
-                delay = min(5.0, delay * 2)
-        return None

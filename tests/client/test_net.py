@@ -1,0 +1,89 @@
+"""The client's one connection code, shared by the bot runner and the terminal client: a
+Link answers the server's pings itself, and `Link.reopen` takes a seat back with growing
+pauses until its time is up or the seat is given up.
+
+The pings are checked against a scripted server on a memory stream; the reconnect loop
+against a Link whose `open` fails as the test says, on trio's autojumping clock.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+
+from client.net import Link, LinkError
+from protocol import Chat, Connection, Hello, Ping, Pong, Role, Welcome
+
+
+async def handshaken() -> tuple[Link, trio.testing.MemoryStream, Connection]:
+    """A Link past its hello, and the server's end of it: (link, stream, connection)."""
+    ours, theirs = trio.testing.memory_stream_pair()
+    link, server = Link(ours), Connection(Role.SERVER)
+    await link.send(Hello(versions=[1], client="test"))
+    server.receive_data(await theirs.receive_some())
+    assert isinstance(server.next_message(), Hello)
+    await theirs.send_all(server.send(Welcome(version=1, server="scripted")))
+    assert isinstance(await link.receive(), Welcome)
+    return link, theirs, server
+
+
+@pytest.mark.trio
+async def test_a_ping_is_answered_by_the_link_and_never_returned() -> None:
+    link, theirs, server = await handshaken()
+    await theirs.send_all(server.send(Ping(id=7))
+                          + server.send(Chat(scope="lobby", name="Ana", text="hi")))
+    assert isinstance(await link.receive(), Chat)
+    server.receive_data(await theirs.receive_some())
+    assert server.next_message() == Pong(re=7)
+
+
+class Flaky(Link):
+    """A Link whose `open` fails while `failures` lasts, noting the time and token of each
+    try."""
+
+    failures = 0
+    tries: list[tuple[float, str | None]] = []
+
+    @classmethod
+    async def open(cls, host, port, name=None, token=None, timeout=10) -> Link:
+        cls.tries.append((trio.current_time(), token))
+        if cls.failures:
+            cls.failures -= 1
+            raise LinkError("cannot connect: refused")
+        return cls(trio.testing.memory_stream_pair()[0])
+
+
+@pytest.fixture
+def flaky():
+    Flaky.tries = []
+    Flaky.failures = 0
+    return Flaky
+
+
+@pytest.mark.trio
+async def test_reopen_tries_again_with_growing_pauses(flaky, autojump_clock) -> None:
+    flaky.failures = 3
+    link = await flaky.reopen("127.0.0.1", 1, "Ana", lambda: "seat-token", 60)
+    assert isinstance(link, Flaky)
+    assert flaky.tries == [(0, "seat-token"), (0.25, "seat-token"), (0.75, "seat-token"),
+                           (1.75, "seat-token")]
+
+
+@pytest.mark.trio
+async def test_reopen_gives_up_when_its_time_is_up(flaky, autojump_clock) -> None:
+    flaky.failures = 100
+    with pytest.raises(LinkError, match="refused"):
+        await flaky.reopen("127.0.0.1", 1, "Ana", lambda: "seat-token", 10)
+    # 0, 0.25, 0.75, 1.75, 3.75 and 7.75: a pause of 5 s more would end after 10 s.
+    assert [when for when, _token in flaky.tries] == [0, 0.25, 0.75, 1.75, 3.75, 7.75]
+
+
+@pytest.mark.trio
+async def test_reopen_stops_when_the_seat_is_given_up(flaky, autojump_clock) -> None:
+    """The player left the table while the client was trying: no more tries."""
+    flaky.failures = 100
+    tokens = iter(["seat-token", "seat-token", None])
+    with pytest.raises(LinkError, match="given up"):
+        await flaky.reopen("127.0.0.1", 1, "Ana", lambda: next(tokens), 60)
+    assert len(flaky.tries) == 2
