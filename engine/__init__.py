@@ -22,10 +22,11 @@ from .game import Game
 from .legality import PHASES, STEPS, check, default_move, legal_moves
 from .moves import KINDS, Move, move
 from .options import Options
-from .views import View
+from .views import FIELDS as VIEW_FIELDS, View, ViewField
 
 __all__ = [
     "ACTIONS", "CHARACTERS", "KINDS", "MOVE_ERRORS", "PHASES", "STEPS", "VARIANTS",
-    "Event", "Game", "IllegalMove", "Move", "Options", "OptionsError", "View",
+    "VIEW_FIELDS", "Event", "Game", "IllegalMove", "Move", "Options", "OptionsError", "View",
+    "ViewField",
     "check", "default_move", "legal_moves", "move", "visible_to",
 ]

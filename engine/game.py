@@ -34,6 +34,7 @@ from .legality import (
 )
 from .moves import CHALLENGE, PASS, PROVE, Move
 from .options import Options
+from .views import View, game_fields, reveal_of, view_of
 
 # Events are built as _new(Event, (kind, seat, target, card, cards, amount, action, to)):
 # a third of the cost of calling Event(...), and built on every move.
@@ -181,7 +182,7 @@ class Game:
     @classmethod
     def from_view(
         cls,
-        view,
+        view: View,
         hands: list[list[str]],
         deck: list[str],
         *,
@@ -194,24 +195,13 @@ class Game:
         given: every seat's face-down cards, the deck, an Exchange's draw, an Examine's
         card, the draft's removed cards. Bots search such sampled worlds (ISMCTS)."""
         g = cls._blank(view.options, seed)
-        g.state_id = view.state_id
-        g.opened = view.opened
-        g.phase = view.phase
-        g.waiting = tuple(view.waiting)
-        g.coins = list(view.coins)
-        g.treasury = view.treasury
+        for name, value in game_fields(view).items():
+            setattr(g, name, value)
+        g.alive_mask = view.alive_mask
         g.hands = [list(h) for h in hands]
-        g.revealed = [list(r) for r in view.revealed]
-        g.alive = list(view.alive)
-        g.alive_mask = sum(1 << s for s, a in enumerate(view.alive) if a)
-        g.exiled = list(view.exiled)
         g.deck = list(deck)
         g.removed = list(removed or ())
         g.drawn = list(drawn or ())
-        g.first_seat = view.first_seat
-        for name in ("actor", "action", "target", "step", "claimant", "claim", "challenger",
-                     "blocker", "block_card", "reason", "keep_count", "winner"):
-            setattr(g, name, getattr(view, name))
         g.shown = shown
         if view.phase == LOSE_PHASE:
             g.resume = _resume_after_loss(view)
@@ -281,16 +271,12 @@ class Game:
     def over(self) -> bool:
         return self.phase == OVER
 
-    def view(self, seat: int | None):
+    def view(self, seat: int | None) -> View:
         """What `seat` may see (None: a spectator), built by adding only that (R11)."""
-        from .views import view_of
-
         return view_of(self, seat)
 
-    def reveal(self):
+    def reveal(self) -> View:
         """The full table, every card shown: only once the game is over (R11)."""
-        from .views import reveal_of
-
         return reveal_of(self)
 
     # ----------------------------------------------------------------- playing

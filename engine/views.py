@@ -7,17 +7,100 @@ draft set. Nothing is ever copied whole from the game and pruned. The deck order
 removed draft cards and the random generator appear in no view; only `reveal_of`, once the
 game is over, shows every hand.
 
+Every field is declared once, in the View class, with the kind of value it holds, whose it
+is (the public table's, or the viewer's own) and how the game holds it. Everything else that
+lists the fields is derived from that declaration (`FIELDS`): views built from a game, their
+wire form (`to_dict`, `from_dict`, and the server's `public_dict` + `view_dict`), the game a
+bot rebuilds from a view (`game_fields`, for Game.from_view), and the protocol's VIEW spec.
+
 A View has the attributes legality reads, so `legal_moves(view, view.seat)` answers exactly
-as the server would. `to_dict`/`from_dict` carry a view over the wire as plain data.
+as the server would.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Callable, NamedTuple
 
+from .errors import IllegalMove
 from .legality import OVER, check, legal_moves
 from .moves import Move
 from .options import Options
+
+# Whose a field is.
+PUBLIC = "public"  # the same for every viewer, spectators included
+OWN = "own"        # the viewer's alone: its seat and its secrets (R11)
+
+# How the game holds a field's value (a view holds every sequence as a tuple, the wire as a
+# list).
+OPTIONS = "options"  # the Options object (a map on the wire)
+ONE = "one"          # an int, a string or None, kept as it is
+TUPLE = "tuple"      # a tuple, which the game never changes in place
+LIST = "list"        # a list the game changes in place
+LISTS = "lists"      # a list of lists (None in a view where the viewer may not look)
+
+
+class ViewField(NamedTuple):
+    """One field of a view, as the View class declares it.
+
+    kind: what the value is, in the game's words ("seat", "coins", "hand_by_seat"…): the
+    protocol gives each kind its wire spec. whose: PUBLIC or OWN. shape: how the game holds
+    it (OPTIONS, ONE, TUPLE, LIST, LISTS). read: how it is worked out from a game — None for
+    the game's attribute of the same name; for a PUBLIC field read(game); for an OWN one
+    read(game, seat). A read makes a new value, in lists, that nothing else holds.
+    """
+
+    name: str
+    kind: str
+    whose: str
+    shape: str
+    read: Callable | None
+
+
+def _public(kind: str, shape: str = ONE, read: Callable | None = None) -> Any:
+    return field(metadata={"kind": kind, "whose": PUBLIC, "shape": shape, "read": read})
+
+
+def _own(kind: str, shape: str, read: Callable) -> Any:
+    return field(metadata={"kind": kind, "whose": OWN, "shape": shape, "read": read})
+
+
+def _influence(g) -> list[int]:
+    return [len(h) for h in g.hands]
+
+
+def _deck_size(g) -> int:
+    return len(g.deck)
+
+
+def _seat(g, seat: int | None) -> int | None:
+    return seat
+
+
+def _hands(g, seat: int | None) -> list:
+    """Face-down cards: the viewer's own only (R11)."""
+    hands: list = [None] * g.options.players
+    if seat is not None:
+        hands[seat] = list(g.hands[seat])
+    return hands
+
+
+def _draft_sets(g, seat: int | None) -> list:
+    """A draft set: the viewer's own only (R1.7, R11)."""
+    sets: list = [None] * g.options.players
+    if seat is not None and g.draft_sets[seat] is not None:
+        sets[seat] = list(g.draft_sets[seat])
+    return sets
+
+
+def _drawn(g, seat: int | None) -> list[str]:
+    """An Exchange's draw, to the exchanger alone (R4.3)."""
+    return list(g.drawn) if seat is not None and seat == g.actor else []
+
+
+def _shown(g, seat: int | None) -> str | None:
+    """An Examine's card, to the two seats involved alone (R4.4)."""
+    return g.shown if seat is not None and seat in (g.actor, g.target) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,36 +118,37 @@ class View:
     own only). exiled: seats in the order they went out; winner once the game is over.
     """
 
-    options: Options
-    seat: int | None
-    state_id: int
-    phase: str
-    waiting: tuple[int, ...]
-    opened: int
-    coins: tuple[int, ...]
-    alive: tuple[bool, ...]
-    influence: tuple[int, ...]
-    revealed: tuple[tuple[str, ...], ...]
-    hands: tuple[tuple[str, ...] | None, ...]
-    treasury: int
-    deck_size: int
-    first_seat: int
-    actor: int | None
-    action: str | None
-    target: int | None
-    step: str | None
-    claimant: int | None
-    claim: str | None
-    challenger: int | None
-    blocker: int | None
-    block_card: str | None
-    reason: str | None
-    keep_count: int | None
-    drawn: tuple[str, ...]
-    shown: str | None
-    draft_sets: tuple[tuple[str, ...] | None, ...]
-    exiled: tuple[int, ...]
-    winner: int | None
+    options: Options = _public("options", OPTIONS)
+    seat: int | None = _own("seat", ONE, _seat)
+    state_id: int = _public("state_id")
+    phase: str = _public("phase")
+    waiting: tuple[int, ...] = _public("seats", TUPLE)
+    opened: int = _public("state_id")
+    coins: tuple[int, ...] = _public("coins_by_seat", LIST)
+    alive: tuple[bool, ...] = _public("alive_by_seat", LIST)
+    influence: tuple[int, ...] = _public("influence_by_seat", LIST, _influence)
+    revealed: tuple[tuple[str, ...], ...] = _public("face_up_by_seat", LISTS)
+    hands: tuple[tuple[str, ...] | None, ...] = _own("hand_by_seat", LISTS, _hands)
+    treasury: int = _public("coins")
+    deck_size: int = _public("deck_size", ONE, _deck_size)
+    first_seat: int | None = _public("seat")
+    actor: int | None = _public("seat")
+    action: str | None = _public("action")
+    target: int | None = _public("seat")
+    step: str | None = _public("step")
+    claimant: int | None = _public("seat")
+    claim: str | None = _public("card")
+    challenger: int | None = _public("seat")
+    blocker: int | None = _public("seat")
+    block_card: str | None = _public("card")
+    reason: str | None = _public("reason")
+    keep_count: int | None = _public("keep_count")
+    drawn: tuple[str, ...] = _own("drawn", LIST, _drawn)
+    shown: str | None = _own("card", ONE, _shown)
+    draft_sets: tuple[tuple[str, ...] | None, ...] = _own("draft_set_by_seat", LISTS,
+                                                          _draft_sets)
+    exiled: tuple[int, ...] = _public("seats", LIST)
+    winner: int | None = _public("seat")
 
     @property
     def alive_mask(self) -> int:
@@ -82,158 +166,109 @@ class View:
     def check(self, m: Move) -> None:
         """Raise IllegalMove, with the server's code, unless the viewer may make `m` now."""
         if self.seat is None:
-            from .errors import IllegalMove
-
             raise IllegalMove("not_your_turn", "Spectators do not play.")
         check(self, self.seat, m)
 
     def to_dict(self) -> dict:
         """Plain data for the wire: lists for tuples, options as a map, unknowns as None."""
-        d = {"options": self.options.to_dict()}
-        for name in _FIELDS:
-            value = getattr(self, name)
-            if name in _NESTED:
-                value = [None if v is None else list(v) for v in value]
-            elif type(value) is tuple:
-                value = list(value)
-            d[name] = value
-        return d
+        return {name: convert(getattr(self, name)) for name, convert in _VIEW_TO_WIRE}
 
     @classmethod
     def from_dict(cls, data: dict) -> View:
         """A View from `to_dict` data. The shape is the protocol's to check; a missing
         field raises KeyError and a wrong option OptionsError."""
-        values = {}
-        for name in _FIELDS:
-            value = data[name]
-            if name in _NESTED:
-                value = tuple(None if v is None else tuple(v) for v in value)
-            elif type(value) is list:
-                value = tuple(value)
-            values[name] = value
-        values["options"] = Options.from_dict(data["options"])
-        return cls(**values)
+        return cls(**{name: convert(data[name]) for name, convert in _WIRE_TO_VIEW})
 
 
-_FIELDS = tuple(f.name for f in fields(View) if f.name != "options")
-_NESTED = frozenset({"hands", "draft_sets", "revealed"})
+#: Every field of a view, in the order the View class declares them.
+FIELDS: tuple[ViewField, ...] = tuple(ViewField(f.name, **f.metadata) for f in fields(View))
 
 
-def _public(g) -> dict:
-    """The part of a view everyone may see: the same for every seat and for spectators."""
-    n = g.options.players
-    return dict(
-        options=g.options,
-        state_id=g.state_id,
-        phase=g.phase,
-        waiting=tuple(g.waiting),
-        opened=g.opened,
-        coins=tuple(g.coins),
-        alive=tuple(g.alive),
-        influence=tuple(len(g.hands[s]) for s in range(n)),
-        revealed=tuple(tuple(r) for r in g.revealed),
-        treasury=g.treasury,
-        deck_size=len(g.deck),
-        first_seat=g.first_seat,
-        actor=g.actor,
-        action=g.action,
-        target=g.target,
-        step=g.step,
-        claimant=g.claimant,
-        claim=g.claim,
-        challenger=g.challenger,
-        blocker=g.blocker,
-        block_card=g.block_card,
-        reason=g.reason,
-        keep_count=g.keep_count,
-        exiled=tuple(g.exiled),
-        winner=g.winner,
-    )
+def _same(value: Any) -> Any:
+    return value
 
 
-def _secrets(g, seat: int | None) -> tuple[list, list, list, str | None]:
-    """What only `seat` may see, added to the public table: its hand, its draft set, an
-    Exchange's draw while it exchanges, an Examine's card it showed or was shown (R11)."""
-    n = g.options.players
-    hands: list = [None] * n
-    draft_sets: list = [None] * n
-    drawn: list = []
-    shown = None
-    if seat is not None:
-        hands[seat] = list(g.hands[seat])
-        if g.draft_sets[seat] is not None:
-            draft_sets[seat] = list(g.draft_sets[seat])
-        if g.drawn and seat == g.actor:
-            drawn = list(g.drawn)
-        if g.shown is not None and seat in (g.actor, g.target):
-            shown = g.shown
-    return hands, draft_sets, drawn, shown
+def _tuples(rows) -> tuple:
+    return tuple(None if row is None else tuple(row) for row in rows)
+
+
+def _lists(rows) -> list:
+    return [None if row is None else list(row) for row in rows]
+
+
+# Conversions by shape: game → view, view or game → wire, a read's new value → wire (it is
+# in lists already, and nobody else holds it), wire → view, view → game.
+_TO_VIEW = {OPTIONS: _same, ONE: _same, TUPLE: _same, LIST: tuple, LISTS: _tuples}
+_TO_WIRE = {OPTIONS: Options.to_dict, ONE: _same, TUPLE: list, LIST: list, LISTS: _lists}
+_READ_TO_WIRE = {OPTIONS: Options.to_dict, ONE: _same, TUPLE: list, LIST: _same, LISTS: _same}
+_FROM_WIRE = {OPTIONS: Options.from_dict, ONE: _same, TUPLE: tuple, LIST: tuple,
+              LISTS: _tuples}
+_TO_GAME = {OPTIONS: _same, ONE: _same, TUPLE: _same, LIST: list, LISTS: _lists}
+
+_VIEW_TO_WIRE = tuple((f.name, _TO_WIRE[f.shape]) for f in FIELDS)
+_WIRE_TO_VIEW = tuple((f.name, _FROM_WIRE[f.shape]) for f in FIELDS)
+#: The public fields that are the game's own attributes: Game.from_view sets them back.
+_GAME_OWN = tuple((f.name, _TO_GAME[f.shape]) for f in FIELDS
+                  if f.whose == PUBLIC and f.read is None)
+
+
+def _reader(held: dict[str, Callable], made: dict[str, Callable]) -> tuple[Callable, Callable]:
+    """Two functions made from FIELDS: `public(g)`, the public fields of game `g`, and
+    `own(d, g, seat)`, which adds to `d` the fields that are `seat`'s own. Each value is
+    converted by its shape: by `held` when it is the game's own attribute, by `made` when a
+    field's read made it. They are compiled as straight-line code, one expression a field,
+    because the server builds views for every viewer after every move, and a loop over the
+    table cost half as much again as the fields themselves."""
+    names: dict[str, Any] = {}
+
+    def call(fn: Callable, args: str) -> str:
+        if fn is _same:
+            return args
+        key = f"f{len(names)}"
+        names[key] = fn
+        return f"{key}({args})"
+
+    def value(f: ViewField, args: str) -> str:
+        if f.read is None:
+            return call(held[f.shape], f"g.{f.name}")
+        return call(made[f.shape], call(f.read, args))
+
+    public = ", ".join(f"{f.name!r}: {value(f, 'g')}" for f in FIELDS if f.whose == PUBLIC)
+    own = "".join(f"    d[{f.name!r}] = {value(f, 'g, seat')}\n"
+                  for f in FIELDS if f.whose == OWN)
+    source = f"def public(g):\n    return {{{public}}}\n\ndef own(d, g, seat):\n{own}    return d\n"
+    exec(compile(source, "<engine.views>", "exec"), names)  # noqa: S102 — made from FIELDS only
+    return names["public"], names["own"]
+
+
+_public_view, _own_view = _reader(_TO_VIEW, _TO_VIEW)
+_public_wire, _own_wire = _reader(_TO_WIRE, _READ_TO_WIRE)
 
 
 def view_of(g, seat: int | None) -> View:
     """The view of `seat` (None for a spectator): the public table plus its own secrets."""
-    hands, draft_sets, drawn, shown = _secrets(g, seat)
-    return View(
-        seat=seat,
-        hands=tuple(None if h is None else tuple(h) for h in hands),
-        draft_sets=tuple(None if d is None else tuple(d) for d in draft_sets),
-        drawn=tuple(drawn),
-        shown=shown,
-        **_public(g),
-    )
+    return View(**_own_view(_public_view(g), g, seat))
 
 
 def reveal_of(g) -> View:
     """Every hand shown to everyone: allowed only once the game is over (R11)."""
     if g.phase != OVER:
         raise ValueError("Cards are revealed only when the game is over.")
-    n = g.options.players
-    return View(
-        seat=None,
-        hands=tuple(tuple(g.hands[s]) for s in range(n)),
-        draft_sets=(None,) * n,
-        drawn=(),
-        shown=None,
-        **_public(g),
-    )
+    return replace(view_of(g, None), hands=_tuples(g.hands))
 
 
 def public_dict(g) -> dict:
     """The public part of every viewer's view, already in to_dict form: build it once per
     move and add each viewer's own secrets with `view_dict` (the server's fast path)."""
-    n = g.options.players
-    return {
-        "options": g.options.to_dict(),
-        "state_id": g.state_id,
-        "phase": g.phase,
-        "waiting": list(g.waiting),
-        "opened": g.opened,
-        "coins": list(g.coins),
-        "alive": list(g.alive),
-        "influence": [len(g.hands[s]) for s in range(n)],
-        "revealed": [list(r) for r in g.revealed],
-        "treasury": g.treasury,
-        "deck_size": len(g.deck),
-        "first_seat": g.first_seat,
-        "actor": g.actor,
-        "action": g.action,
-        "target": g.target,
-        "step": g.step,
-        "claimant": g.claimant,
-        "claim": g.claim,
-        "challenger": g.challenger,
-        "blocker": g.blocker,
-        "block_card": g.block_card,
-        "reason": g.reason,
-        "keep_count": g.keep_count,
-        "exiled": list(g.exiled),
-        "winner": g.winner,
-    }
+    return _public_wire(g)
 
 
 def view_dict(g, seat: int | None, public: dict) -> dict:
     """`view_of(g, seat).to_dict()`, made by adding the viewer's secrets to `public`."""
-    d = dict(public)
-    d["seat"] = seat
-    d["hands"], d["draft_sets"], d["drawn"], d["shown"] = _secrets(g, seat)
-    return d
+    return _own_wire(dict(public), g, seat)
+
+
+def game_fields(view: View) -> dict[str, Any]:
+    """The game's own attributes that `view` holds (everything public that is not worked out
+    from something else), in the form the game holds them: what Game.from_view copies."""
+    return {name: convert(getattr(view, name)) for name, convert in _GAME_OWN}

@@ -17,6 +17,9 @@ from typing import Any, NamedTuple
 
 import msgpack
 
+from engine import VIEW_FIELDS
+from engine.views import OWN
+
 from .errors import LocalProtocolError, RemoteProtocolError
 from .messages import ALL, BY_TYPE, DEADLINE, EVENT, TABLE_ID, VIEW, Message, Update, wire_spec
 from .schema import Field, Invalid, List, Map, Str, compile_spec
@@ -89,8 +92,9 @@ def encode_once(msg: Message) -> Frame:
     return Frame(msg.TYPE, encode(msg))
 
 
-#: What a view adds for its viewer to the public table, in the order views put them last.
-VIEWER_FIELDS = ("seat", "hands", "draft_sets", "drawn", "shown")
+#: What a view adds for its viewer to the public table (engine.View declares whose each
+#: field is), in the order views put them last.
+VIEWER_FIELDS = tuple(f.name for f in VIEW_FIELDS if f.whose == OWN)
 _CHECK_PUBLIC = compile_spec(
     Map(tuple(f for f in VIEW.fields if f.name not in VIEWER_FIELDS)), "view", strict=True)
 _CHECK_OWN = compile_spec(

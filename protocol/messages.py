@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
-from engine import ACTIONS, CHARACTERS, PHASES, STEPS, VARIANTS
+from engine import ACTIONS, CHARACTERS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
 
 from .schema import Bool, Enum, Field, Int, List, Map, Nullable, Str
 
@@ -85,39 +85,32 @@ GAME_OPTIONS = Map((
     Field("first_seat", Nullable(SEAT)),
 ))
 
+#: The wire spec of each kind of value a view holds. engine.View declares its fields once,
+#: each with its kind (engine.VIEW_FIELDS), and VIEW follows that declaration.
+VIEW_VALUES: dict[str, Any] = {
+    "options": GAME_OPTIONS,
+    "seat": Nullable(SEAT),
+    "seats": SEATS,
+    "state_id": Int(0, 2**31 - 1),
+    "phase": Enum(PHASES),
+    "step": Nullable(Enum(STEPS)),
+    "action": Nullable(Enum(ACTIONS)),
+    "card": Nullable(CARD),
+    "coins": COINS,
+    "coins_by_seat": List(COINS, 10),
+    "alive_by_seat": List(Bool(), 10),
+    "influence_by_seat": List(Int(0, 2), 10),
+    "face_up_by_seat": List(List(CARD, 2), 10),
+    "hand_by_seat": List(Nullable(List(CARD, 2)), 10),
+    "draft_set_by_seat": List(Nullable(List(CARD, 6)), 10),
+    "drawn": List(CARD, 2),
+    "deck_size": Int(0, 50),
+    "reason": Nullable(Str(32)),
+    "keep_count": Nullable(Int(0, 2)),
+}
+
 #: engine.View.to_dict(): one viewer's complete knowledge of the game.
-VIEW = Map((
-    Field("options", GAME_OPTIONS),
-    Field("seat", Nullable(SEAT)),
-    Field("state_id", Int(0, 2**31 - 1)),
-    Field("phase", Enum(PHASES)),
-    Field("waiting", SEATS),
-    Field("opened", Int(0, 2**31 - 1)),
-    Field("coins", List(COINS, 10)),
-    Field("alive", List(Bool(), 10)),
-    Field("influence", List(Int(0, 2), 10)),
-    Field("revealed", List(List(CARD, 2), 10)),
-    Field("hands", List(Nullable(List(CARD, 2)), 10)),
-    Field("treasury", COINS),
-    Field("deck_size", Int(0, 50)),
-    Field("first_seat", Nullable(SEAT)),
-    Field("actor", Nullable(SEAT)),
-    Field("action", Nullable(Enum(ACTIONS))),
-    Field("target", Nullable(SEAT)),
-    Field("step", Nullable(Enum(STEPS))),
-    Field("claimant", Nullable(SEAT)),
-    Field("claim", Nullable(CARD)),
-    Field("challenger", Nullable(SEAT)),
-    Field("blocker", Nullable(SEAT)),
-    Field("block_card", Nullable(CARD)),
-    Field("reason", Nullable(Str(32))),
-    Field("keep_count", Nullable(Int(0, 2))),
-    Field("drawn", List(CARD, 2)),
-    Field("shown", Nullable(CARD)),
-    Field("draft_sets", List(Nullable(List(CARD, 6)), 10)),
-    Field("exiled", SEATS),
-    Field("winner", Nullable(SEAT)),
-))
+VIEW = Map(tuple(Field(f.name, VIEW_VALUES[f.kind]) for f in VIEW_FIELDS))
 
 EVENT_KINDS = (
     "turn", "action", "pass", "challenge", "prove", "redraw", "concede", "refund", "block",

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, Options, legal_moves, visible_to
+from engine import Game, Options, View, legal_moves, visible_to
 from engine.cards import CAST, TARGETED, copies_for
 from engine.views import public_dict, view_dict
 
@@ -75,6 +75,7 @@ def check_views(g: Game) -> None:
                 assert viewer in (g.actor, g.target)
             assert legal_moves(v, viewer) == g.legal_moves(viewer)
         assert view_dict(g, viewer, public_dict(g)) == data  # the server's fast path
+        assert View.from_dict(data) == v  # what a client reads is what was sent
 
 
 def check_events(events, seat: int) -> None:
