@@ -9,16 +9,23 @@ It runs every table's task under a guard: a table that fails is logged with its 
 members are told (`table_failed`) and are back in the lobby, and every other table plays
 on. It pushes the list of tables to the sessions that asked for it at most a few times a
 second, whatever the churn, and it limits wrong private codes per address.
+
+Names are unique among the server's players (whatever their case): a name is taken while a
+connected session has it, or a seat holds it for a player who may come back with its token.
+A newcomer asking for a taken name gets it with a suffix (`ana-2`), and its `welcome` says so.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import secrets
+from collections import Counter
 
 import trio
 
 from protocol import MAX_LISTED, Chat, Error, Ok, Tables, encode_once
+from protocol.messages import NAME
 
 from . import log
 from .config import ServerConfig
@@ -42,6 +49,9 @@ class Lobby:
         #: Private tables by their code as `code_key` keeps it.
         self.codes: dict[str, Table] = {}
         self.tokens: dict[str, Table] = {}
+        #: Names taken (casefolded), by sessions and by seats' tokens; what each holds.
+        self._names: Counter[str] = Counter()
+        self._held: dict[Session | str, str] = {}
         #: Sessions that said hello and have not ended.
         self.sessions: set[Session] = set()
         #: The table each session sits or watches at; a session absent here is in the lobby.
@@ -65,10 +75,13 @@ class Lobby:
 
     # ------------------------------------------------------------------ Router
 
-    def arrive(self, session: Session, token: str | None) -> str | None:
+    def arrive(self, session: Session, name: str, token: str | None) -> str:
         self.sessions.add(session)
         table = self.tokens.get(token) if token else None
-        return table.name_for(token) if table is not None else None
+        held = table.name_for(token) if table is not None else None
+        name = held or self._unique(name)  # a returning player's name is its seat's
+        self._take_name(session, name)
+        return name
 
     def reconnect(self, session: Session, token: str) -> bool:
         table = self.tokens.get(token)
@@ -76,6 +89,7 @@ class Lobby:
 
     def depart(self, session: Session) -> None:
         self.sessions.discard(session)
+        self._free_name(session)
         self.subscribers.discard(session)
         table = self.where.pop(session, None)
         if table is not None:
@@ -122,11 +136,13 @@ class Lobby:
     def issue(self, token: str, table: Table) -> None:
         self.tokens[token] = table
         self._issued[table].add(token)
+        self._take_name(token, table.name_for(token))
 
     def revoke(self, token: str) -> None:
         table = self.tokens.pop(token, None)
         if table is not None:
             self._issued[table].discard(token)
+            self._free_name(token)
 
     def changed(self) -> None:
         self._dirty.set()
@@ -214,12 +230,38 @@ class Lobby:
             self.codes.pop(code_key(table.code), None)
         for token in self._issued.pop(table):
             self.tokens.pop(token, None)
+            self._free_name(token)
         for session in self._members.pop(table):
             del self.where[session]
             if failed:
                 session.send(Error(code="table_failed", message="Your table failed and was "
                                    "closed; you are back in the lobby."))
         self.changed()
+
+    # ------------------------------------------------------------------ names
+
+    def _unique(self, name: str) -> str:
+        """`name`, or if it is taken the first of `name-2`, `name-3`, … that is not (cut so
+        that it stays within a name's length on the wire)."""
+        if not self._names[name.casefold()]:
+            return name
+        for number in itertools.count(2):
+            suffix = f"-{number}"
+            candidate = name[:NAME.max_len - len(suffix)] + suffix
+            if not self._names[candidate.casefold()]:
+                return candidate
+
+    def _take_name(self, holder: Session | str, name: str) -> None:
+        key = name.casefold()
+        self._held[holder] = key
+        self._names[key] += 1
+
+    def _free_name(self, holder: Session | str) -> None:
+        key = self._held.pop(holder, None)
+        if key is not None:
+            self._names[key] -= 1
+            if not self._names[key]:
+                del self._names[key]
 
     def listing(self) -> list[dict]:
         """The public tables worth listing, tables waiting for players first."""

@@ -36,9 +36,10 @@ class _Closing(Exception):
 class Router(Protocol):
     """What a session asks of the lobby above it."""
 
-    def arrive(self, session: Session, token: str | None) -> str | None:
-        """`session` said hello (with a reconnect `token`): it is in the lobby now. Returns
-        the name the token's seat holds, if the token is good."""
+    def arrive(self, session: Session, name: str, token: str | None) -> str:
+        """`session` said hello, asking for `name` (with a reconnect `token`): it is in the
+        lobby now. Returns the name it has: its seat's if the token is good, else `name` or,
+        if that is taken, `name` with a suffix."""
 
     def reconnect(self, session: Session, token: str) -> bool:
         """Give `session` the seat of `token` back (after its welcome); False if gone."""
@@ -275,11 +276,7 @@ class Session:
         name = hello.name
         if name is not None and (not name.isprintable() or not name.strip()):
             name = None
-        if name:
-            self.name = name.strip()
-        held = self.router.arrive(self, hello.token)
-        if held:  # a returning player keeps the name its seat has, and is told so
-            self.name = held
+        self.name = self.router.arrive(self, name.strip() if name else self.name, hello.token)
         self.send(Welcome(version=version, server=self.config.name, name=self.name,
                           max_frame=self.config.max_frame))
         if hello.name is not None and name is None:

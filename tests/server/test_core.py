@@ -38,9 +38,10 @@ async def test_a_namesake_in_the_creators_old_seat_is_not_the_creator(connect):
     info = await bruno.expect("table", where=lambda m: m.info["seats"][0]["name"] is None)
     assert info.info["creator"] is None and "creator_seat" not in info.info
 
-    # Another client takes the name and the creator's seat: it is not the creator.
-    impostor = await connect("ana")
-    assert impostor.name == "ana"
+    # Another client takes the name, once it is free, and the creator's seat: it is not
+    # the creator.
+    await ana.aclose()
+    impostor = await eventually_name_free("ana", connect)
     joined = await impostor.request(Join(id=new_id(), table=made.table, seat=0))
     assert joined.seat == 0
     assert (await bruno.request(Ready(id=new_id()))).TYPE == "ok"
@@ -192,3 +193,39 @@ async def test_an_evil_memory_peer_gets_a_protocol_error_and_is_closed(memory_se
     (error,) = msgpack.Unpacker(BytesIO(received), raw=False)
     assert (error["t"], error["code"]) == ("error", "bad_frame")
     await eventually(lambda: not srv.sessions)
+
+
+# ------------------------------------------------------------------ names
+
+
+async def test_names_are_unique_among_connected_players(connect):
+    first, second, third = await connect("ana"), await connect("ana"), await connect("ANA")
+    assert (first.name, second.name, third.name) == ("ana", "ana-2", "ANA-3")
+    long = "x" * 32
+    assert (await connect(long)).name == long
+    assert (await connect(long)).name == "x" * 30 + "-2"  # within 32 characters
+    await first.aclose()
+    await eventually_name_free("ana", connect)
+
+
+async def eventually_name_free(name, connect):
+    """A new peer named `name`, once no one else holds it."""
+    with trio.fail_after(5):
+        while True:
+            peer = await connect(name)
+            if peer.name == name:
+                return peer
+            await peer.aclose()
+            await trio.sleep(0.01)
+
+
+async def test_a_seat_away_in_its_grace_keeps_its_name_for_its_player(connect, port):
+    ana, bruno = await connect("ana"), await connect("bruno")
+    made = await create(ana, seats=3)
+    assert (await bruno.request(Join(id=new_id(), table=made.table))).TYPE == "joined"
+    await ana.aclose()
+    await bruno.expect("presence", where=lambda m: m.status == "away")
+    newcomer = await connect("ana")
+    assert newcomer.name == "ana-2"  # the seat still holds "ana"
+    back = await connect("whoever", token=made.token)
+    assert back.name == "ana"
