@@ -15,6 +15,7 @@ from pathlib import Path
 import trio
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from engine import Event, IllegalMove, Move, View, check
 from protocol import CreateTable, Join, Leave, ListTables, MoveRequest, Ready, Rematch, Say, Start
@@ -149,7 +150,7 @@ class CoupApp(App):
 
     def on_server_failed(self, msg: m.ServerFailed) -> None:
         self.notify(_("The server could not start: {reason}").format(reason=msg.reason),
-                    severity="error", timeout=10, markup=False)
+                    severity="error", timeout=10)
 
     def on_connected(self, msg: m.Connected) -> None:
         self.me = msg.name
@@ -165,8 +166,7 @@ class CoupApp(App):
             self.request(ListTables(id=self.next_id()))
 
     def on_connect_failed(self, msg: m.ConnectFailed) -> None:
-        self.notify(msg.reason, title=_("Cannot connect"), severity="error", timeout=10,
-                    markup=False)
+        self.notify(msg.reason, title=_("Cannot connect"), severity="error", timeout=10)
         self.back_to_menu()
 
     def on_connection_lost(self, msg: m.ConnectionLost) -> None:
@@ -177,14 +177,20 @@ class CoupApp(App):
         self.redraw("connection")
 
     def on_disconnected(self, msg: m.Disconnected) -> None:
-        self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10,
-                    markup=False)
+        self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10)
         self.table = None
         self.back_to_menu()
 
     def on_net_failed(self, msg: m.NetFailed) -> None:
-        self.notify(msg.reason, title=_("Network failure"), severity="error", timeout=15,
-                    markup=False)
+        self.notify(msg.reason, title=_("Network failure"), severity="error", timeout=15)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """A notice, in plain text unless markup is asked for: notices carry words from the
+        server (error codes and reasons it may have no sentence for, goodbyes), which must
+        show as they were sent."""
+        super().notify(message, title=title, severity=severity, timeout=timeout,
+                       markup=markup)
 
     @property
     def connected(self) -> bool:

@@ -7,11 +7,11 @@ clock ran out and the server decided), so it never answers a question no longer 
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from rich.text import Text
 from textual.containers import Horizontal, Vertical
-from textual.markup import escape
+from textual.content import Content
 from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -37,8 +37,11 @@ class ChooseDialog(CoupModal):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text(self.title_text), classes="dialog-title")
-            yield OptionList(*(Option(f"[b]{n}[/b]  {escape(label)}", id=str(n)) for n, (label, _v)
-                               in enumerate(self.options, 1)), id="choices")
+            # Labels carry players' names: plain text, never markup.
+            yield OptionList(*(Option(Content.assemble((str(n), "bold"), "  ", label),
+                                      id=str(n))
+                               for n, (label, _v) in enumerate(self.options, 1)),
+                             id="choices")
             keys = "1" if len(self.options) == 1 else f"1–{len(self.options)}"
             yield Label(_("{keys} or ⏎ to choose · esc: back to the table").format(keys=keys),
                         classes="dialog-help")

@@ -78,7 +78,7 @@ class LobbyScreen(CoupScreen):
     def _show_chat_history(self) -> None:
         log = self.query_one("#chat-log", RichLog)
         for name, text in self.app.lobby_chat:
-            log.write(f"{name}: {text}")
+            log.write(Text(f"{name}: {text}"))
         self._chat_shown = True
 
     def model_changed(self, what: str) -> None:
@@ -121,7 +121,7 @@ class LobbyScreen(CoupScreen):
 
     def chat(self, msg) -> None:
         if msg.scope == "lobby" and self._chat_shown:
-            self.query_one("#chat-log", RichLog).write(f"{msg.name}: {msg.text}")
+            self.query_one("#chat-log", RichLog).write(Text(f"{msg.name}: {msg.text}"))
 
     def _selected(self) -> str | None:
         table = self.query_one("#tables", DataTable)

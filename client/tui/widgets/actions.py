@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from textual.containers import Container
-from textual.markup import escape
+from textual.content import Content
 from textual.widgets import Button
 
 
@@ -35,8 +35,8 @@ class ActionBar(Container):
             self._shown = shown
             self.remove_children()
             self.mount_all(
-                Button(f"[b]{self._key_text(i.key)}[/b] {escape(i.label)}", name=str(n),
-                       compact=True, classes="action")
+                Button(Content.assemble((self._key_text(i.key), "bold"), " ", i.label),
+                       name=str(n), compact=True, classes="action")
                 for n, i in enumerate(items)
             )
         self.disabled = not enabled

@@ -30,12 +30,13 @@ from tests.server.peer import Peer, new_id
 WAIT = 20
 
 
-def run_app(launch: Launch, body, size=(100, 30)) -> CoupApp:
-    """Run `body(app, pilot)` in the app, in a fresh asyncio loop; returns the app."""
+def run_app(launch: Launch, body, size=(100, 30), notifications: bool = False) -> CoupApp:
+    """Run `body(app, pilot)` in the app, in a fresh asyncio loop; returns the app. Its
+    notices are drawn only with `notifications` (else `notes` has them)."""
     app = CoupApp(launch)
 
     async def main():
-        async with app.run_test(size=size) as pilot:
+        async with app.run_test(size=size, notifications=notifications) as pilot:
             await body(app, pilot)
 
     asyncio.run(main())
@@ -258,13 +259,14 @@ async def peer_plays(peer: Peer, state_id: int, choose: Callable, phase: str | N
     return view
 
 
-async def duel(app, pilot, server, **options):
-    """A two-seat table made by the app, Bruno sitting and everyone ready; returns Bruno."""
+async def duel(app, pilot, server, rival: str = "Bruno", **options):
+    """A two-seat table made by the app, a peer named `rival` sitting and everyone ready;
+    returns the peer."""
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
     app.create_table({"seats": 2, "response_clock": 0, "turn_clock": 0, **options})
     await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
                 "the table")
-    bruno = await server.peer("Bruno")
+    bruno = await server.peer(rival)
     await server.run(sit, bruno, app.table.table)
     app.ready(True)
     await until(pilot, lambda: app.table.view is not None, "the game")

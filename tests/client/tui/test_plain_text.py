@@ -1,0 +1,112 @@
+"""Words from the network show as they are, never as markup: a server's, a table's or a
+player's name, a chat line, an error code or a goodbye's reason written as Textual or Rich
+markup appears literally wherever the client shows it — toasts, the lobby's header, list and
+chat, the players, the log, the choices of a dialog (defect 5 of issue 11: an unknown error
+code was shown in a toast that parsed it).
+
+The strings are the kinds that slip through a partial escape: tags, links, actions, Textual
+variables, capitals and spaces inside the brackets, a trailing backslash.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, OptionList, RichLog
+
+from client.tui import messages as m
+from client.tui.app import Launch
+from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.table import TableScreen
+from engine import move
+from protocol import Bye, Error, MoveRejected, Say
+from server import ServerConfig
+
+from .helpers import (
+    ServerThread,
+    create_table,
+    dialog,
+    duel,
+    log_lines,
+    my_turn,
+    new_id,
+    peer_plays,
+    run_app,
+    shown,
+    until,
+)
+
+#: Markup, each short enough for a name (32 characters).
+NAME = "[bold red]B[/] [$accent]runo"
+TABLE = "[link='http://e.vil']M[/link]"
+SERVER = "[$accent]Coup[/] [ B]x[/ B]"
+CHAT = "[@click=app.quit]hi[/] [on red]you\\"
+CODE = "[reverse]no_such_code"
+REASON = "[blink]gone[/blink]"
+
+
+def flat(text: str) -> str:
+    """Text as one line of single spaces, however it was wrapped or padded on screen."""
+    return " ".join(text.split())
+
+
+def toasts(app) -> str:
+    """The notices on screen, as they read (Toast is not exported: found by its name)."""
+    return flat(" ".join(shown(toast) for toast in app.screen.query("Toast")))
+
+
+def test_codes_and_reasons_the_client_has_no_words_for_show_as_sent():
+    async def body(app, pilot):
+        for msg in (Error(code=CODE, message="?"),
+                    MoveRejected(re=1, code=CODE + "2", message="?", state_id=1),
+                    Bye(reason=REASON, message=None)):
+            app.post_message(m.Received(msg))
+        await until(pilot, lambda: len(app.screen.query("Toast")) == 3, "the three notices")
+        assert CODE in toasts(app) and CODE + "2" in toasts(app) and REASON in toasts(app)
+
+    run_app(Launch(), body, notifications=True)
+
+
+def test_the_lobby_shows_names_tables_and_chat_as_sent():
+    server = ServerThread(ServerConfig(port=0, bot_delay=0, name=SERVER)).start()
+
+    async def body(app, pilot):
+        bruno = await server.peer(NAME)
+        table = (await server.run(create_table, bruno, seats=3, name=TABLE)).table
+        await server.run(bruno.send, Say(id=new_id(), text=CHAT, scope="lobby"))
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                            "the lobby")
+        grid = lobby.query_one(DataTable)
+        await until(pilot, lambda: grid.row_count, "Bruno's table")
+        assert SERVER in shown(lobby.query_one("#lobby-header"))
+        name, players, *_rest = (cell.plain for cell in grid.get_row(table))
+        assert name == TABLE and players.startswith("1/3 [bold red]B[/]")  # (cut to fit)
+        chat = lobby.query_one("#chat-log", RichLog)
+        await until(pilot, lambda: CHAT in flat(" ".join(log_lines(chat))), "Bruno's line")
+
+    try:
+        run_app(Launch(mode="join", port=server.port, name="Ana"), body, size=(140, 30))
+    finally:
+        server.stop()
+
+
+def test_the_table_shows_players_names_and_chat_as_sent(server):
+    async def body(app, pilot):
+        bruno = await duel(app, pilot, server, rival=NAME, two_player_draft=False)
+        await server.run(bruno.send, Say(id=new_id(), text=CHAT, scope="table"))
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert NAME in shown(table.query_one("#players"))
+        log = table.query_one("#log", RichLog)
+        await until(pilot, lambda: CHAT in flat(" ".join(log_lines(log))), "Bruno's line")
+        view = await until(pilot, lambda: app.table.view.phase == "action" and app.table.view,
+                           "the first turn")
+        if view.actor != app.table.seat:
+            await server.run(peer_plays, bruno, view.state_id, lambda v: move("income"))
+        await my_turn(app, pilot)
+        await pilot.press("s")  # Steal: whom from?
+        chooser = await until(pilot, lambda: dialog(app), "the target")
+        assert NAME in shown(chooser.query_one(OptionList))
+        await server.run(bruno.aclose)
+        await until(pilot, lambda: f"{NAME} lost the connection" in flat(" ".join(
+            log_lines(log))), "the line about Bruno's drop")
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body, size=(120, 40))
