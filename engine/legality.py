@@ -7,11 +7,15 @@ the View a client was sent, and gives the same answer (a property test holds it 
 
 A table `s` here is anything with these attributes: options, phase, waiting, opened,
 state_id, coins, alive, alive_mask, hands, drawn, draft_sets, step, action, claim, keep_count.
+
+What each phase asks is written once, in `DECISIONS` at the end: the moves it allows, why
+it refuses any other, and what R10 plays for a seat whose clock ran out.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any, Callable, NamedTuple
 
 from . import cards as C
 from .errors import IllegalMove
@@ -42,7 +46,7 @@ STEPS = (CHALLENGE_ACTION, BLOCK_STEP, CHALLENGE_BLOCK)
 _CHALLENGE_OR_PASS = (move(CHALLENGE), move(PASS))
 _PROVE_OR_CONCEDE = (move(PROVE), move(CONCEDE))
 _CONCEDE_ONLY = (move(CONCEDE),)
-_DECISIONS = (move(EXAMINE_DECISION, swap=False), move(EXAMINE_DECISION, swap=True))
+_KEEP_OR_SWAP = (move(EXAMINE_DECISION, swap=False), move(EXAMINE_DECISION, swap=True))
 
 _turn_cache: dict[tuple, tuple[Move, ...]] = {}
 _block_cache: dict[tuple, tuple[Move, ...]] = {}
@@ -54,32 +58,95 @@ def legal_moves(s, seat: int) -> tuple[Move, ...]:
     """Every move `seat` may make now, fully enumerated; () if it owes no decision."""
     if seat not in s.waiting:
         return ()
-    phase = s.phase
-    if phase == RESPOND:
-        if s.step == BLOCK_STEP:
-            return _block_moves(s.action, s.options.variant)
-        return _CHALLENGE_OR_PASS
-    if phase == ACTION:
-        coins = s.coins[seat]
-        bucket = 3 if coins >= C.MUST_COUP else 2 if coins >= 7 else 1 if coins >= 3 else 0
-        key = (s.options.variant, seat, bucket, s.alive_mask)
-        moves = _turn_cache.get(key)
-        if moves is None:
-            moves = _turn_cache[key] = _turn_moves(s.options.variant, seat, bucket, s.alive)
-        return moves
-    if phase == PROVE_PHASE:
-        return _PROVE_OR_CONCEDE if s.claim in s.hands[seat] else _CONCEDE_ONLY
-    if phase == LOSE_PHASE:
-        return _card_moves(LOSE, s.hands[seat])
-    if phase == KEEP_PHASE:
-        return _keep_moves(tuple(s.hands[seat]) + tuple(s.drawn), s.keep_count)
-    if phase == SHOW_PHASE:
-        return _card_moves(SHOW, s.hands[seat])
-    if phase == DECIDE_PHASE:
-        return _DECISIONS
-    if phase == DRAFT:
-        return _card_moves(DRAFT_PICK, s.draft_sets[seat])
-    return ()
+    return _MOVES[s.phase](s, seat)
+
+
+def check_stale(s, seat: int, state_id: int | None) -> None:
+    """Refuse a move made against a state older than the decision it answers.
+
+    A seat answering an open window may have seen other seats pass since the window opened:
+    that is still the decision it answered, so it stands. A move made before the seat's
+    decision opened (or after its decision closed, like a second challenge) is stale.
+    """
+    if state_id is None or state_id == s.state_id:
+        return
+    if type(state_id) is not int or state_id > s.state_id:
+        raise IllegalMove("stale_state", f"There is no state {state_id!r} yet.")
+    if seat not in s.waiting or state_id < s.opened:
+        raise IllegalMove(
+            "stale_state",
+            f"The game has moved on since state {state_id} (it is at {s.state_id}).",
+        )
+
+
+def check(s, seat: int, m: Move, state_id: int | None = None) -> None:
+    """Raise IllegalMove unless `m` is legal for `seat` now, made against `state_id`."""
+    if state_id is not None and state_id != s.state_id:
+        check_stale(s, seat, state_id)
+    if m not in legal_moves(s, seat):
+        raise explain(s, seat, m)
+
+
+def explain(s, seat: object, m: object) -> IllegalMove:
+    """Why `m` is not a legal move for `seat` now: the error to raise for an illegal move.
+    The checks that hold in every phase come first, the open phase's own reasons last."""
+    if s.phase == OVER:
+        return IllegalMove("game_over", "The game is over.")
+    if type(seat) is not int or not 0 <= seat < s.options.players:
+        return IllegalMove("bad_seat", f"There is no seat {seat!r} at this table.")
+    if not isinstance(m, Move):
+        return IllegalMove("bad_move", "That is not a move.")
+    if m.kind not in KINDS:
+        return IllegalMove("unknown_move", f"There is no move called {m.kind!r}.")
+    wanted = fields_of(m.kind)
+    for name in ("target", "card", "cards", "swap"):
+        if (getattr(m, name) is not None) != (name in wanted):
+            code = "bad_target" if name == "target" else "bad_move"
+            need = "needs" if name in wanted else "takes no"
+            return IllegalMove(code, f"A {m.kind} move {need} {name!r}.")
+    cast = C.CAST[s.options.variant]
+    named = (m.card,) if m.card is not None else m.cards or ()
+    for card in named:
+        if card not in C.CHARACTERS:
+            return IllegalMove("unknown_card", f"There is no character called {card!r}.")
+        if card not in cast:
+            return IllegalMove("not_in_variant", f"There is no {card} in this game.")
+    if not s.alive[seat]:
+        return IllegalMove("exiled", "You have no influence left.")
+    if seat not in s.waiting:
+        return IllegalMove("not_your_turn", "You have no decision to make now.")
+    return _REFUSE[s.phase](s, seat, m)
+
+
+def default_move(s, seat: int, rng) -> Move:
+    """What the server plays for a seat whose deadline passed (R10).
+
+    A response passes; a turn takes Income, or Coups the next seat in turn order when 10+
+    coins force it; the card to lose, the card to show and the draft pick are drawn with
+    `rng` (the caller's, never the game's: replays must not depend on the clock); an Exchange
+    keeps the original cards; the Inquisitor lets the target keep the card. A challenged
+    claim R10 does not name: it is proved when the seat can (that loses it nothing) and
+    conceded otherwise. Each phase's default is its row of DECISIONS.
+    """
+    moves = legal_moves(s, seat)
+    if not moves:
+        raise IllegalMove("not_your_turn", "This seat owes no decision.")
+    return _DEFAULT[s.phase](s, seat, moves, rng)
+
+
+# ------------------------------------------------------------------ phase by phase
+# For each phase: its moves (s, seat), its refusal of a move not among them (s, seat, move;
+# after explain's checks common to every phase), and R10's default (s, seat, moves, rng).
+
+
+def _action_moves(s, seat: int) -> tuple[Move, ...]:
+    coins = s.coins[seat]
+    bucket = 3 if coins >= C.MUST_COUP else 2 if coins >= 7 else 1 if coins >= 3 else 0
+    key = (s.options.variant, seat, bucket, s.alive_mask)
+    moves = _turn_cache.get(key)
+    if moves is None:
+        moves = _turn_cache[key] = _turn_moves(s.options.variant, seat, bucket, s.alive)
+    return moves
 
 
 def _turn_moves(variant: str, seat: int, bucket: int, alive) -> tuple[Move, ...]:
@@ -126,92 +193,9 @@ def _keep_moves(cards: tuple[str, ...], count: int) -> tuple[Move, ...]:
     return moves
 
 
-def check_stale(s, seat: int, state_id: int | None) -> None:
-    """Refuse a move made against a state older than the decision it answers.
-
-    A seat answering an open window may have seen other seats pass since the window opened:
-    that is still the decision it answered, so it stands. A move made before the seat's
-    decision opened (or after its decision closed, like a second challenge) is stale.
-    """
-    if state_id is None or state_id == s.state_id:
-        return
-    if type(state_id) is not int or state_id > s.state_id:
-        raise IllegalMove("stale_state", f"There is no state {state_id!r} yet.")
-    if seat not in s.waiting or state_id < s.opened:
-        raise IllegalMove(
-            "stale_state",
-            f"The game has moved on since state {state_id} (it is at {s.state_id}).",
-        )
-
-
-def check(s, seat: int, m: Move, state_id: int | None = None) -> None:
-    """Raise IllegalMove unless `m` is legal for `seat` now, made against `state_id`."""
-    if state_id is not None and state_id != s.state_id:
-        check_stale(s, seat, state_id)
-    if m not in legal_moves(s, seat):
-        raise explain(s, seat, m)
-
-
-def explain(s, seat: object, m: object) -> IllegalMove:
-    """Why `m` is not a legal move for `seat` now: the error to raise for an illegal move."""
+def _refuse_action(s, seat: int, m: Move) -> IllegalMove:
+    kind = m.kind
     variant = s.options.variant
-    if s.phase == OVER:
-        return IllegalMove("game_over", "The game is over.")
-    if type(seat) is not int or not 0 <= seat < s.options.players:
-        return IllegalMove("bad_seat", f"There is no seat {seat!r} at this table.")
-    if not isinstance(m, Move):
-        return IllegalMove("bad_move", "That is not a move.")
-    if m.kind not in KINDS:
-        return IllegalMove("unknown_move", f"There is no move called {m.kind!r}.")
-    wanted = fields_of(m.kind)
-    for name in ("target", "card", "cards", "swap"):
-        if (getattr(m, name) is not None) != (name in wanted):
-            code = "bad_target" if name == "target" else "bad_move"
-            need = "needs" if name in wanted else "takes no"
-            return IllegalMove(code, f"A {m.kind} move {need} {name!r}.")
-    cast = C.CAST[variant]
-    named = (m.card,) if m.card is not None else m.cards or ()
-    for card in named:
-        if card not in C.CHARACTERS:
-            return IllegalMove("unknown_card", f"There is no character called {card!r}.")
-        if card not in cast:
-            return IllegalMove("not_in_variant", f"There is no {card} in this game.")
-    if not s.alive[seat]:
-        return IllegalMove("exiled", "You have no influence left.")
-    if seat not in s.waiting:
-        return IllegalMove("not_your_turn", "You have no decision to make now.")
-    phase = s.phase
-    kind = m.kind
-    if phase == ACTION:
-        return _explain_action(s, seat, m, variant)
-    if phase == RESPOND:
-        if kind == BLOCK and s.step == BLOCK_STEP:
-            return IllegalMove("bad_block", f"A {m.card} cannot block a {s.action}.")
-        what = "block or pass" if s.step == BLOCK_STEP else "challenge or pass"
-        return IllegalMove("not_allowed_now", f"You may only {what} now.")
-    if phase == PROVE_PHASE:
-        if kind == PROVE:
-            return IllegalMove("card_not_held", f"You have no {s.claim} to show.")
-        return IllegalMove("not_allowed_now", "You must prove your claim or concede.")
-    if phase == LOSE_PHASE or phase == SHOW_PHASE or phase == DRAFT:
-        wanted = {LOSE_PHASE: LOSE, SHOW_PHASE: SHOW, DRAFT: DRAFT_PICK}[phase]
-        if kind != wanted:
-            return IllegalMove("not_allowed_now", f"You must choose a card ({wanted}) now.")
-        return IllegalMove("card_not_held", f"You have no {m.card} to choose.")
-    if phase == KEEP_PHASE:
-        if kind != KEEP:
-            return IllegalMove("not_allowed_now", "You must choose the cards to keep now.")
-        return IllegalMove(
-            "bad_keep",
-            f"Keep exactly {s.keep_count} of the cards in your hand and the ones you drew.",
-        )
-    if phase == DECIDE_PHASE:
-        return IllegalMove("not_allowed_now", "You must decide whether the card is kept.")
-    return IllegalMove("not_allowed_now", "That move does not answer this decision.")
-
-
-def _explain_action(s, seat: int, m: Move, variant: str) -> IllegalMove:
-    kind = m.kind
     if kind not in C.ACTIONS:
         return IllegalMove("not_allowed_now", "It is your turn: choose an action.")
     if kind not in C.ACTIONS_IN[variant]:
@@ -233,32 +217,123 @@ def _explain_action(s, seat: int, m: Move, variant: str) -> IllegalMove:
     return IllegalMove("bad_move", "That move is malformed.")
 
 
-def default_move(s, seat: int, rng) -> Move:
-    """What the server plays for a seat whose deadline passed (R10).
+def _income_or_forced_coup(s, seat: int, moves, rng) -> Move:
+    """Income, or a Coup on the next seat in turn order when 10+ coins force it (R3.4)."""
+    if s.coins[seat] >= C.MUST_COUP:
+        n = s.options.players
+        nxt = next(t for t in ((seat + i) % n for i in range(1, n)) if s.alive[t])
+        return move(C.COUP, nxt)
+    return move(C.INCOME)
 
-    A response passes; a turn takes Income, or Coups the next seat in turn order when 10+
-    coins force it; the card to lose, the card to show and the draft pick are drawn with
-    `rng` (the caller's, never the game's: replays must not depend on the clock); an Exchange
-    keeps the original cards; the Inquisitor lets the target keep the card. A challenged
-    claim R10 does not name: it is proved when the seat can (that loses it nothing) and
-    conceded otherwise.
-    """
-    moves = legal_moves(s, seat)
-    if not moves:
-        raise IllegalMove("not_your_turn", "This seat owes no decision.")
-    phase = s.phase
-    if phase == RESPOND:
-        return move(PASS)
-    if phase == ACTION:
-        if s.coins[seat] >= C.MUST_COUP:
-            n = s.options.players
-            nxt = next(t for t in ((seat + i) % n for i in range(1, n)) if s.alive[t])
-            return move(C.COUP, nxt)
-        return move(C.INCOME)
-    if phase == PROVE_PHASE:
-        return moves[0]
-    if phase == KEEP_PHASE:
-        return move(KEEP, cards=tuple(s.hands[seat]))
-    if phase == DECIDE_PHASE:
-        return move(EXAMINE_DECISION, swap=False)
+
+def _responses(s, seat: int) -> tuple[Move, ...]:
+    if s.step == BLOCK_STEP:
+        return _block_moves(s.action, s.options.variant)
+    return _CHALLENGE_OR_PASS
+
+
+def _refuse_response(s, seat: int, m: Move) -> IllegalMove:
+    if m.kind == BLOCK and s.step == BLOCK_STEP:
+        return IllegalMove("bad_block", f"A {m.card} cannot block a {s.action}.")
+    what = "block or pass" if s.step == BLOCK_STEP else "challenge or pass"
+    return IllegalMove("not_allowed_now", f"You may only {what} now.")
+
+
+def _pass(s, seat: int, moves, rng) -> Move:
+    return move(PASS)
+
+
+def _proof_moves(s, seat: int) -> tuple[Move, ...]:
+    return _PROVE_OR_CONCEDE if s.claim in s.hands[seat] else _CONCEDE_ONLY
+
+
+def _refuse_proof(s, seat: int, m: Move) -> IllegalMove:
+    if m.kind == PROVE:
+        return IllegalMove("card_not_held", f"You have no {s.claim} to show.")
+    return IllegalMove("not_allowed_now", "You must prove your claim or concede.")
+
+
+def _prove_if_possible(s, seat: int, moves, rng) -> Move:
+    """Proving comes first among the moves when the seat can prove."""
+    return moves[0]
+
+
+def _keep_choices(s, seat: int) -> tuple[Move, ...]:
+    return _keep_moves(tuple(s.hands[seat]) + tuple(s.drawn), s.keep_count)
+
+
+def _refuse_keep(s, seat: int, m: Move) -> IllegalMove:
+    if m.kind != KEEP:
+        return IllegalMove("not_allowed_now", "You must choose the cards to keep now.")
+    return IllegalMove(
+        "bad_keep",
+        f"Keep exactly {s.keep_count} of the cards in your hand and the ones you drew.",
+    )
+
+
+def _keep_original(s, seat: int, moves, rng) -> Move:
+    return move(KEEP, cards=tuple(s.hands[seat]))
+
+
+def _examine_decisions(s, seat: int) -> tuple[Move, ...]:
+    return _KEEP_OR_SWAP
+
+
+def _refuse_examine_decision(s, seat: int, m: Move) -> IllegalMove:
+    return IllegalMove("not_allowed_now", "You must decide whether the card is kept.")
+
+
+def _let_target_keep(s, seat: int, moves, rng) -> Move:
+    return move(EXAMINE_DECISION, swap=False)
+
+
+def _at_random(s, seat: int, moves, rng) -> Move:
     return moves[rng.randrange(len(moves))]
+
+
+class Decision(NamedTuple):
+    """What an open phase asks of the seats it waits for."""
+
+    moves: Callable[[Any, int], tuple[Move, ...]]
+    refuse: Callable[[Any, int, Move], IllegalMove]
+    default: Callable[[Any, int, tuple[Move, ...], Any], Move]
+
+
+def _card_choice(kind: str, cards: Callable[[Any, int], Any]) -> Decision:
+    """A phase in which the seat names one of `cards(s, seat)` with a move of `kind`; on
+    a timeout, one is drawn at random."""
+
+    def moves(s, seat: int) -> tuple[Move, ...]:
+        return _card_moves(kind, cards(s, seat))
+
+    def refuse(s, seat: int, m: Move) -> IllegalMove:
+        if m.kind != kind:
+            return IllegalMove("not_allowed_now", f"You must choose a card ({kind}) now.")
+        return IllegalMove("card_not_held", f"You have no {m.card} to choose.")
+
+    return Decision(moves, refuse, _at_random)
+
+
+def _hand(s, seat: int):
+    return s.hands[seat]
+
+
+def _draft_set(s, seat: int):
+    return s.draft_sets[seat]
+
+
+#: What each phase asks of the seats in `waiting` (OVER waits for nobody).
+DECISIONS: dict[str, Decision] = {
+    DRAFT: _card_choice(DRAFT_PICK, _draft_set),
+    ACTION: Decision(_action_moves, _refuse_action, _income_or_forced_coup),
+    RESPOND: Decision(_responses, _refuse_response, _pass),
+    PROVE_PHASE: Decision(_proof_moves, _refuse_proof, _prove_if_possible),
+    LOSE_PHASE: _card_choice(LOSE, _hand),
+    KEEP_PHASE: Decision(_keep_choices, _refuse_keep, _keep_original),
+    SHOW_PHASE: _card_choice(SHOW, _hand),
+    DECIDE_PHASE: Decision(_examine_decisions, _refuse_examine_decision, _let_target_keep),
+}
+# Each column on its own: legal_moves looks one up on every move of every game.
+_MOVES = {phase: d.moves for phase, d in DECISIONS.items()}
+_REFUSE = {phase: d.refuse for phase, d in DECISIONS.items()}
+_DEFAULT = {phase: d.default for phase, d in DECISIONS.items()}

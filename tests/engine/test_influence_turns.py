@@ -306,10 +306,13 @@ def test_R9_no_legal_move_ever_gives_coins_or_volunteers_a_card(seed):
 
 
 def test_R10_every_phase_has_a_default_move():
-    """R10: the default for each phase id is covered below."""
+    """R10: the default for each phase id is covered below; every phase but the end asks
+    a decision of someone, and has its default."""
     from engine import PHASES
+    from engine.legality import DECISIONS
     assert set(PHASES) == {"draft", "action", "respond", "prove", "lose", "keep", "show",
                            "examine_decision", "over"}
+    assert set(DECISIONS) == set(PHASES) - {"over"}
 
 
 def test_R10_response_windows_default_to_pass():
