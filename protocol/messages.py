@@ -36,7 +36,6 @@ REQUEST_ID = Int(0, 2**31 - 1)
 SEAT = Int(0, 9)
 COINS = Int(0, 1000)
 CARD = Enum(CHARACTERS)
-CARDS = List(CARD, 25)
 SEATS = List(SEAT, 10)
 STRATEGY = Str(32, 1)
 

@@ -71,25 +71,6 @@ class Map:
     fields: tuple[Field, ...]
 
 
-def describe(spec: Any) -> str:
-    """The spec in the words docs/PROTOCOL.md uses."""
-    if isinstance(spec, Int):
-        return f"int {spec.lo}..{spec.hi}"
-    if isinstance(spec, Str):
-        return f"string ≤ {spec.max_len}" + (f", ≥ {spec.min_len}" if spec.min_len else "")
-    if isinstance(spec, Bool):
-        return "bool"
-    if isinstance(spec, Enum):
-        return "one of " + ", ".join(f'"{v}"' for v in spec.values)
-    if isinstance(spec, List):
-        return f"list ≤ {spec.max_len} of ({describe(spec.item)})"
-    if isinstance(spec, Nullable):
-        return f"{describe(spec.inner)}, or nil"
-    if isinstance(spec, Map):
-        return "map"
-    raise TypeError(spec)
-
-
 def compile_spec(spec: Any, path: str = "", *, strict: bool = False) -> Check:
     """A function checking values against `spec`, returning the value itself.
 
