@@ -27,7 +27,6 @@ from .launch import Launch, default_name
 from .model import Pending, TableState
 from .narrate import error_text
 from .net import Net
-from .screens.base import translate_bindings
 from .screens.lobby import LobbyScreen
 from .screens.menu import MenuScreen
 from .screens.table import TableScreen
@@ -45,7 +44,6 @@ class CoupApp(App):
 
     def __init__(self, launch: Launch | None = None) -> None:
         super().__init__()
-        translate_bindings(self)
         self.launch = launch or Launch()
         self.name_wanted = self.launch.name or default_name()
         self.net = Net(self.post_message)

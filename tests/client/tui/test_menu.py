@@ -1,6 +1,6 @@
 """The main menu (`coup`): every entry — the play, join and host forms (their checks, and
-each one reaching its table or lobby), the rules card on `?` and from the menu, and quitting
-with `q`, the Quit entry and ctrl+c.
+each one reaching its table or lobby), the keys in the chosen language, the rules card on `?`
+and from the menu, and quitting with `q`, the Quit entry and ctrl+c.
 
 The join form reaches a server in a background thread (the `server` fixture); play and host
 start the app's own server inside its trio run, as they do for players.
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import socket
 
-from textual.widgets import Input, Label, Markdown, OptionList, Select
+from textual.widgets import Footer, Input, Label, Markdown, OptionList, Select
 
+from client.i18n import set_language
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import HostForm, JoinForm, MenuScreen, PlayForm
@@ -38,6 +39,23 @@ def test_the_menu_offers_every_entry():
             "play", "join", "host", "rules", "quit"]
         assert entries.has_focus
         assert "The bluffing card game" in shown(screen.query_one("#subtitle"))
+
+    run_app(menu(), body, size=(80, 24))
+
+
+def test_the_keys_are_described_in_the_language_chosen_after_import():
+    """The footer (and the keys panel) read a screen's active bindings: in Portuguese they
+    say Jogar and Sair, the app's own ctrl+c included, though every class declared them in
+    English when it was imported."""
+    set_language("pt_BR")
+
+    async def body(app, pilot):
+        screen = await opened(app, pilot, MenuScreen)
+        said = {key: active.binding.description
+                for key, active in screen.active_bindings.items()}
+        assert said["p"] == "Jogar" and said["q"] == "Sair" and said["ctrl+c"] == "Sair"
+        await until(pilot, lambda: "Jogar" in " ".join(
+            shown(key) for key in screen.query_one(Footer).query("FooterKey")), "the footer")
 
     run_app(menu(), body, size=(80, 24))
 
