@@ -5,13 +5,13 @@ else the first public table waiting with a free seat, the server listing them ol
 first); says ready; and then answers every decision its seat owes with the strategy's
 choice. The strategy thinks in a task of its own, in a worker thread (see mind.py: never two
 calls of it at once), while the connection is read on: a decision that closes meanwhile is
-no longer thought about. If the strategy is still thinking close to the decision's deadline,
-the runner sends a safe default (the one R10 would play) and says so in the log. After each game it asks for a rematch
-until it has played the games it was asked for. A dropped connection is re-opened with the
-seat's token, and play goes on from the fresh snapshot (a move sent on the broken link is
-made again if the snapshot still asks for it: it may have been lost with the link), unless
-the server said it is stopping, gave the seat to a newer connection, or no longer has the
-seat: then the runner stops (Dismissed).
+no longer waited for. If the strategy is still thinking close to the decision's deadline,
+the runner sends a safe default (the one R10 would play) and says so in the log. After each
+game it asks for a rematch until it has played the games it was asked for. A dropped
+connection is re-opened with the seat's token, and play goes on from the fresh snapshot (a
+move sent on the broken link is made again if the snapshot still asks for it: it may have
+been lost with the link), unless the server said it is stopping, gave the seat to a newer
+connection, or no longer has the seat: then the runner stops (Dismissed).
 """
 
 from __future__ import annotations
@@ -226,6 +226,8 @@ class BotRunner:
         return answer
 
     async def _answer(self, link: Link, answer: _Answer, view: View, ms: int | None) -> None:
+        """Have the strategy choose for `view`'s decision, then send its move (unless the
+        decision closed first)."""
         move = None
         with answer.thinking:
             move = await self._think(view, legal_moves(view, view.seat), ms)
