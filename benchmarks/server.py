@@ -7,7 +7,7 @@ What runs, all over loopback:
 1. **The server** (`server.Server`) in a process of its own (multiprocessing, spawn), with
    the collector tuned as `coup serve` tunes it, no bot delay, no clocks, and limits wide
    enough that nothing here is throttled: the connection limits and the table count fit the
-   run, the rate is 1000/s (burst 2000), the outbox holds 1024 messages. It reports the port
+   run, the rate is 1000/s (burst 2000), the outbox holds 4 MiB. It reports the port
    it bound; at the end it reports its peak resident memory (`ru_maxrss`, the same figure as
    VmHWM) and how many warnings and errors it logged.
 2. **The bots**, in this process: per table, 4 connections that say hello; seat 0 creates a
@@ -155,7 +155,7 @@ def _game_server_main(pipe, tables: int) -> None:
     connections = tables * 4 + 64
     config = ServerConfig(
         port=0, bot_delay=0, response_clock=0, turn_clock=0,
-        rate=1000.0, burst=2000, outbox=1024,
+        rate=1000.0, burst=2000, outbox_bytes=4 * 1024 * 1024,
         max_connections=connections, max_per_address=connections,
         max_tables=tables + 16, handshake_timeout=30.0, ping_interval=60.0,
     )

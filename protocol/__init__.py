@@ -13,7 +13,7 @@ Errors: RemoteProtocolError (the peer broke the protocol) and LocalProtocolError
 to), each with a stable code from `errors`.
 """
 
-from .codec import Frame, UpdateFrames, decode, encode, encode_once
+from .codec import Frame, UpdateFrames, decode, encode, encode_once, with_re
 from .connection import CONNECTION_CLOSED, NEED_DATA, Connection, Role, State, choose_version
 from .errors import (
     CODES, LOBBY_ERRORS, SESSION_ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError,
@@ -25,5 +25,5 @@ __all__ = [
     "ALL", "BY_TYPE", "CODES", "CONNECTION_CLOSED", "DEFAULT_PORT", "LOBBY_ERRORS", "NEED_DATA",
     "SESSION_ERRORS", "VERSIONS", "Connection", "Frame", "LocalProtocolError", "ProtocolError",
     "RemoteProtocolError", "Role", "State", "UpdateFrames", "choose_version", "decode", "encode",
-    "encode_once",
+    "encode_once", "with_re",
 ] + [cls.__name__ for cls in ALL]

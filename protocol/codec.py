@@ -92,6 +92,19 @@ def encode_once(msg: Message) -> Frame:
     return Frame(msg.TYPE, encode(msg))
 
 
+_RE_KEY = _packb("re")
+
+
+def with_re(frame: Frame, re: int) -> Frame:
+    """`frame` (packed by encode_once, without `re`) as the answer to the request `re`: the
+    same map with `re` added, nothing packed or checked again but the id. So one answer, a
+    list of tables say, serves every request for it."""
+    head = frame.data[0]
+    if not 0x80 <= head < 0x8F or not 0 <= re <= 2**31 - 1:  # a fixmap with room for re
+        raise LocalProtocolError("bad_message", f"{frame.TYPE}: cannot add re={re!r}")
+    return Frame(frame.TYPE, bytes((head + 1,)) + frame.data[1:] + _RE_KEY + _packb(re))
+
+
 #: What a view adds for its viewer to the public table (engine.View declares whose each
 #: field is), in the order views put them last.
 VIEWER_FIELDS = tuple(f.name for f in VIEW_FIELDS if f.whose == OWN)

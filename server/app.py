@@ -15,6 +15,7 @@ from protocol import Bye, Error, encode
 
 from . import log
 from .config import ServerConfig
+from .limits import ByteBudget
 from .lobby import Lobby
 from .session import Session
 
@@ -28,6 +29,8 @@ class Server:
         #: Every connection being served, in its handshake or not.
         self.sessions: set[Session] = set()
         self.per_address: Counter[str] = Counter()
+        #: What is waiting to be written to all clients together, in bytes.
+        self.outboxes = ByteBudget(self.config.outbox_total_bytes)
         self._nursery: trio.Nursery | None = None
         #: Shutting down: a connection that still comes in is told so and closed.
         self.stopping = False
@@ -65,7 +68,7 @@ class Server:
                                            message="The server has all the connections it "
                                            "allows."))
             return
-        session = Session(stream, address, self.config, self.lobby)
+        session = Session(stream, address, self.config, self.lobby, self.outboxes)
         self.sessions.add(session)
         self.per_address[address] += 1
         try:

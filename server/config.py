@@ -31,8 +31,12 @@ class ServerConfig:
     chat_per_minute: int = setting(20, "chat messages a connection may send per minute")
     max_connections: int = setting(4096, "connections in total")
     max_per_address: int = setting(2048, "connections from one address")
-    outbox: int = setting(256, "messages waiting to be written to one client; a client "
-                          "that lets more pile up is disconnected so its table never waits")
+    outbox_bytes: int = setting(512 * 1024, "bytes waiting to be written to one client; a "
+                                "client that lets more pile up is disconnected "
+                                "(slow_consumer) so its table never waits")
+    outbox_total_bytes: int = setting(64 * 1024 * 1024, "bytes waiting to be written to all "
+                                      "clients together; past it, a client with any "
+                                      "waiting is disconnected (slow_consumer)")
     max_tables: int = setting(2000, "tables at once")
     grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
     bot_delay: float = setting(0.6, "seconds a bot seat waits before it moves, so people "

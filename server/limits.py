@@ -1,4 +1,5 @@
-"""Rate limits: a token bucket on trio's clock, for messages, chat and wrong private codes."""
+"""Limits: a token bucket on trio's clock (messages, chat, wrong private codes), and a
+budget of bytes (what the server holds for all its clients together)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,20 @@ class TokenBucket:
         """Spend one token; returns what is left (negative: over the limit)."""
         self.tokens = self.peek() - 1
         return self.tokens
+
+
+class ByteBudget:
+    """Bytes in use out of `limit`, shared by many holders."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def fits(self, size: int) -> bool:
+        return self.used + size <= self.limit
+
+    def add(self, size: int) -> None:
+        self.used += size
+
+    def remove(self, size: int) -> None:
+        self.used -= size

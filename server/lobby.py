@@ -24,7 +24,7 @@ from collections import Counter
 
 import trio
 
-from protocol import MAX_LISTED, Chat, Error, Ok, Tables, encode_once
+from protocol import MAX_LISTED, Chat, Error, Frame, Ok, Tables, encode_once, with_re
 from protocol.messages import NAME
 
 from . import log
@@ -63,6 +63,8 @@ class Lobby:
         self.subscribers: set[Session] = set()
         #: Wrong private codes per address (an IPv6 address counts by its /64).
         self._code_tries: dict[str, TokenBucket] = {}
+        #: The list of tables as packed since it last changed: one for every request.
+        self._listing: Frame | None = None
         self._dirty = trio.Event()
         self._nursery: trio.Nursery | None = None
 
@@ -101,7 +103,7 @@ class Lobby:
         try:
             if kind == "list_tables":
                 self.subscribers.add(session)
-                session.send(Tables(tables=self.listing(), re=msg.id))
+                session.send(with_re(self._listing_frame(), msg.id))
             elif kind == "create_table":
                 self._create(session, msg)
             elif kind == "join":
@@ -145,6 +147,7 @@ class Lobby:
             self._free_name(token)
 
     def changed(self) -> None:
+        self._listing = None
         self._dirty.set()
 
     # ------------------------------------------------------------------ requests
@@ -263,11 +266,14 @@ class Lobby:
             if not self._names[key]:
                 del self._names[key]
 
-    def listing(self) -> list[dict]:
-        """The public tables worth listing, tables waiting for players first."""
-        public = [t for t in self.tables.values() if t.code is None and not t.closed]
-        public.sort(key=lambda t: (t.status != "waiting", t.free_seats == 0, t.id))
-        return [t.summary() for t in public[:MAX_LISTED]]
+    def _listing_frame(self) -> Frame:
+        """The public tables worth listing, tables waiting for players first, packed."""
+        if self._listing is None:
+            public = [t for t in self.tables.values() if t.code is None and not t.closed]
+            public.sort(key=lambda t: (t.status != "waiting", t.free_seats == 0, t.id))
+            self._listing = encode_once(Tables(tables=[t.summary() for t in
+                                                       public[:MAX_LISTED]]))
+        return self._listing
 
     async def _push(self) -> None:
         while True:
@@ -275,7 +281,7 @@ class Lobby:
             self._dirty = trio.Event()
             readers = [s for s in self.subscribers if s not in self.where]
             if readers:
-                update = encode_once(Tables(tables=self.listing()))
+                update = self._listing_frame()
                 for session in readers:
                     session.send(update)
             await trio.sleep(LOBBY_PUSH)

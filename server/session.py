@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import deque
 from typing import Callable, Protocol
 
 import trio
@@ -24,9 +25,13 @@ from protocol import (
 
 from . import log
 from .config import ServerConfig
-from .limits import TokenBucket
+from .limits import ByteBudget, TokenBucket
 
 _ids = itertools.count(1)
+#: Bytes the writer hands the stream at once, at the most.
+WRITE_CHUNK = 256 * 1024
+#: Seconds of silence after which a closing session stops reading what the client sends.
+LINGER = 0.25
 
 
 class _Closing(Exception):
@@ -65,58 +70,67 @@ class Session:
     """A connected client (see the module docstring)."""
 
     def __init__(self, stream: trio.abc.Stream, address: str, config: ServerConfig,
-                 router: Router) -> None:
+                 router: Router, budget: ByteBudget) -> None:
         self.router = router
         self.config = config
         self.stream = stream
         self.address = address
         self.number = next(_ids)
         self.conn = Connection(Role.SERVER, max_frame=self.config.max_frame)
-        self._outbox_send, self._outbox = trio.open_memory_channel[object](self.config.outbox)
         self.name = f"guest-{self.number}"
         self._cancel = trio.CancelScope()
+        #: The reader's own scope: the writer ends the reading once the last words are out.
+        self._reading = trio.CancelScope()
         self._rate = TokenBucket(self.config.rate, self.config.burst)
         self._chat = TokenBucket(self.config.chat_per_minute / 60, self.config.chat_per_minute / 4)
+        #: The session ends: nothing more is queued, and the writer ends once the queue is
+        #: written.
         self._closing = False
-        #: The writer is sending a batch, or messages wait in the outbox: a direct write
-        #: now would jump the queue.
-        self._writing = False
+        #: Bytes made and not yet handed to the stream, in order, counted in `_queued` and
+        #: against the server's `_budget` for all clients. When a direct write left part of
+        #: a frame, the rest is the first item, and `_partial` says so.
+        self._queue: deque[bytes] = deque()
         self._queued = 0
+        self._partial = False
+        self._budget = budget
+        #: The writer is sending a batch: a direct write now would jump the queue.
+        self._writing = False
+        self._writer_waits = trio.lowlevel.ParkingLot()
         self._direct = direct_writer(stream)
 
     # ------------------------------------------------------------------ sending
 
     def send(self, *msgs) -> None:
         """Queue messages (or Frames, or the bytes of one) for the client, in order; never
-        blocks. With nothing queued they are written at once, in one write. A full outbox
-        ends the session."""
+        blocks. With nothing queued they are written at once, in one write. A client whose
+        queue would pass its bound in bytes, or the server's bound for all clients, is told
+        `bye slow_consumer` and disconnected."""
         if self._closing:
             return
-        if (self._direct is not None and not self._writing and not self._queued
-                and self.conn.state is not State.CLOSED):
-            rest = self._write_now(msgs)
-            if not rest:
+        data = self._encode(msgs)
+        if not data:
+            return
+        if self._direct is not None and not self._writing and not self._queue:
+            data = self._write_now(data)
+            if not data:
                 return
-            msgs = (rest,)
-        for msg in msgs:
-            try:
-                self._outbox_send.send_nowait(msg)
-                self._queued += 1
-            except trio.WouldBlock:
-                log.warning("slow_consumer", session=self.number, address=self.address)
-                self._closing = True
-                self._cancel.cancel()
-                return
-            except (trio.ClosedResourceError, trio.BrokenResourceError):
-                return
+            self._partial = True  # part of the frame went out: the rest is no longer whole
+        elif (self._queued + len(data) > self.config.outbox_bytes
+              or not self._budget.fits(len(data))):
+            self._slow_consumer()
+            return
+        self._queue_up(data)
 
-    def _write_now(self, msgs) -> bytes:
+    def _queue_up(self, data: bytes) -> None:
+        self._queue.append(data)
+        self._queued += len(data)
+        self._budget.add(len(data))
+        self._writer_waits.unpark()
+
+    def _write_now(self, data: bytes) -> bytes:
         """With nothing queued and the writer idle, write straight to the socket (it is
         non-blocking): no task switch for the common case. Returns what could not be
         written, for the writer to finish."""
-        data = self._encode(msgs)
-        if not data:
-            return data
         try:
             sent = self._direct(data)
         except BlockingIOError:
@@ -141,13 +155,36 @@ class Session:
                     log.error("local_protocol_error", session=self.number, error=str(exc))
         return frames[0] if len(frames) == 1 else b"".join(frames)
 
+    def _slow_consumer(self) -> None:
+        """The client reads too slowly: the frames it has not begun to receive are dropped,
+        and its last words take their place (after the rest of a frame it is receiving,
+        so that what it reads stays whole)."""
+        log.warning("slow_consumer", session=self.number, address=self.address,
+                    queued=self._queued)
+        keep = self._queue[0] if self._partial and self._queue else b""
+        dropped = sum(map(len, self._queue)) - len(keep)
+        self._queue.clear()
+        if keep:
+            self._queue.append(keep)
+        self._queued -= dropped
+        self._budget.remove(dropped)
+        self.close("slow_consumer", "You did not read your messages fast enough.")
+
     def close(self, reason: str, message: str) -> None:
-        """Say bye with `reason` and end the session once it is written."""
+        """Say bye with `reason` and end the session once it is written, or in 2 seconds
+        at the most: a client that does not read cannot hold its session open."""
         if self._closing:
             return
-        self.send(Bye(reason=reason, message=message))
+        if self.conn.state is not State.CLOSED:  # else bye or a closing error was said
+            self._queue_up(self.conn.send(Bye(reason=reason, message=message)))
+        self._end_soon()
+
+    def _end_soon(self) -> None:
+        """Nothing more is queued; the session ends once the queue is written, or in 2
+        seconds at the most."""
         self._closing = True
-        self._outbox_send.close()
+        self._cancel.deadline = min(self._cancel.deadline, trio.current_time() + 2)
+        self._writer_waits.unpark()
 
     # ------------------------------------------------------------------ running
 
@@ -160,17 +197,18 @@ class Session:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer)
                     try:
-                        await self._reader()
+                        with self._reading:
+                            await self._reader()
                     except _Closing:
                         pass
                     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                         pass
-                    self._closing = True
-                    self._outbox_send.close()
-                    with trio.move_on_after(2):  # let the last words (bye, error) out
-                        await self._drained.wait()
+                    self._end_soon()
+                    await self._drained.wait()  # the last words (bye, error), 2 s at most
+                    await self._close_gently()
                     nursery.cancel_scope.cancel()
         finally:
+            self._budget.remove(self._queued)
             self.router.depart(self)
             with trio.move_on_after(1) as cleanup:
                 cleanup.shield = True
@@ -178,32 +216,49 @@ class Session:
             log.info("disconnected", session=self.number, name=self.name)
 
     async def _writer(self) -> None:
-        """Write the outbox out. The outbox closes only when the session ends (close(), or
-        the reader is done): once its last words (a bye) are written, the session ends at
-        once, whatever the reader is waiting for, as a bye promises."""
-        outbox = self._outbox
+        """Write the queue out until the last words are written (close(), or the reader is
+        done); then the session ends at once, whatever the reader is waiting for, as a bye
+        promises."""
+        queue = self._queue
         try:
-            async for msg in outbox:
+            while queue or not self._closing:
+                if not queue:
+                    await self._writer_waits.park()
+                    continue
+                # Whatever is queued goes out in one write: one syscall and one wakeup for
+                # a burst (a move's acceptance and its update, say).
+                batch = [queue.popleft()]
+                size = len(batch[0])
+                while queue and size < WRITE_CHUNK:
+                    batch.append(queue.popleft())
+                    size += len(batch[-1])
+                self._partial = False
                 self._writing = True
-                self._queued -= 1
-                # Whatever else is queued goes out in the same write: one syscall and one
-                # wakeup for a burst (a move's acceptance and its update, say).
-                batch = [msg]
-                while len(batch) < 64:
-                    try:
-                        batch.append(outbox.receive_nowait())
-                        self._queued -= 1
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
-                frames = self._encode(batch)
-                if frames:
-                    await self.stream.send_all(frames)
+                await self.stream.send_all(batch[0] if len(batch) == 1 else b"".join(batch))
                 self._writing = False
+                self._queued -= size
+                self._budget.remove(size)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         finally:
             self._drained.set()
-            self._cancel.cancel()
+            self._reading.cancel()
+
+    async def _close_gently(self) -> None:
+        """Say that nothing more comes, and read what the client still sends until it closes
+        its end too, or falls silent for LINGER seconds (within the session's last two): a
+        socket closed with input unread is reset, and a reset throws away what the client
+        has not read yet, the last words with it."""
+        try:
+            if isinstance(self.stream, trio.abc.HalfCloseableStream):
+                await self.stream.send_eof()
+            while True:
+                with trio.move_on_after(LINGER):
+                    if await self.stream.receive_some(65536):
+                        continue
+                return
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
 
     async def _receive(self):
         """The next message from the client, or None when it closed the connection."""

@@ -169,7 +169,7 @@ async def test_a_half_sent_frame_left_hanging_ends_in_an_idle_timeout(connect):
         assert 0.5 <= trio.current_time() - start < 2
 
 
-@pytest.mark.server_config(outbox=16)
+@pytest.mark.server_config(outbox_bytes=16 * 1024)
 async def test_a_client_that_never_reads_is_cut_off(connect, server, port, caplog):
     async with another_table(connect) as (calm, _):
         sleeper = await Peer.connect(port, "sleeper", rcvbuf=2048)

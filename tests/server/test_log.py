@@ -33,7 +33,8 @@ def server_log(monkeypatch):
         return buffer
 
     yield setup
-    logger.handlers[:], logger.level, logger.propagate = saved
+    logger.handlers[:], level, logger.propagate = saved
+    logger.setLevel(level)  # not a plain assignment: the logger caches what it lets through
 
 
 async def say_hello(port: int) -> None:
