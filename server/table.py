@@ -193,15 +193,27 @@ class Table:
                     wake = self._next_wake()
                     if wake is None:  # no clock is running: no cancel scope to pay for
                         self._handle_waiting(await self._inbox.receive())
-                    else:
+                    elif wake > trio.current_time():
                         with trio.move_on_at(wake):
                             self._handle_waiting(await self._inbox.receive())
-                    await self._keep_time()
+                    else:  # a move is due now: the others run first, and what came is read
+                        await trio.sleep(0)
+                        self._handle_ready()
+                    if not self.closed:
+                        await self._keep_time()
                     self._tell_changes()
         finally:
             self.closed = True
             self._inbox_send.close()
             log.info("table_closed", table=self.id)
+
+    def _handle_ready(self) -> None:
+        """Every item waiting in the inbox, if any, without waiting for one."""
+        try:
+            first = self._inbox.receive_nowait()
+        except trio.WouldBlock:
+            return
+        self._handle_waiting(first)
 
     def _handle_waiting(self, first: tuple) -> None:
         """`first`, then every item already waiting in the inbox, without a trip through
@@ -564,33 +576,40 @@ class Table:
 
     def _next_wake(self) -> float | None:
         """When the next deadline, bot move or grace falls due; None if none is pending."""
-        times = list(self.deadlines.values()) + list(self.bot_due.values())
+        times = list(self.deadlines.values())
+        if self._attended():
+            times += self.bot_due.values()
         grace = self.config.grace
         times += [s.away_since + grace for s in self.seats if s.away_since is not None]
         return min(times, default=None)
 
     async def _keep_time(self) -> None:
-        """Play what is due: bot moves, defaults for expired clocks (R10), ended graces."""
-        while not self.closed:
-            now = trio.current_time()
-            for seat in self.seats:
-                if seat.away_since is not None and now >= seat.away_since + self.config.grace:
-                    log.info("grace_over", table=self.id, seat=seat.index, name=seat.name)
-                    self._vacate(seat, left=False)
-                    self._changed()
-                    self._close_if_deserted()
-            if self.closed or self.game is None or self.status != "playing":
-                return
-            due = await self._due_move(now)
-            if due is None:
-                return
+        """Play what is due: ended graces, then one move, a bot's or a default for an expired
+        clock (R10). One move at a time: the inbox is read between two (a table of bots
+        playing with no delay must still answer its members at once)."""
+        now = trio.current_time()
+        for seat in self.seats:
+            if seat.away_since is not None and now >= seat.away_since + self.config.grace:
+                log.info("grace_over", table=self.id, seat=seat.index, name=seat.name)
+                self._vacate(seat, left=False)
+                self._changed()
+                self._close_if_deserted()
+        if self.closed or self.game is None or self.status != "playing":
+            return
+        due = await self._due_move(now)
+        if due is not None:
             self._play(*due)
-            await trio.sleep(0)  # a table of bots must not starve the others
+
+    def _attended(self) -> bool:
+        """Someone is here to see the game: a connected player or a spectator. Bots do not
+        play to an empty room: a table whose players are all away waits for them (their
+        clocks run on), and closes once their graces end and only bots are left."""
+        return bool(self.spectators) or any(s.session is not None for s in self.seats)
 
     async def _due_move(self, now: float) -> tuple[int, Move] | None:
         game = self.game
         for seat, at in self.bot_due.items():
-            if at <= now:
+            if at <= now and self._attended():
                 return seat, await self._bot_move(seat)
         for seat, at in self.deadlines.items():
             if at <= now:
