@@ -47,6 +47,7 @@ LOBBY_ERRORS: dict[str, str] = {
     "unknown_strategy": "there is no bot strategy with that name",
     "too_many_attempts": "too many wrong private codes from your address: wait, then try again",
     "table_failed": "your table failed and was closed; you are back in the lobby",
+    "too_many_tables": "the server has as many tables as it allows: join one, or try later",
 }
 
 #: Every code: session, lobby and engine.

@@ -31,7 +31,7 @@ from . import log
 from .config import ServerConfig
 from .limits import TokenBucket
 from .session import Session
-from .table import DISCONNECT, RECONNECT, Refused, Table, code_key, fill_options
+from .table import DISCONNECT, QUIT, RECONNECT, Refused, Table, code_key, fill_options
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
@@ -96,7 +96,7 @@ class Lobby:
         table = self.where.pop(session, None)
         if table is not None:
             self._members[table].discard(session)
-            table.submit(session, DISCONNECT)
+            table.submit(session, QUIT if session.quit else DISCONNECT)
 
     def request(self, session: Session, msg) -> None:
         kind = msg.TYPE
@@ -156,7 +156,7 @@ class Lobby:
         if session in self.where:
             raise Refused("already_at_table", "Leave your table first.")
         if len(self.tables) >= self.config.max_tables:
-            raise Refused("bad_options", "The server has as many tables as it allows.")
+            raise Refused("too_many_tables", "The server has as many tables as it allows.")
         options = fill_options(msg.options, self.config)
         table_id = secrets.token_hex(3)
         while table_id in self.tables:

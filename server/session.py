@@ -78,6 +78,8 @@ class Session:
         self.number = next(_ids)
         self.conn = Connection(Role.SERVER, max_frame=self.config.max_frame)
         self.name = f"guest-{self.number}"
+        #: The client said goodbye (bye client_quit) rather than dropping the connection.
+        self.quit = False
         self._cancel = trio.CancelScope()
         #: The reader's own scope: the writer ends the reading once the last words are out.
         self._reading = trio.CancelScope()
@@ -369,6 +371,7 @@ class Session:
             elif kind in ("pong", "error"):
                 pass
             elif kind == "bye":
+                self.quit = True
                 raise _Closing
             elif kind == "say" and not self._chat_allowed(msg):
                 return

@@ -43,6 +43,9 @@ from .session import Session
 DEFAULT_BOT = "honest"
 #: Inbox items that are not client messages.
 DISCONNECT = "disconnect"
+#: A session that said goodbye: at a waiting table its seat is freed, as by `leave`; once
+#: the game runs, it keeps its seat like a dropped connection, and may come back.
+QUIT = "quit"
 RECONNECT = "reconnect"
 
 
@@ -233,8 +236,10 @@ class Table:
         """One inbox item; a failure answers the sender and never ends the table."""
         request_id = getattr(item, "id", None)
         try:
-            if item == DISCONNECT:
+            if item == DISCONNECT or item == QUIT and self.status != "waiting":
                 self._disconnected(session)
+            elif item == QUIT:
+                self._leave(session)
             elif isinstance(item, tuple) and item[0] == RECONNECT:
                 self._reconnected(session, item[1])
             else:

@@ -13,7 +13,7 @@ import trio
 import trio.testing
 
 from protocol import (
-    Connection, CreateTable, Hello, Join, Leave, ListTables, Ready, Role, Start, NEED_DATA,
+    NEED_DATA, Bye, Connection, CreateTable, Hello, Join, Leave, ListTables, Ready, Role, Start,
 )
 from server import Server, ServerConfig
 from server.lobby import CODE_RETRY, CODE_TRIES
@@ -229,3 +229,46 @@ async def test_a_seat_away_in_its_grace_keeps_its_name_for_its_player(connect, p
     assert newcomer.name == "ana-2"  # the seat still holds "ana"
     back = await connect("whoever", token=made.token)
     assert back.name == "ana"
+
+
+# ------------------------------------------------------------------ as the spec says
+
+
+async def test_bye_frees_a_seat_at_a_waiting_table(connect):
+    ana, bruno = await connect("ana"), await connect("bruno")
+    made = await create(ana, seats=3)
+    assert (await bruno.request(Join(id=new_id(), table=made.table))).seat == 1
+    await bruno.send(Bye(reason="client_quit"))
+    left = await ana.expect("presence", where=lambda m: m.seat == 1)
+    assert (left.status, left.name) == ("left", "bruno")
+    info = await ana.expect("table", where=lambda m: m.info["seats"][1]["name"] is None)
+    assert not info.info["seats"][1]["away"]
+
+
+async def test_bye_keeps_a_seat_once_the_game_runs(connect):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"])
+    await bruno.send(Bye(reason="client_quit"))
+    away = await ana.expect("presence", where=lambda m: m.seat == bruno.seat)
+    assert away.status == "away"  # the grace runs: bruno may come back with the token
+    back = await connect("bruno-again", token=bruno.token)
+    assert back.name == "bruno"
+
+
+@pytest.mark.server_config(max_tables=1)
+async def test_the_table_limit_has_its_own_code(connect):
+    ana, bruno = await connect("ana"), await connect("bruno")
+    assert (await create(ana)).TYPE == "joined"
+    refused = await create(bruno)
+    assert refused.TYPE == "error" and refused.code == "too_many_tables"
+
+
+async def test_a_reconnect_is_told_in_the_order_the_spec_gives(connect):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"])
+    await bruno.aclose()
+    await ana.expect("presence", where=lambda m: m.status == "away")
+    back = await connect("bruno", token=bruno.token)
+    kinds = []
+    with trio.fail_after(5):
+        while len(kinds) < 5:
+            kinds.append((await back.next()).TYPE)
+    assert kinds == ["joined", "table", "snapshot", "presence", "table"]
