@@ -6,12 +6,14 @@ import argparse
 import dataclasses
 import gc
 import signal
+import sys
 
 import trio
 
 from . import log
 from .app import Server
 from .config import ServerConfig
+from .thinking import allowed_strategies
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +45,11 @@ def tune_gc() -> None:
 def main(args: argparse.Namespace) -> int:
     """Serve with the parsed flags; returns the exit status."""
     config = config_from(args)
+    try:
+        allowed_strategies(config.bot_strategies)
+    except ValueError as exc:
+        print(f"coup serve: --bot-strategies: {exc}", file=sys.stderr)
+        return 2
     log.setup(config.log_json)
     tune_gc()
 

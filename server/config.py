@@ -39,6 +39,12 @@ class ServerConfig:
                                       "waiting is disconnected (slow_consumer)")
     max_tables: int = setting(2000, "tables at once")
     grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
+    bot_strategies: str = setting("all", "the bot strategies tables may seat: all, or names "
+                                  "separated by commas (random,honest,heuristic,ismcts)")
+    bot_threads: int = setting(1, "worker threads that every table's searching bots (ismcts) "
+                               "share to think in, off the event loop")
+    bot_playouts: int = setting(350, "playouts a searching bot (ismcts) may use for one "
+                                "decision on this server")
     bot_delay: float = setting(0.6, "seconds a bot seat waits before it moves, so people "
                                "can follow")
     response_clock: int = setting(20, "seconds to answer (challenge, block, lose…) at tables "

@@ -31,6 +31,7 @@ from . import log
 from .config import ServerConfig
 from .limits import TokenBucket
 from .session import Session
+from .thinking import Thinkers
 from .table import DISCONNECT, QUIT, RECONNECT, Refused, Table, code_key, fill_options
 
 #: Seconds between two pushes of the table list to the lobby.
@@ -45,6 +46,7 @@ class Lobby:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
+        self.thinkers = Thinkers(config)
         self.tables: dict[str, Table] = {}
         #: Private tables by their code as `code_key` keeps it.
         self.codes: dict[str, Table] = {}
@@ -157,11 +159,11 @@ class Lobby:
             raise Refused("already_at_table", "Leave your table first.")
         if len(self.tables) >= self.config.max_tables:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
-        options = fill_options(msg.options, self.config)
+        options = fill_options(msg.options, self.config, self.thinkers.allowed)
         table_id = secrets.token_hex(3)
         while table_id in self.tables:
             table_id = secrets.token_hex(3)
-        table = Table(self, self.config, table_id, options, session.name)
+        table = Table(self, self.config, self.thinkers, table_id, options, session.name)
         self.tables[table_id] = table
         self._members[table] = set()
         self._issued[table] = set()

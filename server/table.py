@@ -28,7 +28,7 @@ from typing import Protocol
 import trio
 
 from engine import Game, IllegalMove, Move, Options, OptionsError, default_move, visible_to
-from engine.bots import STRATEGIES, Strategy, make
+from engine.bots import Strategy
 from engine.views import public_dict, view_dict
 from protocol import (
     Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot, TableInfo,
@@ -38,6 +38,7 @@ from protocol import (
 from . import log
 from .config import ServerConfig
 from .session import Session
+from .thinking import Thinkers
 
 #: The bot that takes a seat after the grace when the table names none.
 DEFAULT_BOT = "honest"
@@ -126,10 +127,11 @@ def code_key(code: str) -> str:
 class Table:
     """A table and its game. Only `run` (the table's task) changes it; others `submit`."""
 
-    def __init__(self, host: TableHost, config: ServerConfig, table_id: str, options: dict,
-                 creator: str) -> None:
+    def __init__(self, host: TableHost, config: ServerConfig, thinkers: Thinkers,
+                 table_id: str, options: dict, creator: str) -> None:
         self.host = host
         self.config = config
+        self.thinkers = thinkers
         self.id = table_id
         #: The table's name, the creator's by default: cut so that it stays within the 32
         #: characters of a name on the wire, and shown in the options like every default.
@@ -344,7 +346,8 @@ class Table:
             self._presence(seat, "left", name)
             return
         forfeit = self.options["on_disconnect"] == "forfeit"
-        seat.bot = make(self.options.get("bots") or DEFAULT_BOT, self.rng.randrange(2**32))
+        seat.bot = self.thinkers.make(self.options.get("bots") or DEFAULT_BOT,
+                                      self.rng.randrange(2**32))
         self._presence(seat, "left" if left or forfeit else "bot", name)
         if self.status == "over":
             self._rematch_if_asked()
@@ -430,7 +433,7 @@ class Table:
             for seat in self.seats:
                 if seat.name is None:
                     seat.name = f"{bots} bot {seat.index + 1}"
-                    seat.bot = make(bots, self.rng.randrange(2**32))
+                    seat.bot = self.thinkers.make(bots, self.rng.randrange(2**32))
         else:  # play with the seated players only: the table shrinks to them, in order
             self.seats = [s for s in self.seats if s.name is not None]
             for index, seat in enumerate(self.seats):
@@ -629,7 +632,7 @@ class Table:
         view = game.view(seat)
         moves = game.legal_moves(seat)
         try:
-            move = await trio.to_thread.run_sync(self.seats[seat].bot.choose, view, moves)
+            move = await self.thinkers.choose(self.seats[seat].bot, view, moves)
             if move in moves:
                 return move
             log.error("bot_illegal_move", table=self.id, seat=seat, move=repr(move))
@@ -673,8 +676,9 @@ class Table:
             member.send(chat)
 
 
-def fill_options(raw: dict, config) -> dict:
-    """The table options with every default filled in, or Refused(bad_options/…)."""
+def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str]) -> dict:
+    """The table options with every default filled in, or Refused(bad_options/…); a table
+    may seat the bot strategies `allowed` only."""
     options = {
         "seats": raw["seats"],
         "variant": raw.get("variant", "base"),
@@ -688,9 +692,9 @@ def fill_options(raw: dict, config) -> dict:
     if raw.get("name"):
         options["name"] = raw["name"]
     if raw.get("bots"):
-        if raw["bots"] not in STRATEGIES:
-            raise Refused("unknown_strategy", f"There is no bot strategy {raw['bots']!r}; "
-                          f"there are {', '.join(sorted(STRATEGIES))}.")
+        if raw["bots"] not in allowed:
+            raise Refused("unknown_strategy", f"This server seats no bot strategy "
+                          f"{raw['bots']!r}; it seats {', '.join(sorted(allowed))}.")
         options["bots"] = raw["bots"]
     try:
         Options(players=options["seats"], variant=options["variant"],

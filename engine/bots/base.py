@@ -18,6 +18,9 @@ class Strategy:
     """
 
     name: ClassVar[str] = ""
+    #: The strategy searches: a decision takes milliseconds, not microseconds, so a server
+    #: has it think off its event loop.
+    searches: ClassVar[bool] = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
