@@ -48,9 +48,10 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def toasts(app) -> str:
-    """The notices on screen, as they read (Toast is not exported: found by its name)."""
-    return flat(" ".join(shown(toast) for toast in app.screen.query("Toast")))
+def toasts(app) -> list[str]:
+    """The notices on screen as they read, each once it is laid out (Toast is not exported:
+    found by its name)."""
+    return [flat(shown(toast)) for toast in app.screen.query("Toast") if toast.region]
 
 
 def test_codes_and_reasons_the_client_has_no_words_for_show_as_sent():
@@ -59,8 +60,9 @@ def test_codes_and_reasons_the_client_has_no_words_for_show_as_sent():
                     MoveRejected(re=1, code=CODE + "2", message="?", state_id=1),
                     Bye(reason=REASON, message=None)):
             app.post_message(m.Received(msg))
-        await until(pilot, lambda: len(app.screen.query("Toast")) == 3, "the three notices")
-        assert CODE in toasts(app) and CODE + "2" in toasts(app) and REASON in toasts(app)
+        said = " ".join(await until(pilot, lambda: len(toasts(app)) == 3 and toasts(app),
+                                    "the three notices on screen"))
+        assert CODE in said and CODE + "2" in said and REASON in said
 
     run_app(Launch(), body, notifications=True)
 
