@@ -78,7 +78,8 @@ def test_the_lobby_shows_names_tables_and_chat_as_sent():
                             "the lobby")
         grid = lobby.query_one(DataTable)
         await until(pilot, lambda: grid.row_count, "Bruno's table")
-        assert SERVER in shown(lobby.query_one("#lobby-header"))
+        header = lobby.query_one("#lobby-header")
+        await until(pilot, lambda: SERVER in shown(header), "the server's name")
         name, players, *_rest = (cell.plain for cell in grid.get_row(table))
         assert name == TABLE and players.startswith("1/3 [bold red]B[/]")  # (cut to fit)
         chat = lobby.query_one("#chat-log", RichLog)
@@ -96,7 +97,8 @@ def test_the_table_shows_players_names_and_chat_as_sent(server):
         await server.run(bruno.send, Say(id=new_id(), text=CHAT, scope="table"))
         table = app.screen
         assert isinstance(table, TableScreen)
-        assert NAME in shown(table.query_one("#players"))
+        players = table.query_one("#players")
+        await until(pilot, lambda: NAME in shown(players), "Bruno in the players")
         log = table.query_one("#log", RichLog)
         await until(pilot, lambda: CHAT in flat(" ".join(log_lines(log))), "Bruno's line")
         view = await until(pilot, lambda: app.table.view.phase == "action" and app.table.view,
@@ -106,7 +108,9 @@ def test_the_table_shows_players_names_and_chat_as_sent(server):
         await my_turn(app, pilot)
         await pilot.press("s")  # Steal: whom from?
         chooser = await until(pilot, lambda: dialog(app), "the target")
-        assert NAME in shown(chooser.query_one(OptionList))
+        choices = chooser.query_one(OptionList)
+        await until(pilot, lambda: choices.region, "the choices on screen")
+        assert NAME in shown(choices)
         await server.run(bruno.aclose)
         await until(pilot, lambda: f"{NAME} lost the connection" in flat(" ".join(
             log_lines(log))), "the line about Bruno's drop")
