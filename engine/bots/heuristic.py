@@ -6,10 +6,15 @@ proof. It bluffs at about the rates winners bluffed in a 600k-game online datase
 15%, Steal 9%, Assassinate 13%; Contessa blocks nearly always genuine, except when a
 bluff is the only way to survive), challenges claims it finds unlikely when they hurt it,
 coups whenever it can, and aims at the most threatening opponent.
+
+It does not let a block stand for ever: the same opponent blocking its actions with the same
+character a third time since that opponent last showed a card is challenged, so two bots
+that would trade Assassinate for a Contessa block every turn end their game.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from math import comb
 from typing import Sequence
 
@@ -22,6 +27,9 @@ from .base import Strategy
 VALUE = {C.DUKE: 5, C.ASSASSIN: 4.5, C.CAPTAIN: 4, C.CONTESSA: 3.5, C.INQUISITOR: 3,
          C.AMBASSADOR: 2.5}
 BLUFF = {C.TAX: 0.15, C.STEAL: 0.09, C.ASSASSINATE: 0.13}
+#: Blocks of its actions by one opponent with one character that it lets stand: the next
+#: one is challenged.
+BLOCKS_BORNE = 2
 
 
 def unseen_copies(view: View, card: str) -> int:
@@ -57,6 +65,8 @@ class Heuristic(Strategy):
         super().__init__(seed)
         #: What each opponent has claimed since it last revealed or exchanged.
         self.claims: dict[int, set[str]] = {}
+        #: Blocks of this seat's actions, by (blocker, character), in the same span.
+        self.blocks: Counter[tuple[int, str]] = Counter()
 
     # ------------------------------------------------------------------ memory
 
@@ -66,9 +76,13 @@ class Heuristic(Strategy):
                 self.claims.setdefault(e.seat, set()).add(e.card)
             elif e.kind == "block":
                 self.claims.setdefault(e.seat, set()).add(e.card)
+                if e.target == view.seat:
+                    self.blocks[e.seat, e.card] += 1
             elif e.kind in ("prove", "concede", "keep", "examine_swap"):
                 seat = e.target if e.kind == "examine_swap" else e.seat
                 self.claims.pop(seat, None)
+                for key in [k for k in self.blocks if k[0] == seat]:
+                    del self.blocks[key]
 
     def belief(self, view: View, seat: int, card: str) -> float:
         """How likely `seat` holds `card`: counting, raised by an unrefuted claim."""
@@ -182,6 +196,9 @@ class Heuristic(Strategy):
         claimant, claim = view.claimant, view.claim
         if unseen_copies(view, claim) == 0:
             return kinds["challenge"]  # the claim is impossible
+        if (view.step == "challenge_block" and view.actor == me
+                and self.blocks[claimant, claim] > BLOCKS_BORNE):
+            return kinds["challenge"]  # blocked so often: find out, or the game never ends
         chance = self.belief(view, claimant, claim)
         hurts_me = view.target == me or (view.step == "challenge_block" and view.actor == me)
         if hurts_me and view.action == C.ASSASSINATE and view.step == "challenge_action":

@@ -1,0 +1,90 @@
+"""Do games between bots end? Every size from 2 to 6 seats and every pairing of strategies.
+
+    python -m benchmarks.endless [--games N] [--search-games N] [--playouts N] [--json]
+
+For each size and each pair of strategies (a strategy paired with itself included), `--games`
+complete games in the arena (engine.bots.arena.play: every hook called as the server calls
+it), the two strategies seated alternately and the seating flipped every other game; pairs
+with `ismcts` play `--search-games` games, its budget cut to `--playouts` a decision (that
+changes how well it plays, not what ends its games). Games run in a process per core.
+
+Figures (`--json`: one object): `games`, `seconds`, `longest` (the most moves any game took),
+`over_1000` (games longer than 1,000 moves), `unfinished` (games the arena stopped at its
+limit), and `by_cell`: the longest game per "seats:first+second".
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from engine import Options
+from engine.bots import STRATEGIES, make
+from engine.bots.arena import play
+
+#: Moves a game between bots should never need.
+LONG = 1_000
+
+
+def cell(players: int, first: str, second: str, games: int, playouts: int) -> list[int]:
+    """How many moves each of `games` games took (-1: stopped unfinished by the arena)."""
+    lengths = []
+    for n in range(games):
+        seats = [first if i % 2 == 0 else second for i in range(players)]
+        if n % 2:
+            seats.reverse()
+        bots = [make(name, n * 10 + i, **({"playouts": playouts} if name == "ismcts" else {}))
+                for i, name in enumerate(seats)]
+        result = play(bots, Options(players=players), seed=n)
+        lengths.append(result.decisions if result.winner is not None else -1)
+    return lengths
+
+
+def survey(games: int, search_games: int, playouts: int = 2) -> dict:
+    """Play every cell (see the module docstring) and sum up what came out."""
+    cells = [(players, a, b, search_games if "ismcts" in (a, b) else games, playouts)
+             for players in range(2, 7)
+             for a, b in itertools.combinations_with_replacement(sorted(STRATEGIES), 2)]
+    start = time.perf_counter()
+    spawn = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=spawn) as pool:
+        lengths = list(pool.map(cell, *zip(*cells)))
+    every = [n for cell_lengths in lengths for n in cell_lengths]
+    return {
+        "games": len(every),
+        "seconds": round(time.perf_counter() - start, 1),
+        "longest": max(every),
+        "over_1000": sum(n > LONG for n in every),
+        "unfinished": every.count(-1),
+        "by_cell": {f"{c[0]}:{c[1]}+{c[2]}": max(n) for c, n in zip(cells, lengths)},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=660,
+                        help="games per size and pairing without ismcts (default 660: "
+                        "19,800 in all)")
+    parser.add_argument("--search-games", type=int, default=10,
+                        help="games per size and pairing with ismcts (default 10)")
+    parser.add_argument("--playouts", type=int, default=2,
+                        help="ismcts's playouts a decision (default 2)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    figures = survey(args.games, args.search_games, args.playouts)
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(f"{figures['games']:,} games in {figures['seconds']} s: longest {figures['longest']} "
+          f"moves, {figures['over_1000']} over {LONG:,}, {figures['unfinished']} unfinished")
+    for name, longest in sorted(figures["by_cell"].items(), key=lambda kv: -kv[1])[:10]:
+        print(f"  {name:<24} longest {longest}")
+
+
+if __name__ == "__main__":
+    main()

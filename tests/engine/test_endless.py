@@ -1,0 +1,24 @@
+"""No game between bots goes on for ever (issue 12): every size from 2 to 6 seats and every
+pairing of strategies end within 1,000 moves (R1 to R9 leave room for endless play:
+Assassinate, a Contessa block let stand, Income, and again). The suite plays a sample of
+every cell; `python -m benchmarks.endless` plays 20,000 games the same way."""
+
+from __future__ import annotations
+
+from benchmarks.endless import LONG, survey
+from engine import Options
+from engine.bots import make
+from engine.bots.arena import play
+
+
+def test_games_between_bots_of_every_pairing_and_size_end_within_a_thousand_moves() -> None:
+    figures = survey(games=60, search_games=2)
+    assert figures["games"] == 5 * 6 * 60 + 5 * 4 * 2
+    assert figures["unfinished"] == 0 and figures["longest"] <= LONG, figures["by_cell"]
+
+
+def test_heuristic_bots_that_looped_for_ever_now_finish() -> None:
+    # Three one-card players, each with an Assassin, each blocking with a bluffed Contessa
+    # that nobody challenged: this game was still going after 3,000 moves (R7.2, R8).
+    bots = [make("heuristic", 210 + i) for i in range(3)]
+    assert play(bots, Options(players=3), seed=21).decisions < LONG
