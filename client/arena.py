@@ -17,13 +17,13 @@ from engine.bots.arena import Standing, tournament
 
 def _share(args: tuple) -> dict[str, tuple[int, int, list[int]]]:
     names, games, seed, variant, budget = args
-    settings = {"ismcts": {"budget": budget}} if budget is not None else None
+    settings = {"ismcts": {"playouts": budget}} if budget is not None else None
     standings = tournament(names, games, seed=seed, variant=variant, settings=settings)
     return {n: (s.games, s.wins, s.decisions) for n, s in standings.items()}
 
 
 def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
-        budget: float | None, as_json: bool) -> int:
+        budget: int | None, as_json: bool) -> int:
     unknown = [n for n in names if n not in STRATEGIES]
     if unknown or not 2 <= len(names) <= 10:
         print(f"coup arena: give 2 to 10 strategies from {', '.join(sorted(STRATEGIES))}",

@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--code", help="join the private table with this code")
     where.add_argument("--create", type=int, metavar="SEATS", help="create a table")
     bot.add_argument("--games", type=int, default=1)
-    bot.add_argument("--budget", type=float, help="seconds per decision (ismcts)")
+    bot.add_argument("--playouts", type=int, help="playouts per searched decision (ismcts)")
     bot.add_argument("-v", "--verbose", action="store_true")
     arena = sub.add_parser("arena", help="strategies against each other, in-process")
     arena.add_argument("--strategies", required=True, help="comma-separated, one per seat")
@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument("--variant", default="base", choices=["base", "inquisitor"])
     arena.add_argument("--jobs", type=int, default=1, help="processes to play in")
-    arena.add_argument("--budget", type=float, help="seconds per decision (ismcts)")
+    arena.add_argument("--playouts", type=int, help="playouts per searched decision (ismcts)")
     arena.add_argument("--json", action="store_true")
     serve = sub.add_parser("serve", help="run a game server")
     from server.cli import add_arguments
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         from .arena import run
 
         return run(args.strategies.split(","), args.games, args.seed, args.variant,
-                   args.jobs, args.budget, args.json)
+                   args.jobs, args.playouts, args.json)
     return _client(args)
 
 
@@ -120,7 +120,7 @@ def _bot(args) -> int:
         print(f"coup bot: no strategy {args.strategy!r}; there are "
               f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
         return 2
-    settings = {"budget": args.budget} if args.budget is not None else {}
+    settings = {"playouts": args.playouts} if args.playouts is not None else {}
     try:
         host, port = parse_address(args.address)
         runner = BotRunner(host, port, make(args.strategy, **settings), name=args.name,

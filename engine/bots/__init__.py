@@ -25,7 +25,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
 
 
 def make(name: str, seed: int | None = None, **settings) -> Strategy:
-    """A fresh strategy by name (settings such as ismcts's `budget` passed on); KeyError
+    """A fresh strategy by name (settings such as ismcts's `playouts` passed on); KeyError
     for an unknown name."""
     return STRATEGIES[name](seed, **settings)
 

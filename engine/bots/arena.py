@@ -86,7 +86,7 @@ def tournament(
     settings: dict[str, dict] | None = None,
 ) -> dict[str, Standing]:
     """`games` games of len(names) players; game g seats names rotated by g. `settings`
-    gives a strategy's keyword settings by name (e.g. {"ismcts": {"budget": 0.2}})."""
+    gives a strategy's keyword settings by name (e.g. {"ismcts": {"playouts": 350}})."""
     settings = settings or {}
     players = len(names)
     standings = {n: Standing(n, names.count(n)) for n in names}

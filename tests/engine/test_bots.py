@@ -12,8 +12,8 @@ from engine.bots.honest import impossible_claim
 from engine.cards import CLAIMS_IN
 
 
-#: Settings that keep a strategy quick enough for tests.
-QUICK = {"ismcts": {"budget": 0.002}}
+#: Settings that keep a strategy quick enough for tests: ismcts's smallest search.
+QUICK = {"ismcts": {"playouts": 1}}
 
 
 def play(options: Options, names: list[str], seed: int, check=None) -> Game:
@@ -130,3 +130,37 @@ def test_heuristic_counts_no_more_unseen_copies_than_places_in_a_draft_game() ->
     assert {m.cards for m in moves} == {("ambassador",), ("contessa",)}
     for name in ("heuristic", "ismcts"):
         assert make(name, 1, **QUICK.get(name, {})).choose(g.view(0), moves) in moves
+
+
+def searched_position() -> tuple:
+    """A four-seat game some turns in, at ismcts's own turn with many moves to weigh."""
+    g = Game.new(Options(players=4), 11)
+    heuristic = make("heuristic", 3)
+    while not (g.phase == "action" and g.waiting == (0,) and g.state_id > 10):
+        seat = g.waiting[0]
+        g.apply(seat, heuristic.choose(g.view(seat), g.legal_moves(seat)))
+    return g.view(0), g.legal_moves(0)
+
+
+def test_ismcts_with_the_same_seed_and_view_chooses_the_same_move() -> None:
+    """The engine is deterministic given a seed (design: no clocks), bots included: the
+    search's budget is in playouts, so a machine's speed or load cannot change its move."""
+    view, moves = searched_position()
+    assert len(moves) > 5
+    for seed in range(4):
+        first = make("ismcts", seed, playouts=60).choose(view, moves)
+        assert make("ismcts", seed, playouts=60).choose(view, moves) == first
+
+
+def test_ismcts_reads_no_clock(monkeypatch) -> None:
+    """A search with its default budget never looks at the time (it used to search for
+    0.2 s by the clock)."""
+    import time
+
+    def clock() -> float:
+        raise AssertionError("the search read a clock")
+
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        monkeypatch.setattr(time, name, clock)
+    view, moves = searched_position()
+    assert make("ismcts", 1).choose(view, moves) in moves
