@@ -111,6 +111,10 @@ def explain(s, seat: object, m: object) -> IllegalMove:
             return IllegalMove("unknown_card", f"There is no character called {card!r}.")
         if card not in cast:
             return IllegalMove("not_in_variant", f"There is no {card} in this game.")
+    if m.target is not None and not 0 <= m.target < s.options.players:
+        return IllegalMove("bad_target", f"There is no seat {m.target} at this table.")
+    if m.target == seat:
+        return IllegalMove("bad_target", "You cannot target yourself.")
     if not s.alive[seat]:
         return IllegalMove("exiled", "You have no influence left.")
     if seat not in s.waiting:
@@ -206,14 +210,8 @@ def _refuse_action(s, seat: int, m: Move) -> IllegalMove:
     cost = C.COST.get(kind, 0)
     if coins < cost:
         return IllegalMove("cannot_afford", f"{kind} costs {cost} coins; you have {coins}.")
-    target = m.target
-    if kind in C.TARGETED:
-        if target is None or not 0 <= target < s.options.players:
-            return IllegalMove("bad_target", f"{kind} needs another player as target.")
-        if target == seat:
-            return IllegalMove("bad_target", "You cannot target yourself.")
-        if not s.alive[target]:
-            return IllegalMove("bad_target", "That player is exiled.")
+    if kind in C.TARGETED and not s.alive[m.target]:
+        return IllegalMove("bad_target", "That player is exiled.")
     return IllegalMove("bad_move", "That move is malformed.")
 
 

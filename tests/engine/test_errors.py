@@ -348,6 +348,19 @@ def test_bad_target():
     refused(g, 0, move("assassinate"), "bad_target")
 
 
+@covers("bad_target", "cannot_afford")
+def test_a_target_is_judged_as_the_spec_orders_it():
+    """R3.5 before R3.3 for a target that is no other seat: a Coup on oneself or on no seat
+    with 3 coins is bad_target; a Coup on an exiled seat with 3 coins is cannot_afford (the
+    phase's own rules judge the target's influence after the cost)."""
+    g = Game.arrange(hands=[["duke", "captain"], [], ["duke", "ambassador"]],
+                     revealed=[[], ["contessa", "assassin"], []], coins=[3, 0, 2])
+    refused(g, 0, move("coup", target=0), "bad_target")
+    refused(g, 0, move("coup", target=5), "bad_target")
+    refused(g, 0, move("coup", target=1), "cannot_afford")
+    refused(g, 0, move("coup", target=2), "cannot_afford")
+
+
 @covers("bad_block")
 def test_bad_block():
     """R4: Steal is blocked by Captain or Ambassador, Assassinate by Contessa, Foreign Aid

@@ -18,7 +18,7 @@ from protocol import (
 from server import Server, ServerConfig
 from server.lobby import CODE_RETRY, CODE_TRIES
 from server.table import Table
-from tests.server.helpers import eventually, play_out, seat_table
+from tests.server.helpers import eventually, play, play_out, seat_table
 from tests.server.peer import new_id
 
 
@@ -272,3 +272,10 @@ async def test_a_reconnect_is_told_in_the_order_the_spec_gives(connect):
         while len(kinds) < 5:
             kinds.append((await back.next()).TYPE)
     assert kinds == ["joined", "table", "snapshot", "presence", "table"]
+
+
+async def test_a_coup_on_oneself_without_the_coins_is_a_bad_target(connect):
+    peers = await seat_table(connect, ["ana", "bruno"], two_player_draft=False)
+    actor = next(p for p in peers if p.seat in p.view.waiting and p.view.phase == "action")
+    reply = await play(actor, "coup", target=actor.seat)  # 2 coins, and at oneself
+    assert reply.TYPE == "move_rejected" and reply.code == "bad_target"
