@@ -30,8 +30,8 @@ from . import cards as C
 from .events import Event
 from .errors import IllegalMove
 from .legality import (
-    ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DECISIONS, DRAFT,
-    KEEP_PHASE, LOSE_PHASE, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, check_stale, explain,
+    ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
+    LOSE_PHASE, MOVES_IN, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, check_stale, explain,
 )
 from .moves import CHALLENGE, PASS, PROVE, Move
 from .options import Options
@@ -271,7 +271,7 @@ class Game:
         if seat not in self.waiting:
             return ()
         if self.offer_id != self.state_id:  # legality.legal_moves, past its seat check
-            self.offer = DECISIONS[self.phase].moves(self, seat)
+            self.offer = MOVES_IN[self.phase](self, seat)
             self.offer_id = self.state_id
         return self.offer
 

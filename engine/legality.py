@@ -58,7 +58,7 @@ def legal_moves(s, seat: int) -> tuple[Move, ...]:
     """Every move `seat` may make now, fully enumerated; () if it owes no decision."""
     if seat not in s.waiting:
         return ()
-    return _MOVES[s.phase](s, seat)
+    return MOVES_IN[s.phase](s, seat)
 
 
 def check_stale(s, seat: int, state_id: int | None) -> None:
@@ -331,7 +331,8 @@ DECISIONS: dict[str, Decision] = {
     SHOW_PHASE: _card_choice(SHOW, _hand),
     DECIDE_PHASE: Decision(_examine_decisions, _refuse_examine_decision, _let_target_keep),
 }
-# Each column on its own: legal_moves looks one up on every move of every game.
-_MOVES = {phase: d.moves for phase, d in DECISIONS.items()}
+#: The moves column of DECISIONS on its own: it is looked up for every state of every game,
+#: and a lookup in a dict of functions costs less than a field of a row.
+MOVES_IN = {phase: d.moves for phase, d in DECISIONS.items()}
 _REFUSE = {phase: d.refuse for phase, d in DECISIONS.items()}
 _DEFAULT = {phase: d.default for phase, d in DECISIONS.items()}
