@@ -92,6 +92,7 @@ def playout(game: Game, me: int, players: Sequence[Heuristic], rnd) -> float:
 
 class Ismcts(Strategy):
     name = "ismcts"
+    searches = True
 
     def __init__(self, seed: int | None = None, playouts: int = PLAYOUTS) -> None:
         super().__init__(seed)

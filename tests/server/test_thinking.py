@@ -94,3 +94,7 @@ async def test_the_strategies_setting_is_checked():
     for bad in ("", "random,nosuch", ","):
         with pytest.raises(ValueError):
             allowed_strategies(bad)
+
+
+async def test_ismcts_is_the_strategy_that_searches():
+    assert [name for name, cls in STRATEGIES.items() if cls.searches] == ["ismcts"]
