@@ -32,6 +32,12 @@ from .screens.menu import MenuScreen
 from .screens.table import TableScreen
 
 
+#: Errors, sent without `re`, that say the player's table is no longer theirs: the seat was
+#: given up while they were away (bad_token, after a reconnect), or the table failed on the
+#: server and was closed (table_failed). Either way the server has them in its lobby.
+TABLE_GONE = frozenset({"bad_token", "table_failed"})
+
+
 class CoupApp(App):
     """Coup in the terminal."""
 
@@ -171,7 +177,8 @@ class CoupApp(App):
         self.redraw("connection")
 
     def on_reconnected(self, msg: m.Reconnected) -> None:
-        self.notify(_("Reconnected: your seat is back."))
+        # The seat's name; a new one if the seat was given up meanwhile (bad_token follows).
+        self.me = msg.name
         self.redraw("connection")
 
     def on_disconnected(self, msg: m.Disconnected) -> None:
@@ -312,6 +319,7 @@ class CoupApp(App):
         if msg.re is None and table is not None and table.table == msg.table:
             table.seat = msg.seat  # our seat is back after a reconnect
             table.pending = None
+            self.notify(_("Reconnected: your seat is back."))
             self.redraw("connection")
             return
         self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
@@ -366,9 +374,11 @@ class CoupApp(App):
 
     def _on_error(self, msg) -> None:
         self._answered(msg.re)
+        if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
+            self.notify(error_text(msg.code), severity="error", timeout=10)
+            self._left_table()
+            return
         self.notify(error_text(msg.code), severity="warning")
-        if msg.code == "bad_token" and self.table is not None:
-            self._left_table()  # the seat was given up while we were away
 
     def _on_chat(self, msg) -> None:
         if msg.scope == "lobby":

@@ -54,7 +54,10 @@ class ConnectionLost(Message):
 
 @dataclass
 class Reconnected(Message):
-    """The connection is back; the server sends the seat's snapshot next."""
+    """The connection is back, and the server calls us `name`; it sends the seat's snapshot
+    next (or bad_token, if the seat was given up meanwhile)."""
+
+    name: str
 
 
 @dataclass

@@ -118,7 +118,7 @@ class Net:
                                              RECONNECT_FOR)
                 except LinkError:
                     break
-                self.post(m.Reconnected())
+                self.post(m.Reconnected(link.welcome.name or name or ""))
             self.post(m.Disconnected(reason))
         if self._connection is scope:
             self._connection = None

@@ -12,7 +12,9 @@ from client import i18n
 from client.i18n_catalogs import (
     Entry, catalog_path, compile_mo, extract, parse_po, render_po, update,
 )
+from client.tui.narrate import error_text
 from engine import ACTIONS, CHARACTERS
+from protocol.errors import CODES
 
 CARDS_PT = {
     "duke": "Duque", "assassin": "Assassino", "captain": "Capitão",
@@ -167,6 +169,24 @@ def test_names_live_in_their_own_context_apart_from_other_messages():
     assert i18n.pgettext("card", "Inquisitor") == "Inquisidor"
     assert i18n.pgettext("action", "Coup") == "Golpe de Estado"
     assert i18n._("Coup") == "Coup"  # no context: not the action's entry
+
+
+# Error codes
+
+#: Codes a player never reads from error_text: the handshake's (a connection refused before
+#: the welcome is said by the network code) and the one only a client sends.
+UNSEEN_CODES = {"handshake_required", "unsupported_version", "handshake_timeout",
+                "client_quit"}
+
+
+def test_every_error_code_a_server_sends_reads_as_a_sentence_in_each_language():
+    """Only a newer server's codes show as sent (tui/test_plain_text.py): every code of
+    the protocol is said in words, and in pt_BR the words are Portuguese."""
+    codes = sorted(CODES - UNSEEN_CODES)
+    english = {code: error_text(code) for code in codes}
+    assert [code for code, text in english.items() if text == code] == []
+    i18n.set_language("pt_BR")
+    assert [code for code in codes if error_text(code) in (code, english[code])] == []
 
 
 # Plurals

@@ -174,11 +174,18 @@ class LobbyScreen(CoupScreen):
 
 
 class CodeForm(Form):
+    """A private table's code: twelve letters and digits in groups of four (K7TQ-2MXD-9PLA),
+    which the server reads in any case, with or without its dashes or spaces, up to 16
+    characters."""
+
     TITLE_TEXT = N_("Join a private table")
 
     def fields(self) -> ComposeResult:
         yield Label(_("The table's code"))
-        yield Input(id="code", max_length=16, compact=True)
+        yield Input(id="code", placeholder="XXXX-XXXX-XXXX", max_length=16,
+                    restrict=r"[0-9A-Za-z -]*", compact=True)
+        yield Label(_("12 letters and digits, in any case, with or without the dashes."),
+                    classes="dialog-help")
 
     def answer(self):
         code = self.query_one("#code", Input).value.strip().upper()

@@ -177,7 +177,9 @@ class TableScreen(CoupScreen):
         ready = bool(mine and mine.get("ready"))
         items.append(Item("r", _("Not ready") if ready else _("Ready"),
                           lambda: self.app.ready(not ready)))
-        if state.info and state.info.get("creator") == self.app.me:
+        # The creator is a seat, never a name: a player of the same name may sit later in
+        # the seat the creator left, and is not the creator.
+        if state.info and state.info.get("creator_seat") == state.seat:
             items.append(Item("s", _("Start the game"), self.app.start_game))
         return items
 

@@ -1,6 +1,8 @@
 """The lobby of a server (`coup join`): tables listed with their seats and kept up to date,
-creating a table with options through the form, joining by id and a private table by code,
-spectating (the public table only: no hand, no actions), and the lobby's chat.
+creating a table with options through the form, joining by id and a private table by code
+(typed any way; too many wrong codes, or a server full of tables, said in words),
+spectating (the public table only: no hand, no actions), the lobby's chat, and two players
+who asked for one name told apart by the names the server gave them.
 
 The server runs in a background thread (the `server` fixture); other players are scripted
 peers in that thread, driven with `server.run`.
@@ -15,18 +17,26 @@ from client.tui.app import Launch
 from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen, who_sits
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
+from client.tui.narrate import error_text
 from protocol import Say, Start
+from server import ServerConfig
 
 from .helpers import (
+    ServerThread,
     bar_keys,
     create_table,
     log_lines,
     new_id,
+    notes,
     run_app,
     shown,
     sit,
     until,
 )
+
+
+#: What the pt_BR player reads when the server stops looking codes up for a while.
+TOO_MANY_ATTEMPTS_PT = "Códigos errados demais: espere um pouco e tente de novo."
 
 
 def join(server) -> Launch:
@@ -200,6 +210,93 @@ def test_joining_a_private_table_by_its_code(server):
         assert app.table.seat == 1
 
     run_app(join(server), body)
+
+
+def test_a_code_is_taken_as_friends_type_it(server):
+    """Codes are twelve characters in groups of four (K7TQ-2MXD-9PLA): the form shows that
+    shape, takes up to the sixteen characters the server reads, and a code typed in small
+    letters without its dashes joins the table."""
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        joined = await server.run(create_table, bruno, seats=2, private=True)
+        await in_lobby(app, pilot)
+        await pilot.press("k")
+        form = await until(pilot, lambda: isinstance(app.screen, CodeForm) and app.screen,
+                           "the code form")
+        field = form.query_one("#code", Input)
+        assert field.placeholder == "XXXX-XXXX-XXXX" and field.max_length == 16
+        await pilot.press(*joined.code.lower().replace("-", ""), "enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "the private table")
+        assert app.table.table == joined.table and app.table.code == joined.code
+
+    run_app(join(server), body)
+
+
+def test_too_many_wrong_codes_are_said_in_the_player_s_language(server):
+    """The server stops looking codes up for an address that sent too many wrong ones; the
+    player is told to wait, in Portuguese here, and stays in the lobby."""
+    set_language("pt_BR")
+
+    async def body(app, pilot):
+        await in_lobby(app, pilot)
+        for _attempt in range(6):  # the server allows five wrong codes at once
+            await pilot.press("k")
+            await until(pilot, lambda: isinstance(app.screen, CodeForm), "the code form")
+            await pilot.press(*"AAAA-BBBB-CCCC", "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await until(pilot, lambda: TOO_MANY_ATTEMPTS_PT in notes(app), "the wait")
+        assert "Essa mesa não existe." in notes(app)  # (the first ones: no such table)
+        assert app.table is None
+
+    run_app(join(server), body)
+
+
+def test_a_server_full_of_tables_says_so():
+    server = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                                       max_tables=1)).start()
+
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        await server.run(create_table, bruno, seats=2)
+        await in_lobby(app, pilot)
+        app.create_table({"seats": 2})
+        await until(pilot, lambda: error_text("too_many_tables") in notes(app), "the refusal")
+        assert error_text("too_many_tables") != "too_many_tables"
+        assert isinstance(app.screen, LobbyScreen) and app.table is None
+
+    try:
+        run_app(join(server), body)
+    finally:
+        server.stop()
+
+
+def test_two_players_asking_for_one_name_are_told_apart(server):
+    """Ana is on the server when the app asks for her name too: the server calls the app
+    Ana-2, and so does the app, in the lobby and at Ana's table, where Ana is not "you"
+    and her Start is not the app's."""
+    async def body(app, pilot):
+        ana = await server.peer("Ana")
+        table = (await server.run(create_table, ana, seats=2)).table
+        app.join_server("127.0.0.1", server.port, "Ana")
+        lobby = await in_lobby(app, pilot)
+        await until(pilot, lambda: app.me, "the welcome")
+        assert app.me == "Ana-2" and app.name_wanted == "Ana"
+        await until(pilot, lambda: "you are Ana-2" in shown(lobby.query_one("#lobby-header")),
+                    "the header")
+        await until(pilot, lambda: row(app, table), "Ana's table")
+        app.join_table(table)
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.info and app.screen, "Ana's table")
+        players = shown(screen.query_one("#players"))
+        assert "Ana-2 (you)" in players and "Ana (you)" not in players
+        assert "you are Ana-2" in shown(screen.query_one("#table-header"))
+        assert app.table.seat == 1 and bar_keys(app) == ["r"]
+        await server.run(ana.request, Say(id=new_id(), text="hi twin", scope="table"))
+        await until(pilot, lambda: "Ana: hi twin" in log_lines(screen.query_one("#log")),
+                    "Ana's line")
+
+    run_app(Launch(), body)
 
 
 def test_a_spectator_sees_only_the_public_table(server):

@@ -1,7 +1,9 @@
 """A dropped connection while seated in a running game: the banner shows, the client
 reconnects by itself with its seat's token, the table comes back from the server's fresh
 snapshot, and play goes on. A server that says it is stopping is not tried again: the
-player is back at the menu, told why. Another player's drop shows in the log.
+player is back at the menu, told why. A seat given up while the connection was down
+leaves the player in the lobby, under the name the reconnect's welcome gave. Another
+player's drop shows in the log.
 
 The practice table runs on the app's own server. The test shuts the client's socket down
 under it, and holds the reconnect until the banner has been seen (a loopback reconnect is
@@ -17,10 +19,24 @@ import trio
 from client.tui import net
 
 from client.tui.app import Launch
+from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
+from server import ServerConfig
 
-from .helpers import create_table, duel, log_lines, my_turn, notes, practice, run_app, until
+from .helpers import (
+    ServerThread,
+    bar_keys,
+    create_table,
+    duel,
+    log_lines,
+    my_turn,
+    notes,
+    practice,
+    run_app,
+    shown,
+    until,
+)
 
 
 class HeldLink(net.Link):
@@ -61,6 +77,50 @@ def test_the_client_reconnects_by_itself_and_play_goes_on(monkeypatch):
         assert app.table.view.coins[view.seat] >= view.coins[view.seat]
 
     run_app(practice(bots=2, strategy="honest"), body)
+
+
+def test_a_seat_lost_in_a_drop_leaves_the_player_with_the_name_the_server_gives(monkeypatch):
+    """The app asks for Ana while Ana is on the server, and is Ana-2. It makes a table; its
+    connection drops and stays down past the grace, while Ana leaves: its seat is given up
+    and Ana is free. Its reconnect is welcomed as Ana and refused the seat (bad_token): in
+    the lobby it is Ana now, and at its next table it is the creator, offered Start."""
+    HeldLink.gate = trio.Event()
+    server = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                                       grace=0.5)).start()
+
+    async def body(app, pilot):
+        ana = await server.peer("Ana")
+        app.join_server("127.0.0.1", server.port, "Ana")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.me
+                            and app.screen, "the lobby")
+        assert app.me == "Ana-2"
+        app.create_table({"seats": 2})
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "our table")
+        assert bar_keys(app) == ["r", "s"]
+        monkeypatch.setattr(net, "Link", HeldLink)
+        app.net.link.stream.socket.shutdown(socket.SHUT_RDWR)
+        await until(pilot, lambda: not app.connected, "the drop")
+        await server.run(ana.aclose)
+        await until(pilot, lambda: not server.server.lobby.tables, "the grace's end")
+        HeldLink.gate.set()
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                            and app.screen, "the lobby again")
+        await until(pilot, lambda: app.me == "Ana", "the name the server gave")
+        await until(pilot, lambda: shown(lobby.query_one("#lobby-header")).rstrip().endswith(
+            "you are Ana"), "the header")
+        await until(pilot, lambda: "The seat could not be taken back." in notes(app),
+                    "the notice")
+        app.create_table({"seats": 2})
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "our new table")
+        assert app.table.info["creator"] == "Ana"
+        assert bar_keys(app) == ["r", "s"]
+
+    try:
+        run_app(Launch(), body)
+    finally:
+        server.stop()
 
 
 def bar_disabled(screen) -> bool:

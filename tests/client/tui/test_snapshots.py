@@ -41,7 +41,7 @@ PLAYERS = [
 
 def info(status: str) -> dict:
     return {"table": TABLE, "name": "Friday night", "status": status, "seats": PLAYERS,
-            "spectators": 1, "creator": "Ana",
+            "spectators": 1, "creator": "Ana", "creator_seat": 0,
             "options": {"seats": 4, "variant": "base", "two_player_draft": True,
                         "treasury": 50, "response_clock": 0, "turn_clock": 0,
                         "private": False, "on_disconnect": "bot", "name": "Friday night"}}

@@ -1,4 +1,5 @@
-"""The table: the waiting room (ready, start by the creator), the game in play (the action
+"""The table: the waiting room (ready, start by the creator's seat, never by a name), a
+table that fails on the server (back to the lobby, told why), the game in play (the action
 bar offers exactly the engine's legal moves, each on its key; a targeted action opens the
 target picker; no countdown without clocks), moves refused at once on the client's own view
 and nothing sent, a move the server refuses, chat at the table, leaving (`q` asks first
@@ -12,17 +13,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from client.i18n import set_language
 from client.tui.app import Launch
+from client.tui.messages import Received
 from client.tui.screens.dialogs import ConfirmDialog
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import ACTION_KEYS, TableScreen
-from protocol import MoveRequest, Ready
+from protocol import Join, Joined, Leave, MoveRequest, Ready, TableInfo
+from server.table import Table
 
 from .helpers import (
     bar_keys,
     bar_text,
+    create_table,
     dialog,
     dialog_labels,
     log_lines,
@@ -69,6 +74,97 @@ def test_the_waiting_room_ready_and_start_by_the_creator(server):
         await pilot.press("s")
         await until(pilot, lambda: app.table.view is not None, "the game")
         assert len(app.table.view.alive) == 2 and "Ana (you)" in shown(players)
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body)
+
+
+def test_start_is_offered_to_the_creator_s_seat_not_to_a_namesake_in_it(server):
+    """Ana makes a table and leaves it; once her name is free, the app takes it and her
+    old seat 0: the seat is not the creator's (`creator_seat` is absent), so there is no
+    Start. At a table of its own the app, at seat 0, is offered Start."""
+    async def body(app, pilot):
+        ana, bruno = await server.peer("Ana"), await server.peer("Bruno")
+        table = (await server.run(create_table, ana, seats=3)).table
+        await server.run(sit, bruno, table)
+        await server.run(ana.request, Leave(id=new_id()))
+        await server.run(ana.aclose)
+        while app.me != "Ana":  # the server frees the name once it has seen Ana go
+            app.me = ""
+            app.join_server("127.0.0.1", server.port, "Ana")
+            await until(pilot, lambda: app.me, "the welcome")
+        app.request(Join(id=new_id(), table=table, seat=0))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info
+                    and app.table.info["seats"][0]["name"] == "Ana", "seat 0")
+        assert app.table.seat == 0 and app.table.info["creator"] is None
+        assert bar_keys(app) == ["r"]
+
+        app.leave_table()
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        # (the lobby refuses a new table, already_at_table, until the table has seen us go)
+        seats = server.server.lobby.tables[table].seats
+        await until(pilot, lambda: seats[0].name is None, "our seat freed")
+        app.create_table({"seats": 2})
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "our own table")
+        assert app.table.info["creator_seat"] == app.table.seat == 0
+        assert bar_keys(app) == ["r", "s"]
+
+    run_app(Launch(), body)
+
+
+def test_the_creator_is_told_by_seat_whatever_the_names(server):
+    """A server whose names are not unique (the spec allows it): the table's creator is
+    named Ana like the app, but sits at seat 1. The app, at seat 0, is not offered Start;
+    once the table says seat 0 is the creator's, it is."""
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        seats = [{"seat": 0, "name": "Ana", "bot": None, "ready": False, "away": False},
+                 {"seat": 1, "name": "Ana", "bot": None, "ready": False, "away": False}]
+        info = {"table": "t1", "name": "Twins", "status": "waiting", "seats": seats,
+                "spectators": 0, "creator": "Ana", "creator_seat": 1,
+                "options": {"seats": 2, "variant": "base", "two_player_draft": True,
+                            "treasury": 50, "response_clock": 0, "turn_clock": 0,
+                            "private": False, "on_disconnect": "bot", "name": "Twins"}}
+        app.post_message(Received(Joined(table="t1", seat=0, token="t" * 32)))
+        app.post_message(Received(TableInfo(info=info)))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "the table")
+        assert bar_keys(app) == ["r"]
+        app.post_message(Received(TableInfo(info=dict(info, creator_seat=0))))
+        await until(pilot, lambda: bar_keys(app) == ["r", "s"], "Start for seat 0")
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body)
+
+
+def test_a_table_that_fails_on_the_server_sends_its_players_back_to_the_lobby(
+        server, monkeypatch):
+    """The server closes a table that failed and tells its players (`table_failed`, with
+    no `re`): the app leaves the table for the lobby, says why in the player's language,
+    and plays on there."""
+    set_language("pt_BR")
+    tell = Table._tell_changes
+
+    def fail_if_doomed(table):
+        if table.name == "doomed":
+            raise RuntimeError("injected failure")
+        tell(table)
+
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        app.create_table({"seats": 2, "name": "doomed"})
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "the table")
+        monkeypatch.setattr(Table, "_tell_changes", fail_if_doomed)
+        app.ready(True)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+        assert app.table is None and app.net.token is None
+        await until(pilot, lambda: "Sua mesa falhou no servidor e foi fechada." in notes(app),
+                    "why, in Portuguese")
+        monkeypatch.setattr(Table, "_tell_changes", tell)
+        app.create_table({"seats": 2, "name": "healthy"})
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "a new table")
+        assert app.table.info["name"] == "healthy"
 
     run_app(Launch(mode="join", port=server.port, name="Ana"), body)
 
