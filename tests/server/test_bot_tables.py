@@ -46,7 +46,7 @@ async def test_a_table_of_bots_reads_its_inbox_between_two_bot_moves(
         assert story[start:end].count("_play") <= 1, story[start:end + 1]
 
 
-@pytest.mark.server_config(bot_delay=0.5, grace=5)
+@pytest.mark.server_config(bot_delay=2, grace=8)
 async def test_bots_wait_for_players_who_are_away_and_close_after_their_grace(
         connect, server, autojump_clock):
     ana = await connect("ana")
@@ -59,8 +59,9 @@ async def test_bots_wait_for_players_who_are_away_and_close_after_their_grace(
                           and list(v.waiting) == [ana.seat])
     reply = await play(ana, "income")
     assert reply.TYPE == "move_accepted", reply
-    await ana.aclose()
     state = table.game.state_id
-    await trio.sleep(4)  # the bots were due 0.5 s after ana's move
+    await ana.aclose()
+    await eventually(lambda: table.seats[0].away_since is not None)
+    await trio.sleep(5)  # the bots were due 2 s after ana's move
     assert table.game.state_id == state and not table.closed
-    await eventually(lambda: made.table not in server.lobby.tables, seconds=3)
+    await eventually(lambda: made.table not in server.lobby.tables, seconds=5)
