@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections import deque
-from typing import Callable, Protocol
+from typing import Awaitable, Callable, Protocol
 
 import trio
 
@@ -66,6 +66,26 @@ def direct_writer(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
     return lambda data: os.write(fd, data)
 
 
+def reader(stream: trio.abc.Stream) -> Callable[[], Awaitable[bytes | None]]:
+    """What reads `stream`: its `receive_some`, or for a TCP socket a wait until it is
+    readable and then one read. `receive_some` first tries a read that mostly fails while
+    the client thinks, and pays for a checkpoint around it: a tenth of the server's time
+    per move went there. None: woken with nothing to read after all."""
+    if not isinstance(stream, trio.SocketStream):
+        return lambda: stream.receive_some(65536)
+    sock = stream.socket
+    fd = sock.fileno()
+
+    async def read() -> bytes | None:
+        await trio.lowlevel.wait_readable(sock)
+        try:
+            return os.read(fd, 65536)
+        except BlockingIOError:
+            return None
+
+    return read
+
+
 class Session:
     """A connected client (see the module docstring)."""
 
@@ -99,6 +119,7 @@ class Session:
         self._writing = False
         self._writer_waits = trio.lowlevel.ParkingLot()
         self._direct = direct_writer(stream)
+        self._read = reader(stream)
 
     # ------------------------------------------------------------------ sending
 
@@ -267,7 +288,9 @@ class Session:
         while True:
             msg = self.conn.next_message()
             if msg is NEED_DATA:
-                self.conn.receive_data(await self.stream.receive_some(65536))
+                data = await self._read()
+                if data is not None:
+                    self.conn.receive_data(data)
                 continue
             if msg is CONNECTION_CLOSED:
                 return None

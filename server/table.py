@@ -585,7 +585,7 @@ class Table:
     def _next_wake(self) -> float | None:
         """When the next deadline, bot move or grace falls due; None if none is pending."""
         times = list(self.deadlines.values())
-        if self._attended():
+        if self.bot_due and self._attended():
             times += self.bot_due.values()
         grace = self.config.grace
         times += [s.away_since + grace for s in self.seats if s.away_since is not None]
