@@ -42,6 +42,16 @@ def tune_gc() -> None:
     gc.set_threshold(10_000)
 
 
+def tune_switching() -> None:
+    """Let the event loop take the interpreter back from a thinking bot within 1 ms instead
+    of Python's 5. A searching bot (ismcts) thinks in a worker thread; each time the loop
+    wakes for a socket it waits for the thread to let go, up to the switch interval, and a
+    ping or a move waits for several such wakes. With 20 tables of ismcts on two cores,
+    ping p99 went from 35-39 ms to 5-9 ms and other tables' move gaps from 49-53 ms to 7 ms
+    (benchmarks.abuse search), the bots' own pace unchanged. Also the process's policy."""
+    sys.setswitchinterval(0.001)
+
+
 def main(args: argparse.Namespace) -> int:
     """Serve with the parsed flags; returns the exit status."""
     config = config_from(args)
@@ -52,6 +62,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     log.setup(config.log_json)
     tune_gc()
+    tune_switching()
 
     async def run() -> None:
         server = Server(config)
