@@ -52,8 +52,18 @@ def survey(games: int, search_games: int, playouts: int = 2) -> dict:
              for a, b in itertools.combinations_with_replacement(sorted(STRATEGIES), 2)]
     start = time.perf_counter()
     spawn = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=spawn) as pool:
-        lengths = list(pool.map(cell, *zip(*cells)))
+    # The bots' choices can follow the order of sets of strings, which Python shuffles per
+    # process unless told a hash seed: with one, every run plays the very same games.
+    hash_seed = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = "0"
+    try:
+        with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=spawn) as pool:
+            lengths = list(pool.map(cell, *zip(*cells)))
+    finally:
+        if hash_seed is None:
+            del os.environ["PYTHONHASHSEED"]
+        else:
+            os.environ["PYTHONHASHSEED"] = hash_seed
     every = [n for cell_lengths in lengths for n in cell_lengths]
     return {
         "games": len(every),
