@@ -39,6 +39,9 @@ class ServerConfig:
                                       "waiting is disconnected (slow_consumer)")
     max_tables: int = setting(2000, "tables at once")
     grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
+    away_clock: float = setting(3.0, "seconds a player who is away (in its grace) has to "
+                                "answer a challenge or block window, whatever the table's "
+                                "clock: then it passes, as when any clock runs out (R10)")
     bot_strategies: str = setting("all", "the bot strategies tables may seat: all, or names "
                                   "separated by commas (random,honest,heuristic,ismcts)")
     bot_threads: int = setting(1, "worker threads that every table's searching bots (ismcts) "

@@ -19,6 +19,7 @@ changed. It never sets a field of a session or of the lobby.
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 import string
@@ -367,6 +368,8 @@ class Table:
             return
         seat.session = None
         seat.away_since = trio.current_time()
+        if self.status == "playing":
+            self._hurry(seat.index, seat.away_since)
         self._presence(seat, "away", seat.name)
         self._changed()
 
@@ -566,12 +569,22 @@ class Table:
             for seat in game.waiting:
                 if clock:
                     self.deadlines[seat] = now + clock
+                if self.seats[seat].away_since is not None:
+                    self._hurry(seat, now)
                 if self.seats[seat].bot is not None:
                     self.bot_due[seat] = now + self.config.bot_delay
         waiting = set(game.waiting)
         for table in (self.deadlines, self.bot_due):
             for seat in [s for s in table if s not in waiting]:
                 del table[seat]
+
+    def _hurry(self, seat: int, now: float) -> None:
+        """A player away has `away_clock` seconds to answer a response window, not the
+        table's clock: everyone else would wait the whole clock for them at every claim of
+        their grace. Its own decisions (its turn, a card to lose) keep the table's clock."""
+        if self.game.phase == "respond" and seat in self.game.waiting:
+            self.deadlines[seat] = min(self.deadlines.get(seat, math.inf),
+                                       now + self.config.away_clock)
 
     def _deadline_list(self) -> list[dict]:
         if not self.deadlines:

@@ -9,7 +9,7 @@ import pytest
 import trio
 
 from protocol import CreateTable, Join, ListTables, MoveRequest, Ping
-from tests.server.helpers import by_seat, catch_up, next_view, play, seat_table
+from tests.server.helpers import by_seat, catch_up, next_view, play, seat_table, update_where
 from tests.server.peer import new_id
 
 GRACE = 120
@@ -159,3 +159,24 @@ async def test_an_away_creator_alone_at_a_waiting_table_ends_it(connect, server,
     assert table not in server.lobby.tables
     reply = await bruno.request(Join(id=new_id(), table=table))
     assert reply.TYPE == "error" and reply.code == "no_such_table"
+
+
+@pytest.mark.server_config(away_clock=3)
+async def test_a_seat_that_is_away_answers_claims_after_the_away_clock(connect, autojump_clock):
+    # R10: a response window does not wait the table's 20 s for a player who is away; it
+    # passes for them after the server's away clock. Their own turn keeps the table's clock.
+    peers = await seat_table(connect, ["ana", "bruno", "chen"], turn_clock=60,
+                             response_clock=20)
+    by = by_seat(peers)
+    actor = by[peers[0].view.actor]
+    gone, stays = [p for p in peers if p is not actor]
+    await gone.aclose()
+    await presence_of(actor, gone.seat)
+    state = actor.view.state_id
+    assert (await play(actor, "tax")).TYPE == "move_accepted"
+    await catch_up(stays, state + 1)
+    assert (await play(stays, "pass")).TYPE == "move_accepted"
+    start = trio.current_time()
+    msg = await update_where(actor, lambda m: m.view["phase"] == "action")
+    assert trio.current_time() - start == pytest.approx(3, abs=0.2)
+    assert {"kind": "pass", "seat": gone.seat} in msg.events
