@@ -8,6 +8,8 @@ import sys
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .tui.launch import CLOCKS
+
     parser = argparse.ArgumentParser(
         prog="coup", description="Coup, the bluffing card game, in the terminal."
     )
@@ -24,6 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", default="base", choices=["base", "inquisitor"])
     play.add_argument("--seed", type=int, help="deal the games from this seed")
     play.add_argument("--name", help="your name at the table")
+    play.add_argument("--clock", default="relaxed", choices=list(CLOCKS), help=(
+        "the table's clocks, seconds to answer / for a turn: " + ", ".join(
+            f"{name} {answer} s / {turn} s" if answer else f"{name} (none)"
+            for name, (answer, turn) in CLOCKS.items())
+        + "; relaxed is three times the server's, time to read a claim and the rules card "
+        "while you learn (default relaxed)"))
     join = sub.add_parser("join", help="the lobby of a server", parents=[language])
     join.add_argument("address", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your name on the server")
@@ -82,6 +90,7 @@ def _client(args) -> int:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
     from .tui.app import CoupApp, Launch
+    from .tui.launch import CLOCKS
 
     launch = Launch()
     if args.command == "play":
@@ -89,8 +98,10 @@ def _client(args) -> int:
             print(f"coup play: no strategy {args.strategy!r}; there are "
                   f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
             return 2
+        answer, turn = CLOCKS[args.clock]
         launch = Launch("play", name=args.name, bots=args.bots, strategy=args.strategy,
-                        variant=args.variant, seed=args.seed)
+                        variant=args.variant, seed=args.seed, response_clock=answer,
+                        turn_clock=turn)
     elif args.command == "join":
         try:
             host, port = parse_address(args.address)

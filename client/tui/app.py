@@ -129,9 +129,7 @@ class CoupApp(App):
             return
         self._starting = "practice"
         self.net.start_server(ServerConfig(
-            host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
-            response_clock=launch.response_clock, turn_clock=launch.turn_clock,
-        ))
+            host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay))
 
     def host_lan(self, port: int, name: str) -> None:
         """A server for the LAN in this process; its lobby, with the address for friends."""
@@ -164,6 +162,8 @@ class CoupApp(App):
             self.request(CreateTable(id=self.next_id(), options={
                 "seats": launch.bots + 1, "variant": launch.variant, "bots": launch.strategy,
                 "name": _("Practice"), "private": True,
+                # On the table, not the server: the practice server outlives one launch.
+                "response_clock": launch.response_clock, "turn_clock": launch.turn_clock,
             }))
         else:
             self.switch_to(LobbyScreen())

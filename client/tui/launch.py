@@ -6,9 +6,21 @@
 from __future__ import annotations
 
 import getpass
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from protocol import DEFAULT_PORT
+from server import ServerConfig
+
+_SERVER = {f.name: f.default for f in fields(ServerConfig)}
+
+#: The clocks a practice table can keep, by name: (seconds to answer, seconds for a turn), 0
+#: for no clock. "relaxed" gives three times the server's clocks: enough for someone new to
+#: read the claim, open the rules card and still decide, while a table left alone moves on.
+CLOCKS: dict[str, tuple[int, int]] = {
+    "relaxed": (60, 180),
+    "off": (0, 0),
+    "server": (_SERVER["response_clock"], _SERVER["turn_clock"]),
+}
 
 
 @dataclass
@@ -25,9 +37,9 @@ class Launch:
     seed: int | None = None
     #: Seconds a bot seat waits before it moves (the embedded server's setting).
     bot_delay: float = 0.6
-    #: Seconds for answers and turns at the embedded table (0: no clock).
-    response_clock: int = 20
-    turn_clock: int = 60
+    #: Seconds for answers and turns at the practice table (0: no clock); see CLOCKS.
+    response_clock: int = CLOCKS["relaxed"][0]
+    turn_clock: int = CLOCKS["relaxed"][1]
 
 
 def default_name() -> str:

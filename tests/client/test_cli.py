@@ -46,3 +46,31 @@ def test_play_options_reach_the_launch():
 def test_an_explicit_language_is_chosen(capsys):
     assert main(["--lang", "pt_BR", "play", "--strategy", "psychic"]) == 2
     assert language() == "pt_BR"
+
+
+@pytest.mark.parametrize("argv,clocks", [
+    (["play"], (60, 180)),  # relaxed: a first game is not lost to the clock
+    (["play", "--clock", "relaxed"], (60, 180)),
+    (["play", "--clock", "off"], (0, 0)),
+    (["play", "--clock", "server"], (20, 60)),  # the server's own defaults
+])
+def test_play_clock_chooses_the_practice_tables_clocks(argv, clocks, monkeypatch):
+    import client.tui.app
+
+    started = []
+
+    class App:
+        def __init__(self, launch):
+            started.append(launch)
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr(client.tui.app, "CoupApp", App)
+    assert main(argv) == 0
+    assert (started[0].response_clock, started[0].turn_clock) == clocks
+
+
+def test_play_clock_refuses_other_names():
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--clock", "slow"])

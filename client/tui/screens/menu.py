@@ -15,7 +15,7 @@ from protocol import DEFAULT_PORT
 
 from ...i18n import N_, _
 from ...net import LinkError, parse_address
-from ..launch import Launch
+from ..launch import CLOCKS, Launch
 from ..narrate import strategy_choices, variant_choices
 from .base import CoupModal, CoupScreen
 from .rules import RulesScreen
@@ -26,6 +26,15 @@ TITLE_ART = """\
 ██      ██    ██ ██    ██ ██████
 ██      ██    ██ ██    ██ ██
  ██████  ██████   ██████  ██"""
+
+
+def clock_choices() -> list[tuple[str, str]]:
+    """The practice table's clocks (launch.CLOCKS) as a form's (label, value) choices."""
+    labels = {"relaxed": _("Relaxed: {answer} s to answer, {turn} s a turn"),
+              "off": _("Off: take all the time you want"),
+              "server": _("The server's: {answer} s to answer, {turn} s a turn")}
+    return [(labels[name].format(answer=answer, turn=turn), name)
+            for name, (answer, turn) in CLOCKS.items()]
 
 
 def lan_address() -> str:
@@ -170,14 +179,19 @@ class PlayForm(NamedForm):
         yield Label(_("Variant"))
         yield Select(variant_choices(), value="base",
                      allow_blank=False, id="variant", compact=True)
+        yield Label(_("Clocks"))
+        yield Select(clock_choices(), value="relaxed", allow_blank=False, id="clock",
+                     compact=True)
 
     def answer(self):
         name = self.name_value()
         if name is None:
             return None
+        answer, turn = CLOCKS[self.query_one("#clock", Select).value]
         return Launch("play", name=name, bots=self.query_one("#bots", Select).value,
                       strategy=self.query_one("#strategy", Select).value,
-                      variant=self.query_one("#variant", Select).value)
+                      variant=self.query_one("#variant", Select).value,
+                      response_clock=answer, turn_clock=turn)
 
 
 class JoinForm(NamedForm):

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Input, Label, Markdown, OptionList, Select
 
 from client.i18n import set_language
 from client.tui.app import Launch
+from client.tui.launch import CLOCKS
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import HostForm, JoinForm, MenuScreen, PlayForm
 from client.tui.screens.rules import RulesScreen
@@ -91,13 +92,50 @@ def test_the_play_form_starts_a_table_against_bots_with_its_clocks():
         view = app.table.view
         assert len(view.alive) == 3 and app.table.seat == 0
         assert [p["bot"] for p in app.table.players] == [None, "honest", "honest"]
-        # The form's table keeps the default clocks: a countdown shows for the open decision.
+        # The form's table keeps relaxed clocks unless told otherwise: a countdown shows for
+        # the open decision, at most the relaxed turn's.
+        assert await table_clocks(app, pilot) == CLOCKS["relaxed"] == (60, 180)
         countdown = screen.query_one("#countdown")
         await until(pilot, lambda: countdown.display, "the countdown bar")
         left = shown(screen.query_one("#seconds")).strip()
-        assert left.startswith("⏱ ") and 0 < int(left[2:-1]) <= 60
+        assert left.startswith("⏱ ") and 0 < int(left[2:-1]) <= 180
         await pilot.press("ctrl+c")
         await until(pilot, lambda: not app.is_running, "ctrl+c to quit")
+
+    run_app(menu(), body, size=(100, 40))
+
+
+async def table_clocks(app, pilot) -> tuple[int, int]:
+    """The clocks the server gave the practice table: (seconds to answer, for a turn)."""
+    info = await until(pilot, lambda: app.table and app.table.info, "the table's summary")
+    return info["options"]["response_clock"], info["options"]["turn_clock"]
+
+
+def test_the_play_form_chooses_the_clocks_table_by_table():
+    """Clocks off: no countdown at all. Back at the menu, the server's clocks: the second
+    table gets them though the practice server (started for the first) is reused."""
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("p")
+        form = await opened(app, pilot, PlayForm)
+        assert form.query_one("#clock", Select).value == "relaxed"
+        form.query_one("#clock", Select).value = "off"
+        await pilot.click("#ok")
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.view and app.screen, "the practice table")
+        assert await table_clocks(app, pilot) == (0, 0)
+        await pilot.pause(0.2)
+        assert not app.table.deadlines and not screen.query_one("#countdown").display
+        app.leave_table()
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("p")
+        form = await opened(app, pilot, PlayForm)
+        form.query_one("#clock", Select).value = "server"
+        await pilot.click("#ok")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table,
+                    "the second practice table")
+        assert await table_clocks(app, pilot) == CLOCKS["server"] == (20, 60)
+        assert list(app.servers) == ["practice"]
 
     run_app(menu(), body, size=(100, 40))
 
