@@ -8,6 +8,10 @@ import sys
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from engine.bots import STRATEGIES
+    from engine.bots.ismcts import PLAYOUTS
+    from protocol import DEFAULT_PORT
+
     from .tui.launch import CLOCKS
 
     parser = argparse.ArgumentParser(
@@ -18,14 +22,24 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     language = argparse.ArgumentParser(add_help=False)  # --lang after the command too
     language.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    play = sub.add_parser("play", help="play against bots on this machine, no setup",
-                          parents=[language])
+    strategies = ", ".join(sorted(STRATEGIES))
+    playouts = (f"playouts per searched decision, for ismcts: more plays stronger and slower "
+                f"(default {PLAYOUTS})")
+    play = sub.add_parser(
+        "play", help="play against bots on this machine, no setup", parents=[language],
+        description="Play against bots on this machine: the game starts its own server on "
+        "loopback, seats you and the bots at a private table and deals at once. Nothing is "
+        "reachable from the network.")
     play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
                       help="bots at the table, 1-9 (default 3)")
-    play.add_argument("--strategy", default="heuristic", help="the bots' strategy")
-    play.add_argument("--variant", default="base", choices=["base", "inquisitor"])
-    play.add_argument("--seed", type=int, help="deal the games from this seed")
-    play.add_argument("--name", help="your name at the table")
+    play.add_argument("--strategy", default="heuristic", metavar="NAME",
+                      help=f"the bots' strategy: {strategies} (default heuristic)")
+    play.add_argument("--variant", default="base", choices=["base", "inquisitor"],
+                      help="base, or inquisitor: the Inquisitor replaces the Ambassador "
+                      "(default base)")
+    play.add_argument("--seed", type=int,
+                      help="deal the games from this seed (default: a new deal each time)")
+    play.add_argument("--name", help="your name at the table (default: your user name)")
     play.add_argument("--clock", default="relaxed", choices=list(CLOCKS), help=(
         "the table's clocks, seconds to answer / for a turn: " + ", ".join(
             f"{name} {answer} s / {turn} s" if answer else f"{name} (none)"
@@ -35,25 +49,45 @@ def build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="the lobby of a server", parents=[language])
     join.add_argument("address", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your name on the server")
-    bot = sub.add_parser("bot", help="play a bot strategy on a server")
-    bot.add_argument("address", metavar="HOST[:PORT]")
-    bot.add_argument("--strategy", default="heuristic")
-    bot.add_argument("--name")
+    bot = sub.add_parser(
+        "bot", help="play a bot strategy on a server",
+        description="Play a bot strategy on a server, as a player of its own. Without "
+        "--table, --code or --create the bot joins the first public table waiting for "
+        "players, and waits for one if there is none.")
+    bot.add_argument("address", metavar="HOST[:PORT]",
+                     help=f"the server (default port {DEFAULT_PORT})")
+    bot.add_argument("--strategy", default="heuristic", metavar="NAME",
+                     help=f"how the bot plays: {strategies} (default heuristic)")
+    bot.add_argument("--name", help="the bot's name at the table (default: STRATEGY-bot)")
     where = bot.add_mutually_exclusive_group()
-    where.add_argument("--table", help="join this table id")
+    where.add_argument("--table", help="join the table with this id (default: the first "
+                       "public table waiting for players)")
     where.add_argument("--code", help="join the private table with this code")
-    where.add_argument("--create", type=int, metavar="SEATS", help="create a table")
-    bot.add_argument("--games", type=int, default=1)
-    bot.add_argument("--playouts", type=int, help="playouts per searched decision (ismcts)")
-    bot.add_argument("-v", "--verbose", action="store_true")
-    arena = sub.add_parser("arena", help="strategies against each other, in-process")
-    arena.add_argument("--strategies", required=True, help="comma-separated, one per seat")
-    arena.add_argument("--games", type=int, default=1000)
-    arena.add_argument("--seed", type=int, default=0)
-    arena.add_argument("--variant", default="base", choices=["base", "inquisitor"])
-    arena.add_argument("--jobs", type=int, default=1, help="processes to play in")
-    arena.add_argument("--playouts", type=int, help="playouts per searched decision (ismcts)")
-    arena.add_argument("--json", action="store_true")
+    where.add_argument("--create", type=int, metavar="SEATS",
+                       help="create a table of SEATS seats and sit at it")
+    bot.add_argument("--games", type=int, default=1,
+                     help="games to play, asking for a rematch after each (default 1)")
+    bot.add_argument("--playouts", type=int, help=playouts)
+    bot.add_argument("-v", "--verbose", action="store_true",
+                     help="log the seat taken, refused moves and each game's end")
+    arena = sub.add_parser(
+        "arena", help="strategies against each other, in-process",
+        description="Play bot strategies against each other in this process, with no "
+        "server, and print each one's win rate with a 95% interval. The seats rotate so "
+        "that every strategy sits in every seat equally often.")
+    arena.add_argument("--strategies", required=True, metavar="NAME,NAME,...",
+                       help=f"2 to 10 strategies, comma-separated, one per seat (a name may "
+                       f"repeat): {strategies}")
+    arena.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    arena.add_argument("--seed", type=int, default=0,
+                       help="the seed the games' deals derive from (default 0)")
+    arena.add_argument("--variant", default="base", choices=["base", "inquisitor"],
+                       help="(default base)")
+    arena.add_argument("--jobs", type=int, default=1,
+                       help="processes to play in (default 1)")
+    arena.add_argument("--playouts", type=int, help=playouts)
+    arena.add_argument("--json", action="store_true",
+                       help="print the win rates as JSON instead of a table")
     serve = sub.add_parser("serve", help="run a game server")
     from server.cli import add_arguments
 

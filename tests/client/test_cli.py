@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from client.cli import build_parser, main
+from engine.bots import STRATEGIES
 from client.i18n import language, set_language
 
 
@@ -74,3 +75,21 @@ def test_play_clock_chooses_the_practice_tables_clocks(argv, clocks, monkeypatch
 def test_play_clock_refuses_other_names():
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--clock", "slow"])
+
+
+@pytest.mark.parametrize("command,says", [
+    ("play", ["starts its own server on loopback", "(default 3)", "(default heuristic)",
+              "(default relaxed)"]),
+    ("bot", ["joins the first public table waiting", "(default heuristic)", "(default 1)",
+             "(default 350)"]),
+    ("arena", ["against each other in this process", "(default 1000)", "(default 0)"]),
+])
+def test_help_describes_the_command_its_defaults_and_the_strategies(command, says, capsys):
+    """Like `coup serve --help`: a description, each flag's default, every strategy named."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps at the terminal's width
+    for said in says:
+        assert said in text
+    for strategy in STRATEGIES:
+        assert strategy in text
