@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from engine import VARIANTS, Event, Move, View
 from engine.bots import STRATEGIES
+from engine.cards import MUST_COUP
 
 from ..i18n import _, action_name, card_name, ngettext
 
@@ -148,6 +149,10 @@ def prompt(view: View, names: Names) -> str:
     if phase == "draft":
         return _("Pick a card for your hand") if mine else _("The draft: both players pick")
     if phase == "action":
+        if mine and view.coins[me] >= MUST_COUP:  # R3.4: the one move left needs its reason
+            return ngettext("Your turn: with {n} coin you must Coup",
+                            "Your turn: with {n} coins you must Coup",
+                            view.coins[me]).format(n=view.coins[me])
         if mine:
             return _("Your turn: choose an action")
         return _("{name}'s turn").format(name=names(view.actor))
@@ -162,7 +167,7 @@ def prompt(view: View, names: Names) -> str:
     if phase == "lose":
         waiting = view.waiting[0] if view.waiting else None
         if mine:
-            return _("Choose a card to lose")
+            return loss_reason(view, names)
         return _("{name} chooses a card to lose").format(name=names(waiting))
     if phase == "keep":
         if mine:
@@ -181,6 +186,37 @@ def prompt(view: View, names: Names) -> str:
         return _("{name} decides what {target} does with the shown card").format(
             name=names(view.actor), target=names(view.target))
     return ""
+
+
+def loss_reason(view: View, names: Names) -> str:
+    """Why the viewer, who owes the open loss, loses an influence (R2.1, R5.3, R6.3, R6.4):
+    the line that said so in the log is under the dialog that asks for the card."""
+    if view.reason == "coup":
+        return _("{name} launched a Coup against you: choose the card you lose").format(
+            name=names(view.actor))
+    if view.reason == "assassinate":
+        return _("{name} assassinated you: choose the card you lose").format(
+            name=names(view.actor))
+    if view.seat == view.challenger:  # the claim was proved
+        return _("{name} showed the {card}: you lost your challenge. Choose the card you lose"
+                 ).format(name=names(view.claimant), card=card_name(view.claim))
+    return _("You conceded {name}'s challenge of your {card}: choose the card you lose"
+             ).format(name=names(view.challenger), card=card_name(view.claim))
+
+
+def choice_title(view: View, names: Names) -> str:
+    """The question of a decision made in a dialog, which the viewer owes."""
+    phase = view.phase
+    if phase == "draft":
+        return _("Pick a card for your hand")
+    if phase == "lose":
+        return loss_reason(view, names)
+    if phase == "keep":
+        return _("Choose the cards you keep")
+    if phase == "show":
+        return _("Choose the card you show")
+    return _("{name} showed you the {card}: what happens to it?").format(  # R4.4
+        name=names(view.target), card=card_name(view.shown))
 
 
 def _respond_prompt(view: View, names: Names, mine: bool) -> str:

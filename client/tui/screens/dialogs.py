@@ -1,5 +1,6 @@
 """Dialogs over the table: choose one of a few things (a card to lose, the cards to keep, the
-card to show, an Examine's decision, a target, a blocking character), or confirm leaving.
+card to show, an Examine's decision, a target, a blocking character), or confirm leaving the game
+or conceding a card you hold.
 
 A choice made for a decision closes by itself when the table moves past that decision (a
 clock ran out and the server decided), so it never answers a question no longer asked.
@@ -57,24 +58,23 @@ class ChooseDialog(CoupModal):
         self.dismiss(None)
 
     def game_changed(self, events, new_game: bool) -> None:
-        table = self.app.table
-        view = table.view if table is not None else None
-        if self.opened is not None and (view is None or view.opened != self.opened
-                                        or view.seat not in view.waiting):
+        if self.opened is not None and not _still_open(self.app.table, self.opened):
             self.dismiss(None)
 
 
 class ConfirmDialog(CoupModal):
-    """A yes-or-no question; returns True for yes."""
+    """A yes-or-no question; returns True for yes. `opened`: the decision it is about, if
+    any: it closes by itself, answering no, once the table has moved past that decision."""
 
     BINDINGS = [
         Binding("y", "answer(True)", N_("Yes")),
         Binding("n,escape", "answer(False)", N_("No")),
     ]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str, opened: int | None = None) -> None:
         super().__init__()
         self.question = question
+        self.opened = opened
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -88,3 +88,13 @@ class ConfirmDialog(CoupModal):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+    def game_changed(self, events, new_game: bool) -> None:
+        if self.opened is not None and not _still_open(self.app.table, self.opened):
+            self.dismiss(False)
+
+
+def _still_open(table, opened: int) -> bool:
+    """Whether the decision opened at `opened` is still open and still ours."""
+    view = table.view if table is not None else None
+    return view is not None and view.opened == opened and view.seat in view.waiting

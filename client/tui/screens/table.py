@@ -18,8 +18,8 @@ from textual.widgets import Footer, Input, RichLog, Static
 from engine import Move, move
 from engine.cards import TARGETED
 
-from ...i18n import N_, _, action_name, ngettext
-from ..narrate import event_text, move_label, presence_text
+from ...i18n import N_, _, action_name, card_name, ngettext
+from ..narrate import choice_title, event_text, move_label, presence_text
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.hand import HandPanel
@@ -32,8 +32,10 @@ from .rules import RulesScreen
 #: The key of each action on your turn.
 ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
                "assassinate": "a", "steal": "s", "exchange": "e", "examine": "x"}
-#: The key of each answer to a claim that needs no choosing (the two come in different phases).
-RESPONSE_KEYS = {"challenge": "c", "prove": "s", "concede": "c"}
+#: The key of each answer to a claim that needs no choosing. Proving and conceding have keys
+#: that no action and no other answer uses: a reflex key from the step before never gives up
+#: a claim (nor shows a card).
+RESPONSE_KEYS = {"challenge": "c", "block": "b", "pass": "p", "prove": "v", "concede": "g"}
 #: Phases whose choice is made in a dialog (opened by itself, or with enter).
 DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
 #: How each event kind reads in the log.
@@ -150,16 +152,32 @@ class TableScreen(CoupScreen):
     def _response_items(self, moves) -> list[Item]:
         items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.state.name),
                       lambda mv=mv: self.app.play_move(mv))
-                 for mv in moves if mv.kind in RESPONSE_KEYS]
+                 for mv in moves if mv.kind in ("challenge", "prove")]
         blocks = [mv for mv in moves if mv.kind == "block"]
         if len(blocks) == 1:
-            items.append(Item("b", move_label(blocks[0], self.state.name),
+            items.append(Item(RESPONSE_KEYS["block"], move_label(blocks[0], self.state.name),
                               lambda: self.app.play_move(blocks[0])))
         elif blocks:
-            items.append(Item("b", _("Block…"), lambda: self._choose_block(blocks)))
+            items.append(Item(RESPONSE_KEYS["block"], _("Block…"),
+                              lambda: self._choose_block(blocks)))
+        if move("concede") in moves:
+            items.append(Item(RESPONSE_KEYS["concede"], _("Concede"), self.concede))
         if move("pass") in moves:
-            items.append(Item("p", _("Pass"), lambda: self.app.play_move(move("pass"))))
+            items.append(Item(RESPONSE_KEYS["pass"], _("Pass"),
+                              lambda: self.app.play_move(move("pass"))))
         return items
+
+    def concede(self) -> None:
+        """Give up a challenged claim; asked first when the card is in your hand, since
+        conceding then loses an influence that showing it would have kept (R6.3, R6.4)."""
+        view = self.state.view
+        if view.claim not in (view.hands[view.seat] or ()):
+            self.app.play_move(move("concede"))
+            return
+        self.app.push_screen(
+            ConfirmDialog(_("You hold the {card}: concede all the same, and lose an "
+                            "influence?").format(card=card_name(view.claim)), view.opened),
+            lambda yes: self.app.play_move(move("concede")) if yes else None)
 
     def _table_items(self) -> list[Item]:
         """Before the game (ready, start) and after it (rematch, results)."""
@@ -248,16 +266,8 @@ class TableScreen(CoupScreen):
             return
         self._dialog_for = view.opened
         moves = view.legal_moves()
-        titles = {
-            "draft": _("Pick a card for your hand"),
-            "lose": _("Choose the card you lose"),
-            "keep": _("Choose the cards you keep"),
-            "show": _("Choose the card you show"),
-            "examine_decision": _("What happens to the card {name} showed you?").format(
-                name=state.name(view.target)),
-        }
         self.app.push_screen(
-            ChooseDialog(titles[view.phase],
+            ChooseDialog(choice_title(view, state.name),
                          [(move_label(mv, state.name), mv) for mv in moves], view.opened),
             self._chosen)
 

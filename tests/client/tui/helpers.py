@@ -21,7 +21,7 @@ import trio
 from client.tui.app import CoupApp, Launch
 from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.lobby import LobbyScreen
-from client.tui.screens.table import TableScreen
+from client.tui.screens.table import RESPONSE_KEYS, TableScreen
 from protocol import CreateTable, Join, MoveRequest, Ready
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
@@ -81,8 +81,16 @@ def dialog_labels(app: CoupApp) -> list[str]:
     return [label for label, _value in app.screen.options]
 
 
-#: The key that answers each kind of decision when the bar offers it.
-ANSWERS = {"respond": "p", "prove": "c"}
+#: The key that answers each kind of decision when the bar offers it: pass, and show the
+#: challenged card when it is held (else concede, which then asks nothing).
+ANSWERS = {"respond": RESPONSE_KEYS["pass"], "prove": RESPONSE_KEYS["prove"]}
+
+
+def answer_key(view) -> str:
+    """The key `play_to_the_end` and `my_turn` answer `view`'s decision with."""
+    if view.phase == "prove" and view.claim not in view.hands[view.seat]:
+        return RESPONSE_KEYS["concede"]
+    return ANSWERS[view.phase]
 
 
 async def play_to_the_end(app, pilot) -> int:
@@ -101,7 +109,7 @@ async def play_to_the_end(app, pilot) -> int:
                 await until(pilot, lambda: dialog(app), "targets")
                 await pilot.press("1")
         elif view.phase in ANSWERS:
-            await pilot.press(ANSWERS[view.phase])
+            await pilot.press(answer_key(view))
         else:  # a choice the table opened a dialog for
             await until(pilot, lambda: dialog(app), "the dialog")
             await pilot.press("1")
@@ -229,7 +237,7 @@ async def my_turn(app, pilot):
             return view
         state = view.state_id
         if view.phase in ANSWERS:
-            await pilot.press(ANSWERS[view.phase])
+            await pilot.press(answer_key(view))
         else:
             await until(pilot, lambda: dialog(app), "the dialog")
             await pilot.press("1")

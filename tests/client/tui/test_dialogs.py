@@ -9,6 +9,7 @@ is refused at once, with nothing sent.
 from __future__ import annotations
 
 from client.tui.app import Launch
+from client.tui.screens.dialogs import ConfirmDialog
 from client.tui.screens.table import TableScreen
 from engine import move
 
@@ -75,12 +76,16 @@ def test_block_chooser_the_card_to_lose_and_the_cards_to_keep(server):
         await pilot.press("1")
         await until(pilot, lambda: app.table.view.blocker == me, "our block")
         await bruno_plays(app, server, bruno, lambda v: move("challenge"))
-        # We concede (whatever we hold), and choose the card we lose.
+        # We concede (whatever we hold: yes when asked), and choose the card we lose.
         view = await until(pilot, lambda: my_decision(app), "the challenge to our block")
         assert view.phase == "prove"
-        await pilot.press("c")
+        await pilot.press("g")
+        if isinstance(app.screen, ConfirmDialog):
+            await pilot.press("y")
         lose = await until(pilot, lambda: dialog(app), "the card to lose")
-        assert lose.title_text == "Choose the card you lose"
+        claim = view.claim.capitalize()
+        assert lose.title_text == (f"You conceded Bruno's challenge of your {claim}: "
+                                   "choose the card you lose")
         assert sorted(dialog_labels(app)) == sorted(f"Lose {card.capitalize()}"
                                                     for card in set(view.hands[me]))
         await pilot.press("1")
@@ -142,7 +147,8 @@ async def we_examine(app, pilot, server, bruno) -> None:
     await bruno_plays(app, server, bruno, lambda v: move("pass"), "respond")
     await bruno_plays(app, server, bruno, lambda v: v.legal_moves()[0], "show")
     decide = await until(pilot, lambda: dialog(app), "the Examine decision")
-    assert decide.title_text == "What happens to the card Bruno showed you?"
+    card = app.table.view.shown.capitalize()
+    assert decide.title_text == f"Bruno showed you the {card}: what happens to it?"
     assert dialog_labels(app) == ["Let them keep it", "Make them swap it"]
     await pilot.press("2")
     await until(pilot, lambda: app.table.view.phase == "action", "the Examine done")
