@@ -143,11 +143,17 @@ def _client(args) -> int:
             print(f"coup join: {exc}", file=sys.stderr)
             return 2
         launch = Launch("join", name=args.name, host=host, port=port)
-    # A server inside the client stays quiet: its log lines would scribble over the screen.
-    quiet = logging.getLogger("coup.server")
-    quiet.addHandler(logging.NullHandler())
+    # A server inside the client stays quiet while the app runs: its log lines would
+    # scribble over the screen. Logging is left as it was found afterwards.
+    quiet, null = logging.getLogger("coup.server"), logging.NullHandler()
+    propagate = quiet.propagate
+    quiet.addHandler(null)
     quiet.propagate = False
-    CoupApp(launch).run()
+    try:
+        CoupApp(launch).run()
+    finally:
+        quiet.removeHandler(null)
+        quiet.propagate = propagate
     return 0
 
 

@@ -93,3 +93,25 @@ def test_help_describes_the_command_its_defaults_and_the_strategies(command, say
         assert said in text
     for strategy in STRATEGIES:
         assert strategy in text
+
+
+def test_the_app_quiets_the_embedded_servers_log_only_while_it_runs(monkeypatch):
+    import logging
+
+    import client.tui.app
+
+    server_log = logging.getLogger("coup.server")
+    seen = []
+
+    class App:
+        def __init__(self, launch):
+            pass
+
+        def run(self):
+            seen.append((server_log.propagate, list(server_log.handlers)))
+
+    monkeypatch.setattr(client.tui.app, "CoupApp", App)
+    before = (server_log.propagate, list(server_log.handlers))
+    assert main(["play"]) == 0
+    assert seen[0][0] is False and len(seen[0][1]) == len(before[1]) + 1
+    assert (server_log.propagate, list(server_log.handlers)) == before
