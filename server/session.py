@@ -58,23 +58,17 @@ class Router(Protocol):
         """`session` ended; it sends and receives nothing more."""
 
 
-def direct_writer(stream: trio.abc.Stream) -> Callable[[bytes], int] | None:
-    """A synchronous, non-blocking write for `stream`, where it has one (a TCP socket): the
-    common case of a message to a client with nothing queued then costs a system call and
-    no task switch. Other streams (TLS, memory) always go through the writer task."""
+def stream_io(stream: trio.abc.Stream) -> tuple[Callable[[bytes], int] | None,
+                                               Callable[[], Awaitable[bytes | None]]]:
+    """How a session writes to and reads from `stream`. For a TCP socket: a synchronous,
+    non-blocking write, so that the common case of a message with nothing queued costs a
+    system call and no task switch; and a wait until the socket is readable, then one read
+    (`receive_some` first tries a read that mostly fails while the client thinks, and pays
+    for a checkpoint around it: a tenth of the server's time per move went there). Other
+    streams (TLS, memory) have no direct write, so everything goes through the writer task,
+    and are read with `receive_some`. A read gives None when woken with nothing to read."""
     if not isinstance(stream, trio.SocketStream):
-        return None
-    fd = stream.socket.fileno()
-    return lambda data: os.write(fd, data)
-
-
-def reader(stream: trio.abc.Stream) -> Callable[[], Awaitable[bytes | None]]:
-    """What reads `stream`: its `receive_some`, or for a TCP socket a wait until it is
-    readable and then one read. `receive_some` first tries a read that mostly fails while
-    the client thinks, and pays for a checkpoint around it: a tenth of the server's time
-    per move went there. None: woken with nothing to read after all."""
-    if not isinstance(stream, trio.SocketStream):
-        return lambda: stream.receive_some(65536)
+        return None, lambda: stream.receive_some(65536)
     sock = stream.socket
     fd = sock.fileno()
 
@@ -85,7 +79,7 @@ def reader(stream: trio.abc.Stream) -> Callable[[], Awaitable[bytes | None]]:
         except BlockingIOError:
             return None
 
-    return read
+    return (lambda data: os.write(fd, data)), read
 
 
 class Session:
@@ -120,8 +114,7 @@ class Session:
         #: The writer is sending a batch: a direct write now would jump the queue.
         self._writing = False
         self._writer_waits = trio.lowlevel.ParkingLot()
-        self._direct = direct_writer(stream)
-        self._read = reader(stream)
+        self._direct, self._read = stream_io(stream)
         #: Messages taken from what the last read brought.
         self._burst = 0
 

@@ -194,14 +194,20 @@ def test_joining_a_listed_table_by_its_row(server):
     run_app(join(server), body)
 
 
+async def code_form(server, app, pilot):
+    """Bruno's new private table (his `joined`), and the lobby's join-by-code form open."""
+    bruno = await server.peer("Bruno")
+    joined = await server.run(create_table, bruno, seats=2, private=True)
+    await in_lobby(app, pilot)
+    await pilot.press("k")
+    form = await until(pilot, lambda: isinstance(app.screen, CodeForm) and app.screen,
+                       "the code form")
+    return joined, form
+
+
 def test_joining_a_private_table_by_its_code(server):
     async def body(app, pilot):
-        bruno = await server.peer("Bruno")
-        joined = await server.run(create_table, bruno, seats=2, private=True)
-        await in_lobby(app, pilot)
-        await pilot.press("k")
-        form = await until(pilot, lambda: isinstance(app.screen, CodeForm) and app.screen,
-                           "the code form")
+        joined, form = await code_form(server, app, pilot)
         assert form.query_one("#code", Input).has_focus
         await pilot.press(*joined.code.lower(), "enter")
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
@@ -217,12 +223,7 @@ def test_a_code_is_taken_as_friends_type_it(server):
     shape, takes up to the sixteen characters the server reads, and a code typed in small
     letters without its dashes joins the table."""
     async def body(app, pilot):
-        bruno = await server.peer("Bruno")
-        joined = await server.run(create_table, bruno, seats=2, private=True)
-        await in_lobby(app, pilot)
-        await pilot.press("k")
-        form = await until(pilot, lambda: isinstance(app.screen, CodeForm) and app.screen,
-                           "the code form")
+        joined, form = await code_form(server, app, pilot)
         field = form.query_one("#code", Input)
         assert field.placeholder == "XXXX-XXXX-XXXX" and field.max_length == 16
         await pilot.press(*joined.code.lower().replace("-", ""), "enter")
