@@ -305,6 +305,8 @@ class CoupApp(App):
     # ------------------------------------------------------------------ from the server
 
     def on_received(self, event: m.Received) -> None:
+        if not self.is_running:
+            return  # closing: the screens are being taken apart, nothing is drawn again
         msg = event.msg
         handler = getattr(self, f"_on_{msg.TYPE}", None)
         if handler is not None:

@@ -350,3 +350,22 @@ def test_the_lobby_chat_both_ways(server):
         await until(pilot, lambda: not app.connected, "the connection closed")
 
     run_app(join(server), body)
+
+
+def test_a_message_arriving_while_the_app_closes_is_dropped(server):
+    """The network can deliver a message after the app began to close and took its screens
+    apart: it is dropped, never drawn on a screen without its widgets (CI saw the lobby's
+    header missing when a list of tables came in during the teardown)."""
+    from client.tui.messages import Received
+    from protocol import Tables
+
+    async def body(app, pilot):
+        await in_lobby(app, pilot)
+        await until(pilot, lambda: app.server_name, "the welcome")
+        await app.screen.query_one("#lobby-header").remove()
+        app._running = False   # as App._shutdown does before it takes the screens apart
+        app.post_message(Received(Tables(tables=[], re=None)))
+        await pilot.pause()
+        app._running = True
+
+    run_app(join(server), body)
