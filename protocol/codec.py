@@ -21,7 +21,9 @@ from engine import VIEW_FIELDS
 from engine.views import OWN
 
 from .errors import LocalProtocolError, RemoteProtocolError
-from .messages import ALL, BY_TYPE, DEADLINE, EVENT, TABLE_ID, VIEW, Message, Update, wire_spec
+from .messages import (
+    ALL, BY_TYPE, DEADLINE, EVENT, SUMMARY, TABLE_ID, VIEW, Message, Update, wire_spec,
+)
 from .schema import Field, Invalid, List, Map, Str, compile_spec
 
 _packer = msgpack.Packer(use_bin_type=True, autoreset=True)
@@ -117,6 +119,7 @@ _EVENTS = List(EVENT, 64)
 _CHECK_EVENTS = compile_spec(_EVENTS, "events", strict=True)
 _CHECK_DEADLINES = compile_spec(List(DEADLINE, 10), "deadlines", strict=True)
 _CHECK_REVEAL = compile_spec(VIEW, "reveal", strict=True)
+_CHECK_SUMMARY = compile_spec(SUMMARY, "summary", strict=True)
 _EVENTS_KEY = _packb("events")
 
 
@@ -128,16 +131,17 @@ def _entries(d: dict) -> bytes:
 
 class UpdateFrames:
     """One move's `update` for each of its viewers: what `encode` makes of Update(table,
-    view=public | own, events, deadlines, reveal), byte for byte, and checked as strictly.
+    view=public | own, events, deadlines, reveal, summary), byte for byte, and checked as
+    strictly.
 
     What is the same for every viewer is checked and packed here, once: the public part of
-    the view, every event of the move (as dicts), the deadlines and the reveal. `frame` then
+    the view, every event of the move (as dicts), the deadlines, the reveal and the summary. `frame` then
     checks and packs only what one viewer adds: its own part of the view (VIEWER_FIELDS, in
     that order), and which of the events it may see.
     """
 
     def __init__(self, table: str, public: dict, events: list, deadlines: list,
-                 reveal: dict | None = None) -> None:
+                 reveal: dict | None = None, summary: dict | None = None) -> None:
         try:
             _CHECK_TABLE(table)
             _CHECK_PUBLIC(public)
@@ -145,9 +149,11 @@ class UpdateFrames:
             _CHECK_DEADLINES(deadlines)
             if reveal is not None:
                 _CHECK_REVEAL(reveal)
+            if summary is not None:
+                _CHECK_SUMMARY(summary)
         except Invalid as exc:
             raise LocalProtocolError("bad_message", f"update: {exc}") from None
-        fields = 5 if reveal is None else 6
+        fields = 5 + (reveal is not None) + (summary is not None)
         self._head = b"".join((
             _packer.pack_map_header(fields), _packb("t"), _packb(Update.TYPE),
             _packb("table"), _packb(table),
@@ -159,6 +165,8 @@ class UpdateFrames:
         tail = {"deadlines": deadlines}
         if reveal is not None:
             tail["reveal"] = reveal
+        if summary is not None:
+            tail["summary"] = summary
         self._tail = _entries(tail)
 
     def frame(self, own: dict, events: list) -> Frame:

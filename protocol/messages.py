@@ -139,6 +139,24 @@ MOVE = Map((
     Field("swap", Bool(), False),
 ))
 
+#: How many of the current game's earlier events a snapshot carries at most (the newest).
+MAX_EARLIER_EVENTS = 200
+
+#: One seat's record in a finished game's summary: its claims by character (actions and
+#: blocks), how many of them were bluffs, and how its challenges went.
+SEAT_SUMMARY = Map((
+    Field("claims", Map(tuple(Field(c, Int(1, 10_000), False) for c in CHARACTERS))),
+    Field("bluffs", Int(0, 10_000)),
+    Field("challenges_won", Int(0, 10_000)),
+    Field("challenges_lost", Int(0, 10_000)),
+))
+
+#: engine.summary.summarize(): a finished game told seat by seat (R11: only once it is over).
+SUMMARY = Map((
+    Field("out", SEATS),
+    Field("seats", List(SEAT_SUMMARY, 10)),
+))
+
 #: A decision's deadline: `ms` milliseconds left for `seat` when the message was sent.
 DEADLINE = Map((Field("seat", SEAT), Field("ms", Int(0, 3_600_000))))
 
@@ -355,7 +373,9 @@ class TableInfo(Message):
 
 @dataclass(frozen=True, slots=True)
 class Snapshot(Message):
-    """Everything you may know of the game now: sent on joining, rejoining and starting."""
+    """Everything you may know of the game now: sent on joining, rejoining and starting,
+    with the game's latest events you may see (those before you came) and, once it is
+    over, the reveal and the summary."""
 
     TYPE = "snapshot"
     SENDER = "server"
@@ -364,12 +384,14 @@ class Snapshot(Message):
     players: list = spec(PLAYERS)
     deadlines: list = spec(List(DEADLINE, 10))
     reveal: dict | None = spec(VIEW, None)
+    summary: dict | None = spec(SUMMARY, None)
+    events: list | None = spec(List(EVENT, MAX_EARLIER_EVENTS), None)
 
 
 @dataclass(frozen=True, slots=True)
 class Update(Message):
     """After every accepted move: your complete new view, the events you may see, the
-    deadlines, and once the game is over the full reveal."""
+    deadlines, and once the game is over the full reveal and the game's summary."""
 
     TYPE = "update"
     SENDER = "server"
@@ -378,6 +400,7 @@ class Update(Message):
     events: list = spec(List(EVENT, 64))
     deadlines: list = spec(List(DEADLINE, 10))
     reveal: dict | None = spec(VIEW, None)
+    summary: dict | None = spec(SUMMARY, None)
 
 
 @dataclass(frozen=True, slots=True)

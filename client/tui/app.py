@@ -352,6 +352,7 @@ class CoupApp(App):
         table.view = view
         table.players = msg.players if msg.TYPE == "snapshot" else table.players
         table.reveal = View.from_dict(msg.reveal) if msg.reveal else None
+        table.summary = msg.summary
         table.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
         if table.pending is not None and view.seat not in view.waiting:
             table.pending = None

@@ -32,6 +32,10 @@ class TableState:
     info: dict | None = None
     view: View | None = None
     reveal: View | None = None
+    #: Once the game is over, its summary as the server sent it (protocol.messages.SUMMARY):
+    #: {"out": [seat, ...], "seats": [{"claims", "bluffs", "challenges_won",
+    #: "challenges_lost"}, ...]}; None while it runs.
+    summary: dict | None = None
     players: list[dict] = field(default_factory=list)
     #: seat → (the monotonic moment its decision ends, the decision's length in seconds)
     deadlines: dict[int, tuple[float, float]] = field(default_factory=dict)
