@@ -10,6 +10,7 @@ Everything here is deterministic given a seed and does no I/O. The public API:
     view = game.view(seat)                        # what a seat (None: spectator) may see
     legal_moves(view, view.seat)                  # the same legality, on a client's view
     Game.replay(options, seed, game.history)      # the same game again
+    summarize(game)                               # once it is over: claims, bluffs, who went out
 
 Moves are shared immutable values made with `move(kind, target=…, card=…, cards=…, swap=…)` or read
 with `Move.from_dict`; cards and actions are the ids of rules.md (see `cards`).
@@ -17,16 +18,17 @@ with `Move.from_dict`; cards and actions are the ids of rules.md (see `cards`).
 
 from .cards import ACTIONS, CHARACTERS, VARIANTS
 from .errors import MOVE_ERRORS, IllegalMove, OptionsError
-from .events import Event, visible_to
+from .events import FAIL_REASONS, Event, visible_to
 from .game import Game
 from .legality import PHASES, STEPS, check, default_move, legal_moves
 from .moves import KINDS, Move, move
 from .options import Options
+from .summary import summarize
 from .views import FIELDS as VIEW_FIELDS, View, ViewField
 
 __all__ = [
-    "ACTIONS", "CHARACTERS", "KINDS", "MOVE_ERRORS", "PHASES", "STEPS", "VARIANTS",
+    "ACTIONS", "CHARACTERS", "FAIL_REASONS", "KINDS", "MOVE_ERRORS", "PHASES", "STEPS", "VARIANTS",
     "VIEW_FIELDS", "Event", "Game", "IllegalMove", "Move", "Options", "OptionsError", "View",
     "ViewField",
-    "check", "default_move", "legal_moves", "move", "visible_to",
+    "check", "default_move", "legal_moves", "move", "summarize", "visible_to",
 ]

@@ -1,0 +1,85 @@
+"""The summary of a finished game: the order seats went out, each seat's claims and bluffs
+(R6.1, R7.2), and the challenges it won (R6.4) and lost (R6.3). Only once it is over (R11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Game, Options, move
+from engine.summary import summarize
+
+from .helpers import PASS
+
+
+def three_seats() -> Game:
+    """Seed 1 deals seat 0 Ambassador and Duke, seat 1 Contessa and Assassin, seat 2
+    Contessa and Ambassador; seat 0 starts."""
+    g = Game.new(Options(players=3), seed=1)
+    assert g.first_seat == 0
+    assert g.hands == [["ambassador", "duke"], ["contessa", "assassin"],
+                       ["contessa", "ambassador"]]
+    return g
+
+
+def test_R6_R7_R2_2_a_finished_game_tells_claims_bluffs_challenges_and_who_went_out():
+    g = three_seats()
+    # Seat 0 claims the Duke it holds; seat 1 challenges and loses a card (R6.3).
+    g.apply(0, move("tax"))
+    g.apply(1, move("challenge"))
+    g.apply(0, move("prove"))
+    g.apply(1, move("lose", card="assassin"))
+    assert "duke" in g.hands[0] and "captain" not in g.hands[0]
+    # Seat 1 claims a Captain it does not hold; seat 2 challenges; seat 1 concedes its last
+    # card and is the first out (R6.4, R2.2).
+    g.apply(1, move("steal", target=2))
+    g.apply(2, move("challenge"))
+    g.apply(1, move("concede"))
+    assert g.exiled == [1]
+    # Seat 2 bluffs a Captain too; seat 0 blocks it with a Captain it does not hold (R7.2),
+    # and nobody challenges either claim.
+    g.apply(2, move("steal", target=0))
+    g.apply(0, PASS)
+    g.apply(0, move("block", card="captain"))
+    g.apply(2, PASS)
+    # Seat 2 leaves the game for good: its forfeit counts as going out.
+    g.forfeit(2)
+    assert g.over and g.winner == 0
+
+    assert summarize(g) == {
+        "out": [1, 2],
+        "seats": [
+            {"claims": {"duke": 1, "captain": 1}, "bluffs": 1,
+             "challenges_won": 0, "challenges_lost": 0},
+            {"claims": {"captain": 1}, "bluffs": 1, "challenges_won": 0, "challenges_lost": 1},
+            {"claims": {"captain": 1}, "bluffs": 1, "challenges_won": 1, "challenges_lost": 0},
+        ],
+    }
+
+
+def test_R6_3_a_claim_proved_by_a_card_drawn_back_after_a_challenge_is_no_bluff():
+    """Seat 0 proves its Duke, shuffles it back and happens to draw a Duke again (R6.3):
+    its second Tax is as true as its first."""
+    g = three_seats()
+    g.apply(0, move("tax"))
+    g.apply(1, move("challenge"))
+    g.apply(0, move("prove"))
+    g.apply(1, move("lose", card="assassin"))
+    g.apply(1, move("income"))
+    g.apply(2, move("income"))
+    g.apply(0, move("tax"))
+    g.apply(1, PASS)
+    g.apply(2, PASS)
+    g.forfeit(1)
+    g.forfeit(2)
+
+    summary = summarize(g)
+    assert summary["out"] == [1, 2]
+    assert summary["seats"][0] == {"claims": {"duke": 2}, "bluffs": 0,
+                                   "challenges_won": 0, "challenges_lost": 0}
+
+
+def test_R11_a_game_in_play_has_no_summary():
+    g = three_seats()
+    g.apply(0, move("income"))
+    with pytest.raises(ValueError):
+        summarize(g)
