@@ -23,17 +23,20 @@ import math
 import random
 import secrets
 import string
+from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
 import trio
 
-from engine import Game, IllegalMove, Move, Options, OptionsError, default_move, visible_to
+from engine import (
+    Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize, visible_to,
+)
 from engine.bots import Strategy
 from engine.views import public_dict, view_dict
 from protocol import (
-    Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot, TableInfo,
-    UpdateFrames, encode_once,
+    MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot,
+    TableInfo, UpdateFrames, encode_once,
 )
 
 from . import log
@@ -145,6 +148,11 @@ class Table:
         self.seats = [Seat(i) for i in range(options["seats"])]
         self.spectators: set[Session] = set()
         self.game: Game | None = None
+        #: The game's latest events (for everyone: each snapshot keeps those its viewer may
+        #: see), so that whoever arrives mid-game learns what happened; bounded per table.
+        self.recent: deque[Event] = deque(maxlen=MAX_EARLIER_EVENTS)
+        #: The finished game's summary (engine.summarize), made once when it ends.
+        self.game_summary: dict | None = None
         self.status = "waiting"
         self.deadlines: dict[int, float] = {}
         self.bot_due: dict[int, float] = {}
@@ -451,6 +459,8 @@ class Table:
         )
         seeded = self.config.seed is not None
         self.game = Game.new(options, self.rng.randrange(2**63) if seeded else None)
+        self.recent.clear()
+        self.game_summary = None
         self.status = "playing"
         for seat in self.seats:
             seat.rematch = False
@@ -490,12 +500,15 @@ class Table:
         self._changed_deadlines()
         over = game.over
         reveal = game.reveal().to_dict() if over else None
+        if over:
+            self.game_summary = summarize(game)
+        self.recent.extend(events)
         deadlines = self._deadline_list()
         # The public view is checked and packed once per move; each viewer's own additions
         # (its secrets, its events) are checked and packed for that viewer alone.
         as_dicts = {e: e.to_dict() for e in events}
         updates = UpdateFrames(self.id, public_dict(game), list(as_dicts.values()), deadlines,
-                               reveal)
+                               reveal, self.game_summary)
         for session, seat in self._audience():
             update = updates.frame(
                 view_dict(game, seat, {}), [as_dicts[e] for e in visible_to(events, seat)])
@@ -545,6 +558,8 @@ class Table:
             players=[s.info() for s in self.seats],
             deadlines=self._deadline_list(),
             reveal=game.reveal().to_dict() if game.over else None,
+            summary=self.game_summary,
+            events=[e.to_dict() for e in visible_to(self.recent, seat)],
         )
 
     # ------------------------------------------------------------------ time

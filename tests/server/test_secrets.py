@@ -6,7 +6,8 @@ Each frame is checked twice: by the rules of R11 alone (no other seat's hand, no
 card or pick of another, no reveal before the end, no card name outside the game messages,
 no other seat's reconnect token), and against the engine: the game's recorded history is
 replayed and every view and event list sent must be exactly the one the engine gives that
-viewer at that state.
+viewer at that state; a snapshot's earlier events must be those the viewer may see among
+the game's last 200.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 import trio
 
 from engine import CHARACTERS, Game, visible_to
-from protocol import CreateTable, Join, Ready, Start
+from protocol import MAX_EARLIER_EVENTS, CreateTable, Join, Ready, Start
 from tests.server.peer import new_id
 
 PRIVATE = {"drew", "kept", "picked"}
@@ -72,14 +73,18 @@ def check_r11(frames: list[dict], seat: int | None) -> None:
 
 
 def engine_record(game: Game, viewers) -> dict:
-    """(state_id, viewer) -> (view, events) as the engine gives them, replaying `game`."""
+    """(state_id, viewer) -> (view, events, earlier events) as the engine gives them,
+    replaying `game`: the earlier events are those a snapshot then carries."""
     replay = Game.new(game.options, game.seed)
     record = {}
+    so_far = []
 
     def note(events):
+        so_far.extend(events)
         for viewer in viewers:
             record[replay.state_id, viewer] = (
-                replay.view(viewer).to_dict(), [e.to_dict() for e in visible_to(events, viewer)])
+                replay.view(viewer).to_dict(), [e.to_dict() for e in visible_to(events, viewer)],
+                [e.to_dict() for e in visible_to(so_far[-MAX_EARLIER_EVENTS:], viewer)])
 
     note([])
     for seat, move in game.history:
@@ -96,10 +101,9 @@ def check_against_engine(frames, seat, record, reveal) -> int:
         if frame["t"] not in ("snapshot", "update"):
             continue
         count += 1
-        view, events = record[frame["view"]["state_id"], seat]
+        view, events, earlier = record[frame["view"]["state_id"], seat]
         assert frame["view"] == view
-        if frame["t"] == "update":
-            assert frame["events"] == events
+        assert frame["events"] == (events if frame["t"] == "update" else earlier)
         if "reveal" in frame:
             assert frame["reveal"] == reveal
     return count
