@@ -13,7 +13,10 @@ event: where something is hidden, a public event says that it happened and a pri
   turn         seat                   a turn begins
   action       seat, action[, target], amount — declared; amount is the cost paid (R4.1);
                card is the character claimed, if any
-  pass         seat                   passed in the open response window
+  pass         seat, target, card | action
+                                      let the open window go by: in a challenge window,
+                                      target's claim to be card; in the block window,
+                                      target's action
   challenge    seat, target, card     seat challenges target's claim to be card
   prove        seat, card             revealed the claimed card; it goes back to the deck
   redraw       seat                   drew a replacement card (R6.3)
@@ -30,7 +33,9 @@ event: where something is hidden, a public event says that it happened and a pri
   examine_keep seat, target           the Inquisitor let target keep the shown card
   examine_swap seat, target           target's shown card went back; target drew anew
   drafted      seat                   picked a draft card (R1.7)
-  fail         seat, action           the action had no effect (conceded, blocked, R5.2)
+  fail         seat, action, reason[, target]
+                                      seat's action (on target) had no effect, for a
+                                      reason in FAIL_REASONS
   win          seat                   the game is over; seat won
   forfeit      seat                   the seat left the game for good (its cards follow,
                                       face up, as lose events, then exile)
@@ -46,6 +51,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+#: Why an action had no effect (the `reason` of a `fail` event), in the order the engine
+#: judges them: its actor, then its target, was exiled before it resolved (R5.2); the actor
+#: conceded the challenged claim (R6.4); a block stood (R7.1).
+FAIL_REASONS = ("actor_out", "target_out", "conceded", "blocked")
+
 
 class Event(NamedTuple):
     """One thing that happened. See the module docstring for each kind's fields."""
@@ -57,12 +67,13 @@ class Event(NamedTuple):
     cards: tuple[str, ...] | None = None
     amount: int | None = None
     action: str | None = None
+    reason: str | None = None
     to: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict:
         """The event as plain data (audience left out: the recipient already passed it)."""
         d: dict = {"kind": self.kind}
-        for name in ("seat", "target", "card", "cards", "amount", "action"):
+        for name in ("seat", "target", "card", "cards", "amount", "action", "reason"):
             value = getattr(self, name)
             if value is not None:
                 d[name] = list(value) if name == "cards" else value

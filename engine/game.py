@@ -37,8 +37,8 @@ from .moves import CHALLENGE, PASS, PROVE, Move
 from .options import Options
 from .views import View, game_fields, reveal_of, view_of
 
-# Events are built as _new(Event, (kind, seat, target, card, cards, amount, action, to)):
-# a third of the cost of calling Event(...), and built on every move.
+# Events are built as _new(Event, (kind, seat, target, card, cards, amount, action, reason,
+# to)): a third of the cost of calling Event(...), and built on every move.
 _new = tuple.__new__
 _second = itemgetter(1)
 
@@ -302,7 +302,10 @@ class Game:
         ev: list[Event] = []
         if m.kind == PASS:  # legal only in a response window, and the commonest move of
             # all: applied right here, since a call through _APPLY costs 3% of a benchmark
-            ev.append(_new(Event, ("pass", seat, None, None, None, None, None, None)))
+            if self.step == BLOCK_STEP:  # the action goes unblocked by this seat
+                ev.append(_new(Event, ("pass", seat, self.actor, None, None, None, self.action, None, None)))
+            else:  # the claim goes unchallenged by this seat
+                ev.append(_new(Event, ("pass", seat, self.claimant, self.claim, None, None, None, None, None)))
             waiting = list(self.waiting)
             waiting.remove(seat)
             self.waiting = tuple(waiting)
@@ -323,7 +326,7 @@ class Game:
                               "That seat is no longer in the game.")
         self.state_id += 1
         self.history.append((seat, None))
-        ev: list[Event] = [_new(Event, ("forfeit", seat, None, None, None, None, None, None))]
+        ev: list[Event] = [_new(Event, ("forfeit", seat, None, None, None, None, None, None, None))]
         if self.phase == DRAFT:
             self._end_draft()
         hand = self.hands[seat]
@@ -389,7 +392,7 @@ class Game:
         self.phase = ACTION
         self.waiting = (seat,)
         self.opened = self.state_id
-        ev.append(_new(Event, ("turn", seat, None, None, None, None, None, None)))
+        ev.append(_new(Event, ("turn", seat, None, None, None, None, None, None, None)))
 
     def _declare(self, seat: int, m: Move, ev: list[Event]) -> None:
         action = m.kind
@@ -400,7 +403,7 @@ class Game:
             self.coins[seat] -= cost
             self.treasury += cost
         claim = C.CLAIMS_IN[self.options.variant][action]
-        ev.append(_new(Event, ("action", seat, m.target, claim, None, cost, action, None)))
+        ev.append(_new(Event, ("action", seat, m.target, claim, None, cost, action, None, None)))
         if claim is not None:
             self._open_challenge(CHALLENGE_ACTION, seat, claim)
         elif action == C.FOREIGN_AID:
@@ -419,13 +422,13 @@ class Game:
 
     def _challenge_or_block(self, seat: int, m: Move, ev: list[Event]) -> None:
         if m.kind == CHALLENGE:  # R6.1: the first challenge ends the window
-            ev.append(_new(Event, ("challenge", seat, self.claimant, self.claim, None, None, None, None)))
+            ev.append(_new(Event, ("challenge", seat, self.claimant, self.claim, None, None, None, None, None)))
             self.challenger = seat
             self._open(PROVE_PHASE, (self.claimant,))
         else:  # R7.2: the first block ends the window
             self.blocker = seat
             self.block_card = m.card
-            ev.append(_new(Event, ("block", seat, self.actor, m.card, None, None, None, None)))
+            ev.append(_new(Event, ("block", seat, self.actor, m.card, None, None, None, None, None)))
             self._open_challenge(CHALLENGE_BLOCK, seat, m.card)
 
     def _window_closed(self, ev: list[Event]) -> None:
@@ -450,18 +453,18 @@ class Game:
             _shuffle(deck, self.rng)
             new = deck.pop()
             hand.append(new)
-            ev.append(_new(Event, ("prove", seat, None, claim, None, None, None, None)))
-            ev.append(_new(Event, ("redraw", seat, None, None, None, None, None, None)))
-            ev.append(_new(Event, ("drew", seat, None, None, (new,), None, None, (seat,))))
+            ev.append(_new(Event, ("prove", seat, None, claim, None, None, None, None, None)))
+            ev.append(_new(Event, ("redraw", seat, None, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("drew", seat, None, None, (new,), None, None, None, (seat,))))
             self._lose(self.challenger, CHALLENGE, resume, ev)
         else:  # R6.4
-            ev.append(_new(Event, ("concede", seat, None, claim, None, None, None, None)))
+            ev.append(_new(Event, ("concede", seat, None, claim, None, None, None, None, None)))
             if self.step == CHALLENGE_ACTION:
                 cost = C.COST.get(self.action, 0)
                 if cost:
                     self.coins[seat] += cost
                     self.treasury -= cost
-                    ev.append(_new(Event, ("refund", seat, None, None, None, cost, None, None)))
+                    ev.append(_new(Event, ("refund", seat, None, None, None, cost, None, None, None)))
             self._lose(seat, CHALLENGE, resume, ev)
 
     def _lose(self, seat: int, reason: str, resume: str, ev: list[Event]) -> None:
@@ -489,7 +492,7 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.revealed[seat].append(card)
-        ev.append(_new(Event, ("lose", seat, None, card, None, None, None, None)))
+        ev.append(_new(Event, ("lose", seat, None, card, None, None, None, None, None)))
         if not hand:
             self._exile(seat, ev)
 
@@ -500,13 +503,13 @@ class Game:
         self.alive[seat] = False
         self.alive_mask &= ~(1 << seat)
         self.exiled.append(seat)
-        ev.append(_new(Event, ("exile", seat, None, None, None, coins, None, None)))
+        ev.append(_new(Event, ("exile", seat, None, None, None, coins, None, None, None)))
         mask = self.alive_mask
         if mask & (mask - 1) == 0:  # R2.3: one seat left
             winner = mask.bit_length() - 1
             self.winner = winner
             self._open(OVER, ())
-            ev.append(_new(Event, ("win", winner, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("win", winner, None, None, None, None, None, None, None)))
 
     def _gone(self) -> bool:
         """R5.2: the actor or the target was exiled before the action resolved."""
@@ -540,24 +543,24 @@ class Game:
             amount = gain if gain <= self.treasury else self.treasury
             self.treasury -= amount
             self.coins[actor] += amount
-            ev.append(_new(Event, ("gain", actor, None, None, None, amount, None, None)))
+            ev.append(_new(Event, ("gain", actor, None, None, None, amount, None, None, None)))
         elif action == C.COUP or action == C.ASSASSINATE:
             return self._lose(target, action, END, ev)
         elif action == C.STEAL:  # R4.2
             amount = min(2, self.coins[target])
             self.coins[target] -= amount
             self.coins[actor] += amount
-            ev.append(_new(Event, ("steal", actor, target, None, None, amount, None, None)))
+            ev.append(_new(Event, ("steal", actor, target, None, None, amount, None, None, None)))
         elif action == C.EXCHANGE:  # R4.3
             k = C.exchange_draw(self.options.variant)
             drawn = [self.deck.pop() for _ in range(k)]
             self.drawn = drawn
             self.keep_count = len(self.hands[actor])
-            ev.append(_new(Event, ("exchange", actor, None, None, None, k, None, None)))
-            ev.append(_new(Event, ("drew", actor, None, None, tuple(drawn), None, None, (actor,))))
+            ev.append(_new(Event, ("exchange", actor, None, None, None, k, None, None, None)))
+            ev.append(_new(Event, ("drew", actor, None, None, tuple(drawn), None, None, None, (actor,))))
             return self._open(KEEP_PHASE, (actor,))
         else:  # Examine, R4.4
-            ev.append(_new(Event, ("examine", actor, target, None, None, None, None, None)))
+            ev.append(_new(Event, ("examine", actor, target, None, None, None, None, None, None)))
             hand = self.hands[target]
             if len(hand) == 1:
                 return self._show(target, hand[0], ev)
@@ -565,7 +568,18 @@ class Game:
         self._next_turn(ev)
 
     def _fail(self, ev: list[Event]) -> None:
-        ev.append(_new(Event, ("fail", self.actor, None, None, None, None, self.action, None)))
+        """The action ends with no effect; the event says why, an exile first (R5.2), then a
+        conceded claim (R6.4) or a block that stands (R7.1)."""
+        target = self.target
+        if not self.alive[self.actor]:
+            reason = "actor_out"
+        elif target is not None and not self.alive[target]:
+            reason = "target_out"
+        elif self.step == CHALLENGE_ACTION:
+            reason = "conceded"
+        else:
+            reason = "blocked"
+        ev.append(_new(Event, ("fail", self.actor, target, None, None, None, self.action, reason, None)))
         self._next_turn(ev)
 
     def _keep(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -577,8 +591,8 @@ class Game:
         self.drawn = []
         self.deck.extend(pool)
         _shuffle(self.deck, self.rng)
-        ev.append(_new(Event, ("keep", seat, None, None, None, len(pool), None, None)))
-        ev.append(_new(Event, ("kept", seat, None, None, kept, None, None, (seat,))))
+        ev.append(_new(Event, ("keep", seat, None, None, None, len(pool), None, None, None)))
+        ev.append(_new(Event, ("kept", seat, None, None, kept, None, None, None, (seat,))))
         self._next_turn(ev)
 
     def _choose_shown(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -586,7 +600,7 @@ class Game:
 
     def _show(self, seat: int, card: str, ev: list[Event]) -> None:
         self.shown = card
-        ev.append(_new(Event, ("shown", seat, self.actor, card, None, None, None, (seat, self.actor))))
+        ev.append(_new(Event, ("shown", seat, self.actor, card, None, None, None, None, (seat, self.actor))))
         self._open(DECIDE_PHASE, (self.actor,))
 
     def _decide(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -598,18 +612,18 @@ class Game:
             _shuffle(self.deck, self.rng)
             new = self.deck.pop()
             hand.append(new)
-            ev.append(_new(Event, ("examine_swap", self.actor, target, None, None, None, None, None)))
-            ev.append(_new(Event, ("drew", target, None, None, (new,), None, None, (target,))))
+            ev.append(_new(Event, ("examine_swap", self.actor, target, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("drew", target, None, None, (new,), None, None, None, (target,))))
         else:
-            ev.append(_new(Event, ("examine_keep", self.actor, target, None, None, None, None, None)))
+            ev.append(_new(Event, ("examine_keep", self.actor, target, None, None, None, None, None, None)))
         self._next_turn(ev)
 
     def _draft(self, seat: int, m: Move, ev: list[Event]) -> None:
         """R1.7: two simultaneous secret picks, then a card each from the third set."""
         card = m.card
         self.hands[seat] = [card]
-        ev.append(_new(Event, ("drafted", seat, None, None, None, None, None, None)))
-        ev.append(_new(Event, ("picked", seat, None, card, None, None, None, (seat,))))
+        ev.append(_new(Event, ("drafted", seat, None, None, None, None, None, None, None)))
+        ev.append(_new(Event, ("picked", seat, None, card, None, None, None, None, (seat,))))
         waiting = tuple(s for s in self.waiting if s != seat)
         self.waiting = waiting
         if waiting:
@@ -618,7 +632,7 @@ class Game:
         for s in (self.first_seat, 1 - self.first_seat):
             new = self.deck.pop()
             self.hands[s].append(new)
-            ev.append(_new(Event, ("drew", s, None, None, (new,), None, None, (s,))))
+            ev.append(_new(Event, ("drew", s, None, None, (new,), None, None, None, (s,))))
         self._next_turn(ev, self.first_seat)
 
     def _end_draft(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
-from engine import ACTIONS, CHARACTERS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
+from engine import ACTIONS, CHARACTERS, FAIL_REASONS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
 
 from .schema import Bool, Enum, Field, Int, List, Map, Nullable, Str
 
@@ -126,6 +126,7 @@ EVENT = Map((
     Field("cards", List(CARD, 4), False),
     Field("amount", COINS, False),
     Field("action", Enum(ACTIONS), False),
+    Field("reason", Enum(FAIL_REASONS), False),
 ))
 
 #: engine.Move.to_dict(). Only the shape is checked here: the engine judges the move and

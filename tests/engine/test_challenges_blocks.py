@@ -449,3 +449,67 @@ def test_R2_3_a_failed_challenge_of_a_block_ends_the_game_for_the_actor():
     assert "fail" not in kinds(ev) and "gain" not in kinds(ev)
     assert_over(g, 1)
     assert g.coins == [0, 2, 0] and total(g) == 50
+
+
+# ---------------------------------------------------------------- what passes and failures say
+
+
+def test_R5_a_pass_says_which_window_it_lets_go_by():
+    """Two passes in a row can answer different windows: each names the claim it lets stand
+    (steps 2 and 4 of R5) or the action it does not block (step 3)."""
+    g = Game.arrange(BASE3, hands=[["assassin", "duke"], ["contessa", "duke"], ["duke", "captain"]],
+                     coins=[3, 2, 2])
+    g.apply(0, move("assassinate", target=1))
+    passes = [e for e in pass_window(g) if e.kind == "pass"]
+    assert {(e.target, e.card, e.action) for e in passes} == {(0, "assassin", None)}
+    ev = g.apply(1, PASS)
+    assert (ev[0].kind, ev[0].target, ev[0].card, ev[0].action) == ("pass", 0, None, "assassinate")
+
+    g = Game.arrange(BASE3, hands=[["assassin", "duke"], ["contessa", "duke"], ["duke", "captain"]],
+                     coins=[3, 2, 2])
+    g.apply(0, move("assassinate", target=1))
+    pass_window(g)
+    g.apply(1, move("block", card="contessa"))
+    ev = g.apply(0, PASS)
+    assert (ev[0].target, ev[0].card, ev[0].action) == (1, "contessa", None)
+
+
+def fail_reason(events) -> tuple:
+    fail = only(events, "fail")
+    return fail.seat, fail.action, fail.target, fail.reason
+
+
+def test_R5_2_a_fail_says_its_target_was_already_out():
+    g = Game.arrange(BASE3, hands=[["assassin", "duke"], ["contessa"], ["duke", "captain"]],
+                     coins=[3, 2, 2])
+    g.apply(0, move("assassinate", target=1))
+    g.apply(1, CHALLENGE)
+    ev = g.apply(0, PROVE)  # seat 1 loses its last card: the assassination has no one to hit
+    assert fail_reason(ev) == (0, "assassinate", 1, "target_out")
+
+
+def test_R5_2_a_fail_says_its_actor_is_out():
+    g = Game.arrange(BASE3, hands=[["captain"], ["captain", "duke"], ["duke", "captain"]],
+                     coins=[2, 5, 2])
+    g.apply(0, move("steal", target=1))
+    pass_window(g)
+    g.apply(1, move("block", card="captain"))
+    g.apply(0, CHALLENGE)
+    ev = g.apply(1, PROVE)  # seat 0 loses its last card
+    assert fail_reason(ev) == (0, "steal", 1, "actor_out")
+
+
+def test_R6_4_a_fail_says_the_claim_was_conceded():
+    g = four()
+    g.apply(0, move("tax"))
+    g.apply(1, CHALLENGE)
+    g.apply(0, CONCEDE)
+    ev = g.apply(0, move("lose", card="assassin"))
+    assert fail_reason(ev) == (0, "tax", None, "conceded")
+
+
+def test_R7_1_a_fail_says_a_block_stood():
+    g = four()
+    g.apply(0, move("foreign_aid"))
+    g.apply(1, move("block", card="duke"))
+    assert fail_reason(pass_window(g)) == (0, "foreign_aid", None, "blocked")
