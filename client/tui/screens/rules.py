@@ -1,17 +1,68 @@
-"""The rules card on `?`: the game on one screen, in the chosen language."""
+"""The rules card on `?`: the game on one screen, in the chosen language.
+
+At a table the card lists the actions of the variant in play, and keeps the open decision
+and its clock in sight at its foot: the game does not wait while the card is read. Outside a
+table (the menu, the lobby) it lists the base game and then what the Inquisitor changes.
+The actions come from the engine's own tables (engine.cards), so the card cannot tell
+another game than the one the server plays.
+"""
 
 from __future__ import annotations
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.widgets import Markdown
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Markdown, Static
 
-from ...i18n import N_, _
+from engine.cards import (
+    ACTIONS_IN, BASE, EXAMINE, EXCHANGE, INQUISITOR_VARIANT, blockers_of, claim_of,
+    exchange_draw,
+)
+
+from ...i18n import N_, _, action_name, card_name, ngettext
+from ..widgets.decision import DecisionPanel
 from .base import CoupModal
 
+#: What each action does, in a few words (R4); Exchange's depends on the variant. Lambdas
+#: keep each text a literal call the extractor finds, translated when shown.
+EFFECTS = {
+    "income": lambda: _("+1 coin"),
+    "foreign_aid": lambda: _("+2 coins"),
+    "coup": lambda: _("pay 7: the target loses an influence"),
+    "tax": lambda: _("+3 coins"),
+    "assassinate": lambda: _("pay 3: the target loses an influence"),
+    "steal": lambda: _("take up to 2 coins from the target"),
+    "examine": lambda: _("see a card the target picks; you say if they swap it"),
+}
 
-def rules_card() -> str:
+
+def effect(action: str, variant: str) -> str:
+    if action == EXCHANGE:
+        n = exchange_draw(variant)
+        return ngettext("draw {n} card, keep as many as you had",
+                        "draw {n} cards, keep as many as you had", n).format(n=n)
+    return EFFECTS[action]()
+
+
+def actions_table(variant: str, actions: tuple[str, ...]) -> Table:
+    """One row per action: its name, the character it claims, its effect, who blocks it.
+    Names stay on one line and the effect takes the width that is left."""
+    grid = Table(box=None, expand=True, padding=(0, 1, 0, 0), show_edge=False)
+    grid.add_column(_("Action"), no_wrap=True, style="bold")
+    grid.add_column(_("Claims"), no_wrap=True)
+    grid.add_column(_("Effect"), ratio=1)
+    grid.add_column(_("Blocked by"), max_width=12)
+    for action in actions:
+        claim = claim_of(action, variant)
+        blockers = blockers_of(action, variant)
+        grid.add_row(action_name(action), card_name(claim) if claim else "–",
+                     effect(action, variant),
+                     ", ".join(card_name(c) for c in blockers) if blockers else "–")
+    return grid
+
+
+def rules_intro() -> str:
     return _("""\
 # Coup — the rules card
 
@@ -20,19 +71,18 @@ def rules_card() -> str:
 you are out.
 
 **On your turn** take one action. With 10 coins or more you must Coup.
+""")
 
-| Action | Claims | Effect | Blocked by |
-| --- | --- | --- | --- |
-| Income | – | +1 coin | – |
-| Foreign Aid | – | +2 coins | Duke |
-| Coup | – | pay 7: the target loses an influence | – |
-| Tax | Duke | +3 coins | – |
-| Assassinate | Assassin | pay 3: the target loses an influence | Contessa |
-| Steal | Captain | take 2 coins from the target | Captain, Ambassador, Inquisitor |
-| Exchange | Ambassador | draw 2, keep as many as you had | – |
-| Exchange | Inquisitor | draw 1, keep as many as you had | – |
-| Examine | Inquisitor | see one card of the target; keep it or make them swap it | – |
 
+def inquisitor_note() -> str:
+    return _("""\
+**The Inquisitor variant:** the Inquisitor replaces the Ambassador. It blocks Steal, and
+claims these two actions instead of the Ambassador's Exchange:
+""")
+
+
+def rules_rest() -> str:
+    return _("""\
 **Bluffing is allowed:** you may claim any character. Anyone may **challenge** a claim.
 The claimant then shows the card (the challenger loses an influence, the card is shuffled
 back and replaced) or concedes (the claimant loses an influence and the action fails,
@@ -51,8 +101,36 @@ class RulesScreen(CoupModal):
     BINDINGS = [Binding("escape,question_mark,q", "close", N_("Close"))]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog rules"):
-            yield Markdown(rules_card())
+        table = self.app.table
+        view = table.view if table is not None else None
+        with Vertical(classes="dialog rules"):
+            with VerticalScroll(id="rules-text"):
+                yield Markdown(rules_intro())
+                if view is not None:
+                    variant = view.options.variant
+                    yield Static(actions_table(variant, ACTIONS_IN[variant]),
+                                 id="rules-actions")
+                else:
+                    yield Static(actions_table(BASE, ACTIONS_IN[BASE]), id="rules-actions")
+                    yield Markdown(inquisitor_note())
+                    yield Static(actions_table(INQUISITOR_VARIANT, (EXCHANGE, EXAMINE)),
+                                 id="rules-inquisitor")
+                yield Markdown(rules_rest())
+            if view is not None and not view.over:
+                yield DecisionPanel(id="decision")
+
+    def on_mount(self) -> None:
+        self._show_decision()
+
+    def model_changed(self, what: str) -> None:
+        self._show_decision()
+
+    def game_changed(self, events, new_game: bool) -> None:
+        self._show_decision()
+
+    def _show_decision(self) -> None:
+        for panel in self.query(DecisionPanel):
+            panel.show()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from client.tui.app import Launch
 from client.tui.screens.dialogs import ConfirmDialog
+from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import TableScreen
 from engine import move
 
@@ -180,5 +181,57 @@ def test_a_dialog_closes_by_itself_when_its_clock_runs_out(server):
         await until(pilot, lambda: not dialog(app), "the dialog to close itself", timeout=6)
         assert app.table.view.opened != opened and sent == []
         assert isinstance(app.screen, TableScreen)
+
+    run_app(join(server), body, size=(120, 40))
+
+
+def steal_blockers(actions: str) -> str:
+    """The last column of the rules card's Steal row, over the lines it wraps to."""
+    lines = actions.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("Steal"))
+    end = next((n for n in range(start + 1, len(lines)) if lines[n][:1] != " "), len(lines))
+    return " ".join(lines[n][-13:].strip() for n in range(start, end)).strip()
+
+
+def test_the_rules_card_at_a_table_lists_its_variant_and_keeps_the_decision_in_sight(server):
+    """At an Inquisitor table (R1.3) the card lists the Inquisitor's Exchange and Examine and
+    its block of Steal, and no Ambassador; opened while a decision runs on its clock (R10),
+    it shows that decision and its countdown at its foot."""
+    async def body(app, pilot):
+        await duel(app, pilot, server, variant="inquisitor", two_player_draft=False,
+                   response_clock=60, turn_clock=180)
+        table = app.screen
+        await until(pilot, lambda: "⏱" in shown(table.query_one("#seconds")),
+                    "the countdown at the table")
+        await pilot.press("question_mark")
+        rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen,
+                            "the rules card")
+        actions = shown(rules.query_one("#rules-actions"))
+        assert "Ambassador" not in actions and not rules.query("#rules-inquisitor")
+        rows = [line.split() for line in actions.splitlines() if line[:1] == "E"]
+        assert [row[:2] for row in rows] == [["Exchange", "Inquisitor"],
+                                             ["Examine", "Inquisitor"]]
+        assert steal_blockers(actions) == "Captain, Inquisitor"
+        await until(pilot, lambda: "⏱" in shown(rules.query_one("#seconds")),
+                    "the countdown on the card")
+        assert shown(rules.query_one("#prompt")).strip() == shown(
+            table.query_one("#prompt")).strip()
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is table, "back at the table")
+
+    run_app(join(server), body, size=(80, 24))
+
+
+def test_the_rules_card_of_a_base_table_has_no_inquisitor(server):
+    """In the base game (R1.1, R4) the Ambassador exchanges (draws 2) and blocks Steal."""
+    async def body(app, pilot):
+        await duel(app, pilot, server, two_player_draft=False)
+        await pilot.press("question_mark")
+        rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen,
+                            "the rules card")
+        actions = shown(rules.query_one("#rules-actions"))
+        assert "Inquisitor" not in actions and "Examine" not in actions
+        assert "Exchange Ambassador draw 2 cards" in " ".join(actions.split())
+        assert steal_blockers(actions) == "Captain, Ambassador"
 
     run_app(join(server), body, size=(120, 40))

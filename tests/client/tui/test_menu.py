@@ -78,6 +78,32 @@ def test_the_rules_card_on_question_mark_and_from_the_menu():
     run_app(menu(), body)
 
 
+def test_the_rules_card_outside_a_table_reads_at_80x24_and_sets_the_inquisitor_apart():
+    """Outside a table the card lists the base game (R4: Exchange claims the Ambassador, who
+    blocks Steal with the Captain), then the Inquisitor variant's two actions (R1.3). At 80
+    columns every action takes one line, two when its effect is long: the names never wrap."""
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("question_mark")
+        rules = await opened(app, pilot, RulesScreen)
+        base = shown(rules.query_one("#rules-actions")).splitlines()
+        row = {line.split()[0]: line for line in base if line[:1] != " "}
+        assert len(row) == 1 + 7  # the header and the base game's 7 actions
+        wrapped = [line[:1] == " " for line in base]
+        assert not any(a and b for a, b in zip(wrapped, wrapped[1:]))  # 2 lines at most
+        assert "Examine" not in row and "Inquisitor" not in shown(
+            rules.query_one("#rules-actions"))
+        assert row["Exchange"].split()[1] == "Ambassador"
+        assert "Captain," in row["Steal"]
+        variant = shown(rules.query_one("#rules-inquisitor"))
+        assert [line.split()[:2] for line in variant.splitlines() if line[:1] == "E"] == [
+            ["Exchange", "Inquisitor"], ["Examine", "Inquisitor"]]
+        assert "draw 1 card" in variant
+        assert not rules.query("#decision")  # no game, no decision to keep in sight
+
+    run_app(menu(), body, size=(80, 24))
+
+
 def test_the_play_form_starts_a_table_against_bots_with_its_clocks():
     async def body(app, pilot):
         await opened(app, pilot, MenuScreen)
