@@ -1,5 +1,10 @@
-"""The end of a game: the winner, every hand revealed, and a rematch at the same table (the
-winner starts). It closes by itself when the rematch begins."""
+"""The end of a game: the winner, every hand revealed, the order players went out, each
+player's claims (how many were bluffs) and challenges, and a rematch at the same table (the
+winner starts). It closes by itself when the rematch begins.
+
+The claims, bluffs and challenges come from the game's summary, which the server sends only
+once the game is over (R11: a bluff tells what a hand held).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,33 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from ...i18n import N_, _, card_name
 from .base import CoupModal
+
+
+def claims_text(claims: dict[str, int]) -> str:
+    """A seat's claims this game, most made first: "Duke ×2, Captain"."""
+    ranked = sorted(claims.items(), key=lambda item: -item[1])
+    return ", ".join(card_name(card) + (f"\u00a0×{n}" if n > 1 else "") for card, n in ranked) \
+        or "–"
+
+
+def card_cells(hand: list[str], revealed: list[str], width: int) -> Text:
+    """A hand as cells of one width, face-down cards first (bold, reversed) and then the
+    face-up ones (struck out), so that the cards of every player line up."""
+    cells = Text()
+    for card in hand:
+        cells.append(f" {card_name(card):<{width}} ", style="bold reverse")
+        cells.append(" ")
+    for card in revealed:
+        name = card_name(card)
+        cells.append(" ")
+        cells.append(name, style="dim strike")
+        cells.append(" " * (width - len(name) + 2))
+    return cells
 
 
 class ResultsScreen(CoupModal):
@@ -29,27 +56,40 @@ class ResultsScreen(CoupModal):
             title = (_("You win!") if view.winner == state.seat
                      else _("{name} wins the game!").format(name=winner))
             yield Label(Text(title), id="winner", classes="dialog-title")
-            yield Static(self._hands(state, reveal), id="hands")
+            summary = state.summary
+            if summary is not None and summary["out"]:
+                yield Label(Text(_("Out, first to last: {names}").format(
+                    names=", ".join(state.name(seat) for seat in summary["out"]))), id="out")
+            with VerticalScroll(id="hands-box"):
+                yield Static(self._hands(state, reveal, summary), id="hands")
             with Horizontal(classes="buttons"):
                 if state.seat is not None:
                     yield Button(_("Rematch (r)"), variant="primary", id="rematch")
                 yield Button(_("Leave the table (l)"), id="leave")
                 yield Button(_("Back to the table (esc)"), id="close")
 
-    def _hands(self, state, reveal) -> Table:
-        grid = Table(expand=True, box=None, padding=(0, 1))
-        grid.add_column(_("Player"))
-        grid.add_column(_("Coins"), justify="right")
-        grid.add_column(_("Cards"))
-        for seat in range(len(reveal.alive)):
-            cards = Text()
-            for card in reveal.hands[seat] or ():
-                cards.append(f" {card_name(card)} ", style="bold reverse")
-                cards.append(" ")
-            for card in reveal.revealed[seat]:
-                cards.append(card_name(card) + " ", style="dim strike")
+    def _hands(self, state, reveal, summary: dict | None) -> Table:
+        """One row per seat: its cards, and with the summary its claims, bluffs and
+        challenges; the claims take the width that is left. (No coins: a player out has
+        none, R2.2, and the winner's no longer matter.)"""
+        grid = Table(expand=True, box=None, padding=(0, 1, 0, 0))
+        grid.add_column(_("Player"), no_wrap=True, max_width=16, overflow="ellipsis")
+        grid.add_column(_("Cards"), no_wrap=True)
+        if summary is not None:
+            grid.add_column(_("Claims"), ratio=1)
+            grid.add_column(_("Bluffs"), justify="right")
+            grid.add_column(_("Challenges won/lost"), justify="center", max_width=15)
+        seats = range(len(reveal.alive))
+        width = max((len(card_name(c)) for s in seats
+                     for c in [*(reveal.hands[s] or ()), *reveal.revealed[s]]), default=0)
+        for seat in seats:
             name = Text(state.name(seat), style="bold green" if seat == reveal.winner else "")
-            grid.add_row(name, str(reveal.coins[seat]), cards)
+            row = [name, card_cells(reveal.hands[seat] or [], reveal.revealed[seat], width)]
+            if summary is not None:
+                record = summary["seats"][seat]
+                row += [claims_text(record["claims"]), str(record["bluffs"]),
+                        f"{record['challenges_won']}/{record['challenges_lost']}"]
+            grid.add_row(*row)
         return grid
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:

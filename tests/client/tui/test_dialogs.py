@@ -8,8 +8,11 @@ is refused at once, with nothing sent.
 
 from __future__ import annotations
 
+from client.i18n import card_name
 from client.tui.app import Launch
+from client.tui.messages import Received
 from client.tui.screens.dialogs import ConfirmDialog
+from client.tui.screens.results import ResultsScreen
 from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import TableScreen
 from engine import move
@@ -27,6 +30,7 @@ from .helpers import (
     shown,
     until,
 )
+from .test_snapshots import finished
 
 
 async def bruno_plays(app, server, bruno, choose, phase=None) -> None:
@@ -235,3 +239,39 @@ def test_the_rules_card_of_a_base_table_has_no_inquisitor(server):
         assert steal_blockers(actions) == "Captain, Ambassador"
 
     run_app(join(server), body, size=(120, 40))
+
+
+def test_the_results_tell_who_went_out_and_each_player_s_claims_bluffs_and_challenges():
+    """The results read the game's summary (R11: sent once the game is over): who went out
+    first (R2.3), each player's claims with how many were bluffs, and the challenges each
+    made, won and lost (R6.3, R6.4); the cards of every player line up in cells."""
+    messages = finished()
+    summary = messages[-1].summary
+
+    async def body(app, pilot):
+        app.me, app.server_name = "Ana", "coup-server/0.1"
+        app.net.link = object()  # a stand-in: the app believes it is connected
+        for msg in messages:
+            app.post_message(Received(msg))
+        results = await until(pilot, lambda: isinstance(app.screen, ResultsScreen)
+                              and app.screen, "the results")
+        names = [app.table.name(seat) for seat in summary["out"]]
+        assert shown(results.query_one("#out")).strip() == (
+            "Out, first to last: " + ", ".join(names))
+        lines = shown(results.query_one("#hands")).splitlines()
+        assert " ".join(lines[:2]).split() == ["Challenges", "Player", "Cards", "Claims",
+                                               "Bluffs", "won/lost"]
+        rows = [line for line in lines[2:] if line[:1] != " "]
+        reveal, columns = app.table.reveal, set()
+        for seat, record in enumerate(summary["seats"]):
+            row = rows[seat]
+            assert row.startswith(app.table.name(seat))
+            first, second = (card_name(c) for c in [*reveal.hands[seat],
+                                                     *reveal.revealed[seat]])
+            columns.add((row.index(first), row.index(second, row.index(first) + len(first))))
+            assert all(card_name(card) in " ".join(lines) for card in record["claims"])
+            assert row.split()[-2:] == [str(record["bluffs"]), "{}/{}".format(
+                record["challenges_won"], record["challenges_lost"])]
+        assert len(columns) == 1  # every player's cards start in the same two columns
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))

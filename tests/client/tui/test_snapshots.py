@@ -23,6 +23,7 @@ from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import TableScreen
 from engine import Game, Options, move, visible_to
 from engine.bots import make
+from engine.summary import summarize
 from protocol import Chat, Joined, Snapshot, TableInfo, Tables, Update
 
 from .helpers import until
@@ -64,7 +65,8 @@ def played(game: Game, seat: int, mv) -> Update:
 def snapshot(game: Game) -> Snapshot:
     players = PLAYERS[:len(game.alive)]
     return Snapshot(table=TABLE, view=game.view(0).to_dict(), players=players, deadlines=[],
-                    reveal=game.reveal().to_dict() if game.over else None)
+                    reveal=game.reveal().to_dict() if game.over else None,
+                    summary=summarize(game) if game.over else None)
 
 
 def at_table(game: Game, *moves) -> list:
@@ -88,7 +90,8 @@ def losing() -> list:
 
 
 def finished() -> list:
-    """A three-player game played out by seeded bots."""
+    """A three-player game played out by seeded bots, with its summary (who went out
+    first, each seat's claims, bluffs and challenges)."""
     game = Game.new(Options(players=3), seed=5)
     bots = [make("random", seed) for seed in range(3)]
     while not game.over:
