@@ -337,7 +337,7 @@ class CoupApp(App):
             self.redraw("table")
 
     def _on_snapshot(self, msg) -> None:
-        self._new_view(msg, [])
+        self._new_view(msg, msg.events or [])
 
     def _on_update(self, msg) -> None:
         self._new_view(msg, msg.events)
@@ -356,10 +356,13 @@ class CoupApp(App):
         table.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
         if table.pending is not None and view.seat not in view.waiting:
             table.pending = None
-        self.redraw_game([Event(**e) for e in events], new_game)
+        events = [Event(**e) for e in events]
+        retold = msg.TYPE == "snapshot"  # its events retell the game before it
+        unseen = table.to_log(events, new_game, retold)
+        self.redraw_game([] if retold else unseen, new_game, unseen if retold else [])
 
-    def redraw_game(self, events, new_game: bool) -> None:
-        self._tell("game_changed", events, new_game)
+    def redraw_game(self, events, new_game: bool, earlier=()) -> None:
+        self._tell("game_changed", events, new_game, earlier)
 
     def _answered(self, re: int | None) -> None:
         """The server answered request `re`: if it was our pending move, it is no longer."""

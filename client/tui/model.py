@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from engine import Move, View
+from protocol import MAX_EARLIER_EVENTS
 
 from ..i18n import _
 
@@ -40,6 +41,9 @@ class TableState:
     #: seat → (the monotonic moment its decision ends, the decision's length in seconds)
     deadlines: dict[int, tuple[float, float]] = field(default_factory=dict)
     pending: Pending | None = None
+    #: The latest events of this game that the log shows (as many as a snapshot retells at
+    #: most): what tells a snapshot's earlier events the log lacks from those it has.
+    logged: list = field(default_factory=list)
 
     @property
     def seats(self) -> list[dict]:
@@ -58,6 +62,17 @@ class TableState:
                 if info.get("name"):
                     return info["name"]
         return _("Seat {n}").format(n=seat + 1)
+
+    def to_log(self, events: list, new_game: bool, retold: bool) -> list:
+        """Of a view's `events`, those the log has yet to show, now noted as shown: all of an
+        update's; of a snapshot's, which retell the game so far (`retold`), those past the
+        point where the log's latest lines start them, or all for a game new to the log. So
+        a player who reconnects reads only what happened while away."""
+        logged = [] if new_game else self.logged
+        if retold:
+            events = _after(logged, events)
+        self.logged = (logged + events)[-MAX_EARLIER_EVENTS:]
+        return events
 
     def set_deadlines(self, deadlines: list[dict], new_decision: bool) -> None:
         now = time.monotonic()
@@ -84,3 +99,10 @@ class TableState:
                     info["bot"] = info.get("bot") or "bot"
                 if name:
                     info["name"] = name
+
+def _after(logged: list, retold: list) -> list:
+    """The events of `retold` after the longest run that ends `logged` and starts `retold`."""
+    for overlap in range(min(len(logged), len(retold)), 0, -1):
+        if logged[-overlap:] == retold[:overlap]:
+            return retold[overlap:]
+    return retold

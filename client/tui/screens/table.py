@@ -97,12 +97,18 @@ class TableScreen(CoupScreen):
         self.query_one(DecisionPanel).show()
         self._offer()
 
-    def game_changed(self, events, new_game: bool) -> None:
+    def game_changed(self, events, new_game: bool, earlier=()) -> None:
+        """Draw a new view: the log writes `events`, what just happened, after `earlier`,
+        what happened before the view came and the log lacks (a snapshot's, for someone
+        who arrives mid-game or comes back), under a heading."""
         state = self.state
         log = self.query_one("#log", RichLog)
-        if new_game and state.view is not None and not events:
+        if earlier:
+            log.write(Text(_("Earlier in this game:") if new_game else _("While you were away:"),
+                           style="bold"))
+        elif new_game and state.view is not None and not events:
             log.write(Text(_("A new game begins."), style="bold"))
-        for e in events:
+        for e in (*earlier, *events):
             text = event_text(e, state.name, state.seat)
             if text:
                 log.write(Text(text, style=EVENT_STYLES.get(e.kind, "")))
@@ -122,8 +128,10 @@ class TableScreen(CoupScreen):
             self.query_one("#log", RichLog).write(Text(text, style="italic"))
 
     def chat(self, msg) -> None:
-        if msg.scope == "table":
-            line = Text(f"{msg.name}: ", style="bold magenta")
+        if msg.scope == "table":  # at a table, only spectators speak without a seat
+            name = msg.name if msg.seat is not None else _("{name} (spectator)").format(
+                name=msg.name)
+            line = Text(f"{name}: ", style="bold magenta")
             line.append(msg.text)
             self.query_one("#log", RichLog).write(line)
 
