@@ -60,8 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"how the bot plays: {strategies} (default heuristic)")
     bot.add_argument("--name", help="the bot's name at the table (default: STRATEGY-bot)")
     where = bot.add_mutually_exclusive_group()
-    where.add_argument("--table", help="join the table with this id (default: the first "
-                       "public table waiting for players)")
+    where.add_argument("--table", metavar="ID_OR_NAME",
+                       help="join the table with this id, or else the public table with this "
+                       "name as the lobby shows it, in any case (default: the first public "
+                       "table waiting for players)")
     where.add_argument("--code", help="join the private table with this code")
     where.add_argument("--create", type=int, metavar="SEATS",
                        help="create a table of SEATS seats and sit at it")

@@ -1,8 +1,8 @@
 """The bot runner: plays any strategy over TCP, as `coup bot` does.
 
-It connects and says hello; finds a table (by id, by private code, by creating one, or
-else the first public table waiting with a free seat, the server listing them oldest
-first); says ready; and then answers every decision its seat owes with the strategy's
+It connects and says hello; finds a table (by id or by the name the lobby shows, by private
+code, by creating one, or else the first public table waiting with a free seat, the server
+listing them oldest first); says ready; and then answers every decision its seat owes with the strategy's
 choice. The strategy thinks in a task of its own, in a worker thread (see mind.py: never two
 calls of it at once), while the connection is read on: a decision that closes meanwhile is
 no longer waited for. If the strategy is still thinking close to the decision's deadline,
@@ -25,7 +25,7 @@ import trio
 from engine import Event, Move, View, default_move, legal_moves
 from engine.bots import Strategy
 from protocol import (
-    CreateTable, Error, Join, Leave, ListTables, MoveRequest, Ready, Rematch,
+    MAX_LISTED, CreateTable, Error, Join, Leave, ListTables, MoveRequest, Ready, Rematch,
 )
 
 from .mind import Mind
@@ -37,6 +37,11 @@ log = logging.getLogger("coup.bot")
 MARGIN = 1.0
 
 
+def _listed(tables: list[dict]) -> str:
+    """The tables as "Name (id)", for a message."""
+    return ", ".join(f"{t['name']} ({t['table']})" for t in tables)
+
+
 class Dismissed(LinkError):
     """The seat is gone for good: the server said a goodbye that a reconnect cannot undo
     (FINAL_GOODBYES), or refused the seat's token when the runner came back."""
@@ -44,7 +49,8 @@ class Dismissed(LinkError):
 
 @dataclass
 class Seating:
-    """How the runner finds its table: one of table, code, create (seats), or none."""
+    """How the runner finds its table: one of table (an id, or a public table's name),
+    code, create (seats), or none."""
 
     table: str | None = None
     code: str | None = None
@@ -131,8 +137,11 @@ class BotRunner:
         seating = self.seating
         if seating.create:
             request = CreateTable(id=link.next_id(), options={"seats": seating.create})
-        elif seating.table or seating.code:
-            request = Join(id=link.next_id(), table=seating.table, code=seating.code)
+        elif seating.table:
+            request = Join(id=link.next_id(), table=await self._table_named(link,
+                                                                            seating.table))
+        elif seating.code:
+            request = Join(id=link.next_id(), code=seating.code)
         else:
             request = Join(id=link.next_id(), table=await self._wait_for_table(link))
         await link.send(request)
@@ -145,6 +154,34 @@ class BotRunner:
             if msg.TYPE == "error" and msg.re == request.id:
                 raise LinkError(f"could not sit: {msg.code}: {msg.message}")
         await link.send(Ready(id=link.next_id()))
+
+    async def _table_named(self, link: Link, wanted: str) -> str:
+        """The id of the table `wanted` names: a table with that id, else the one public
+        table with that name (in any case). Several of that name, or none, is a LinkError
+        that says which ids there are; a table the list does not show (the list holds the
+        oldest tables only) is tried as an id."""
+        tables = await self._tables(link)
+        if any(t["table"] == wanted for t in tables):
+            return wanted
+        named = [t["table"] for t in tables if t["name"].casefold() == wanted.casefold()]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise LinkError(f"{len(named)} tables are named {wanted!r}: "
+                            f"{', '.join(named)}; give --table one of these ids")
+        if len(tables) < MAX_LISTED:
+            raise LinkError(f"no table has the id or name {wanted!r}"
+                            + (f"; the tables are {_listed(tables)}" if tables else ""))
+        return wanted
+
+    async def _tables(self, link: Link) -> list[dict]:
+        """The public tables, as the server lists them now."""
+        request = ListTables(id=link.next_id())
+        await link.send(request)
+        while True:
+            msg = await self._receive(link)
+            if msg.TYPE == "tables" and msg.re == request.id:
+                return msg.tables
 
     async def _wait_for_table(self, link: Link) -> str:
         """The first public table waiting for players with a free seat (waits for one)."""

@@ -1,5 +1,6 @@
 """Bots over real TCP: the bare-socket example bot of docs/examples plays a full game
-against the server and three SDK bots, and the SDK runner plays games with rematches."""
+against the server and three SDK bots, the SDK runner plays games with rematches, and
+`coup bot --table` finds a table by its id or by the name the lobby shows (issue 13)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from pathlib import Path
 import pytest
 import trio
 
+from client.net import LinkError
 from client.runner import BotRunner, Seating
 from engine.bots import make
+from protocol import CreateTable
 from server import Server, ServerConfig
+from tests.server.peer import Peer, new_id
 
 RAW_BOT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "raw_bot.py"
 
@@ -62,3 +66,75 @@ async def test_the_runner_plays_several_games_with_rematches(port: int) -> None:
         nursery.start_soon(guest.run)
     assert creator.played == guest.played == 3
     assert creator.wins + guest.wins == 3
+
+
+@pytest.fixture
+async def open_table(port: int):
+    """open_table(owner, name) -> the id of a public two-seat table named `name`, created by
+    a connection kept open until the test ends (a table lives while its creator sits)."""
+    peers = []
+
+    async def _open(owner: str, name: str) -> str:
+        peer = await Peer.connect(port, owner)
+        peers.append(peer)
+        joined = await peer.request(CreateTable(id=new_id(), options={"seats": 2,
+                                                                      "name": name}))
+        assert joined.TYPE == "joined"
+        return joined.table
+
+    yield _open
+    for peer in peers:
+        await peer.aclose()
+
+
+@pytest.mark.trio
+async def test_coup_bot_table_takes_the_name_the_lobby_shows(port: int, open_table) -> None:
+    """--table "HOST'S TABLE": no table has that id, one is named "host's table" (its
+    creator's default): the guest sits there, in any case, and the game is played."""
+    await open_table("ana", "Other")
+    creator = BotRunner("127.0.0.1", port, make("honest", seed=1), name="host",
+                        seating=Seating(create=2))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(creator.run)
+        while creator.table is None:
+            await trio.sleep(0.01)
+        guest = BotRunner("127.0.0.1", port, make("random", seed=2), name="guest",
+                          seating=Seating(table="HOST'S TABLE"))
+        nursery.start_soon(guest.run)
+    assert guest.table == creator.table and guest.played == creator.played == 1
+
+
+@pytest.mark.trio
+async def test_coup_bot_table_by_id_comes_before_a_name(port: int, open_table) -> None:
+    first = await open_table("ana", "Duel")
+    second = await open_table("bruno", first)  # a table named like the other's id
+    guest = BotRunner("127.0.0.1", port, make("random", seed=2), name="guest",
+                      seating=Seating(table=first))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(guest.run)
+        while guest.table is None:
+            await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    assert guest.table == first != second
+
+
+@pytest.mark.trio
+async def test_coup_bot_table_names_the_ids_when_several_tables_share_a_name(
+        port: int, open_table) -> None:
+    ids = [await open_table(owner, "Duel") for owner in ("ana", "bruno")]
+    guest = BotRunner("127.0.0.1", port, make("random", seed=2), seating=Seating(table="duel"))
+    with pytest.raises(LinkError) as raised:
+        await guest.run()
+    message = str(raised.value)
+    assert "2 tables are named 'duel'" in message and all(i in message for i in ids)
+    assert guest.table is None
+
+
+@pytest.mark.trio
+async def test_coup_bot_table_says_when_no_table_has_that_id_or_name(
+        port: int, open_table) -> None:
+    await open_table("ana", "Duel")
+    guest = BotRunner("127.0.0.1", port, make("random", seed=2), seating=Seating(table="Trio"))
+    with pytest.raises(LinkError, match="no table has the id or name 'Trio'; the tables "
+                                        r"are Duel \("):
+        await guest.run()
