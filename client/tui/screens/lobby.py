@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Footer, Input, Label, RichLog, Select, St
 
 from ...i18n import N_, _, ngettext
 from ..narrate import strategy_choices, variant_choices, variant_label
+from ..widgets.log import WrappingLog
 from .base import CoupScreen
 from .menu import Form, lan_address
 from .rules import RulesScreen
@@ -61,7 +62,7 @@ class LobbyScreen(CoupScreen):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
                 yield Static(id="no-tables")
             with Vertical(id="lobby-chat"):
-                yield RichLog(id="chat-log", wrap=True, min_width=20, max_lines=500)
+                yield WrappingLog(id="chat-log", max_lines=500)
                 yield Input(placeholder=_("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
         yield Footer()

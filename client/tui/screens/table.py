@@ -23,6 +23,7 @@ from ..narrate import choice_title, event_text, move_label, presence_text
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.hand import HandPanel
+from ..widgets.log import WrappingLog
 from ..widgets.players import PlayersPanel
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
@@ -49,6 +50,10 @@ class TableScreen(CoupScreen):
         Binding("slash", "chat", N_("Chat")),
         Binding("q", "leave", N_("Leave")),
         Binding("escape", "table_keys", show=False),
+        Binding("pageup", "read_log('page_up')", show=False),
+        Binding("pagedown", "read_log('page_down')", show=False),
+        Binding("home", "read_log('home')", show=False),
+        Binding("end", "read_log('end')", show=False),
     ]
 
     def __init__(self) -> None:
@@ -63,7 +68,7 @@ class TableScreen(CoupScreen):
             with Vertical(id="table-left"):
                 yield PlayersPanel(id="players")
                 yield HandPanel(id="hand")
-            yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
+            yield WrappingLog(id="log", max_lines=2000)
         yield DecisionPanel(id="decision")
         yield ActionBar(id="actions")
         yield Input(placeholder=_("Chat: / to write, ⏎ to send, esc to return"),
@@ -210,6 +215,11 @@ class TableScreen(CoupScreen):
         return items
 
     # ------------------------------------------------------------------ doing it
+
+    def action_read_log(self, where: str) -> None:
+        """PageUp, PageDown, Home and End scroll the log whatever has the focus, except the
+        chat input while you type (it keeps Home and End for its own line)."""
+        self.query_one(WrappingLog).scroll_for_key(where)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):
