@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from engine import VARIANTS, Event, Move, View
 from engine.bots import STRATEGIES
-from engine.cards import MUST_COUP
+from engine.cards import CLAIMS_IN, MUST_COUP
 
 from ..i18n import _, action_name, card_name, ngettext
 
@@ -30,8 +30,12 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     if kind == "turn":
         return _("— {name}'s turn —").format(name=who)
     if kind == "action":
-        return _action_text(e, who, target)
+        return _action_text(e, who, target, e.target is not None and e.target == me)
     if kind == "pass":
+        if e.card is not None:  # a challenge window: the claim stands as far as `who` goes
+            return _("{name} does not challenge").format(name=who)
+        if e.action is not None:
+            return _("{name} does not block").format(name=who)
         return _("{name} passes").format(name=who)
     if kind == "challenge":
         return _("{name} challenges {target}: {card}?").format(
@@ -47,8 +51,7 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         return ngettext("{name} gets {n} coin back", "{name} gets {n} coins back",
                         e.amount).format(name=who, n=e.amount)
     if kind == "block":
-        return _("{name} blocks {target} as {card}").format(
-            name=who, target=target, card=card_name(e.card))
+        return _block_text(who, target, card_name(e.card), e.target == me)
     if kind == "lose":
         return _("{name} loses an influence: {card}").format(name=who, card=card_name(e.card))
     if kind == "exile":
@@ -77,8 +80,7 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     if kind == "drafted":
         return _("{name} picks a card").format(name=who)
     if kind == "fail":
-        return _("{name}'s {action} has no effect").format(
-            name=who, action=action_name(e.action))
+        return _fail_text(e, who, target)
     if kind == "win":
         return _("{name} wins the game!").format(name=who)
     if kind == "forfeit":
@@ -97,17 +99,72 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     return None
 
 
-def _action_text(e: Event, who: str, target: str) -> str:
-    action = action_name(e.action)
-    if e.card is not None:  # a claim
-        if e.target is not None:
-            return _("{name} claims {card}: {action} on {target}").format(
-                name=who, card=card_name(e.card), action=action, target=target)
-        return _("{name} claims {card}: {action}").format(
-            name=who, card=card_name(e.card), action=action)
+def _action_text(e: Event, who: str, target: str, at_me: bool) -> str:
     if e.target is not None:
-        return _("{name}: {action} on {target}").format(name=who, action=action, target=target)
-    return _("{name}: {action}").format(name=who, action=action)
+        return _declared(e.action, e.card, who, target, at_me)
+    if e.card is not None:  # a claim
+        return _("{name} claims {card}: {action}").format(
+            name=who, card=card_name(e.card), action=action_name(e.action))
+    return _("{name}: {action}").format(name=who, action=action_name(e.action))
+
+
+def _declared(action: str, card: str | None, who: str, target: str, at_me: bool) -> str:
+    """A targeted action as declared, said in words of its own (never "action on target"),
+    and to "you" when `at_me`: the seat it is aimed at reads that it is the one in danger."""
+    card = card_name(card) if card is not None else ""
+    if action == "steal":
+        if at_me:
+            return _("{name} claims {card} to steal from you").format(name=who, card=card)
+        return _("{name} claims {card} to steal from {target}").format(
+            name=who, card=card, target=target)
+    if action == "assassinate":
+        if at_me:
+            return _("{name} claims {card} to assassinate you").format(name=who, card=card)
+        return _("{name} claims {card} to assassinate {target}").format(
+            name=who, card=card, target=target)
+    if action == "examine":
+        if at_me:
+            return _("{name} claims {card} to examine you").format(name=who, card=card)
+        return _("{name} claims {card} to examine {target}").format(
+            name=who, card=card, target=target)
+    if at_me:  # a Coup, the one targeted action that claims nothing
+        return _("{name} launches a Coup against you").format(name=who)
+    return _("{name} launches a Coup against {target}").format(name=who, target=target)
+
+
+def _block_text(who: str, target: str, card: str, at_me: bool) -> str:
+    if at_me:
+        return _("{name} blocks you as {card}").format(name=who, card=card)
+    return _("{name} blocks {target} as {card}").format(name=who, target=target, card=card)
+
+
+def _fail_text(e: Event, who: str, target: str) -> str:
+    """Whose action failed and why (the engine's FAIL_REASONS)."""
+    action = e.action
+    if action == "steal":
+        deed = _("{name}'s attempt to steal from {target}").format(name=who, target=target)
+    elif action == "assassinate":
+        deed = _("{name}'s attempt to assassinate {target}").format(name=who, target=target)
+    elif action == "examine":
+        deed = _("{name}'s attempt to examine {target}").format(name=who, target=target)
+    elif action == "foreign_aid":
+        deed = _("{name}'s attempt to take Foreign Aid").format(name=who)
+    elif action == "tax":
+        deed = _("{name}'s attempt to collect Tax").format(name=who)
+    else:  # an Exchange: Income and Coup cannot fail
+        deed = _("{name}'s attempt to exchange cards").format(name=who)
+    reason = e.reason
+    if reason == "actor_out":
+        why = _("{name} is out of the game").format(name=who)
+    elif reason == "target_out":
+        why = _("{name} is already out").format(name=target)
+    elif reason == "conceded":
+        why = _("the claim was given up")
+    elif reason == "blocked":
+        why = _("the block stands")
+    else:
+        return _("{deed} fails").format(deed=deed)
+    return _("{deed} fails: {why}").format(deed=deed, why=why)
 
 
 def move_label(mv: Move, names: Names) -> str:
@@ -134,9 +191,19 @@ def move_label(mv: Move, names: Names) -> str:
     if kind == "draft_pick":
         return _("Pick {card}").format(card=card_name(mv.card))
     if mv.target is not None:
-        return _("{action} on {target}").format(action=action_name(kind),
-                                                target=names(mv.target))
+        return _aimed(kind, names(mv.target))
     return action_name(kind)
+
+
+def _aimed(action: str, target: str) -> str:
+    """A targeted action with its target, as a button says it: "Steal from Bot 2"."""
+    if action == "steal":
+        return _("Steal from {target}").format(target=target)
+    if action == "assassinate":
+        return _("Assassinate {target}").format(target=target)
+    if action == "examine":
+        return _("Examine {target}").format(target=target)
+    return _("Coup against {target}").format(target=target)
 
 
 def prompt(view: View, names: Names) -> str:
@@ -220,16 +287,16 @@ def choice_title(view: View, names: Names) -> str:
 
 
 def _respond_prompt(view: View, names: Names, mine: bool) -> str:
-    if view.step == "challenge_block":
-        text = _("{name} blocks as {card}").format(name=names(view.blocker),
-                                                  card=card_name(view.block_card))
+    me = view.seat
+    if view.step == "challenge_block":  # whose action the block stops
+        text = _block_text(names(view.blocker), names(view.actor), card_name(view.block_card),
+                           view.actor == me)
+    elif view.target is not None:  # the claim, or the block window, of a targeted action
+        text = _declared(view.action, CLAIMS_IN[view.options.variant][view.action],
+                        names(view.actor), names(view.target), view.target == me)
     elif view.claim is not None:
         text = _("{name} claims {card}: {action}").format(
             name=names(view.actor), card=card_name(view.claim), action=action_name(view.action))
-        if view.target is not None:
-            text = _("{name} claims {card}: {action} on {target}").format(
-                name=names(view.actor), card=card_name(view.claim),
-                action=action_name(view.action), target=names(view.target))
     else:
         text = _("{name}: {action}").format(name=names(view.actor),
                                             action=action_name(view.action))

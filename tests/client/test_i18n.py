@@ -12,8 +12,8 @@ from client import i18n
 from client.i18n_catalogs import (
     Entry, catalog_path, compile_mo, extract, parse_po, render_po, update,
 )
-from client.tui.narrate import error_text
-from engine import ACTIONS, CHARACTERS
+from client.tui.narrate import error_text, event_text, move_label, prompt
+from engine import ACTIONS, CHARACTERS, Event, Game, Options, move
 from protocol.errors import CODES
 
 CARDS_PT = {
@@ -297,3 +297,120 @@ def test_the_extractor_reads_literals_and_reports_other_arguments_by_line(tmp_pa
     assert messages[0].references == ("client/screen.py",)
     assert [error.split(": ")[0] for error in errors] == [
         "client/screen.py:4", "client/screen.py:7", "client/screen.py:8"]
+
+
+# The log's and the decision line's words (issue 13), in each language
+
+
+def seat_name(seat: int | None) -> str:
+    """Seat 0 is root, the viewer; the others are bots, counted from 1 as the table names them."""
+    if seat is None:
+        return "?"
+    return "root" if seat == 0 else f"Bot {seat + 1}"
+
+
+def said(lang: str, event: Event) -> str:
+    i18n.set_language(lang)
+    return event_text(event, seat_name, 0)
+
+
+@pytest.mark.parametrize("lang, challenge, block", [
+    ("en", "Bot 4 does not challenge", "Bot 4 does not block"),
+    ("pt_BR", "Bot 4 não contesta", "Bot 4 não bloqueia"),
+])
+def test_two_passes_in_a_row_say_which_window_each_lets_go_by(lang, challenge, block):
+    """R5 steps 2-4: a pass on the Captain's claim, then one on the Steal's block window."""
+    assert said(lang, Event("pass", 3, target=1, card="captain")) == challenge
+    assert said(lang, Event("pass", 3, target=1, action="steal")) == block
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", [
+        "root's attempt to assassinate Bot 3 fails: Bot 3 is already out",
+        "Bot 2's attempt to steal from root fails: Bot 2 is out of the game",
+        "root's attempt to collect Tax fails: the claim was given up",
+        "root's attempt to take Foreign Aid fails: the block stands",
+        "root's attempt to exchange cards fails: the block stands",
+        "Bot 2's attempt to examine Bot 3 fails: the claim was given up",
+    ]),
+    ("pt_BR", [
+        "A tentativa de root de assassinar Bot 3 falha: Bot 3 já está fora do jogo",
+        "A tentativa de Bot 2 de extorquir root falha: Bot 2 está fora do jogo",
+        "A tentativa de root de cobrar impostos falha: a declaração foi retirada",
+        "A tentativa de root de pegar Ajuda Externa falha: o bloqueio se mantém",
+        "A tentativa de root de trocar cartas falha: o bloqueio se mantém",
+        "A tentativa de Bot 2 de investigar Bot 3 falha: a declaração foi retirada",
+    ]),
+])
+def test_a_failed_action_says_whose_it_was_on_whom_and_why(lang, expected):
+    """Every reason the engine gives (R5.2, R6.4, R7.1), the action of whom on whom in words."""
+    fails = [Event("fail", 0, 2, action="assassinate", reason="target_out"),
+             Event("fail", 1, 0, action="steal", reason="actor_out"),
+             Event("fail", 0, action="tax", reason="conceded"),
+             Event("fail", 0, action="foreign_aid", reason="blocked"),
+             Event("fail", 0, action="exchange", reason="blocked"),
+             Event("fail", 1, 2, action="examine", reason="conceded")]
+    assert [said(lang, e) for e in fails] == expected
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", ["Bot 2 claims Captain to steal from you", "root claims Assassin to assassinate Bot 3",
+            "Bot 3 launches a Coup against you", "root launches a Coup against Bot 2",
+            "Bot 2 blocks you as Contessa"]),
+    ("pt_BR", ["Bot 2 declara Capitão para extorquir você",
+               "root declara Assassino para assassinar Bot 3",
+               "Bot 3 dá um Golpe de Estado em você", "root dá um Golpe de Estado em Bot 2",
+               "Bot 2 bloqueia você como Condessa"]),
+])
+def test_a_targeted_action_is_said_in_words_and_to_you_when_you_are_its_target(lang, expected):
+    events = [Event("action", 1, 0, "captain", amount=0, action="steal"),
+              Event("action", 0, 2, "assassin", amount=3, action="assassinate"),
+              Event("action", 2, 0, amount=7, action="coup"),
+              Event("action", 0, 1, amount=7, action="coup"),
+              Event("block", 1, 0, "contessa")]
+    assert [said(lang, e) for e in events] == expected
+
+
+@pytest.mark.parametrize("lang, labels", [
+    ("en", ["Steal from Bot 2", "Assassinate Bot 3", "Coup against Bot 2", "Examine Bot 4"]),
+    ("pt_BR", ["Extorquir Bot 2", "Assassinar Bot 3", "Golpe de Estado em Bot 2",
+               "Investigar Bot 4"]),
+])
+def test_a_targeted_move_is_labelled_in_words_not_with_an_arrow(lang, labels):
+    i18n.set_language(lang)
+    moves = [move("steal", target=1), move("assassinate", target=2), move("coup", target=1),
+             move("examine", target=3)]
+    assert [move_label(mv, seat_name) for mv in moves] == labels
+
+
+def steal_from_bot_2() -> Game:
+    """root (seat 0) claims Captain to steal from Bot 2 (seat 1); Bot 3 watches."""
+    g = Game.arrange(Options(players=3), hands=[["captain", "duke"], ["contessa", "duke"],
+                                                ["duke", "captain"]])
+    g.apply(0, move("steal", target=1))
+    return g
+
+
+@pytest.mark.parametrize("lang, yours, waiting, blocks_you, blocked", [
+    ("en", "root claims Captain to steal from you — block or pass?",
+     "root claims Captain to steal from Bot 2 — waiting for answers",
+     "Bot 2 blocks you as Captain — challenge or pass?",
+     "Bot 2 blocks root as Captain — waiting for answers"),
+    ("pt_BR", "root declara Capitão para extorquir você — bloquear ou passar?",
+     "root declara Capitão para extorquir Bot 2 — aguardando respostas",
+     "Bot 2 bloqueia você como Capitão — contestar ou passar?",
+     "Bot 2 bloqueia root como Capitão — aguardando respostas"),
+])
+def test_the_block_prompt_says_it_is_you_and_the_waiting_line_names_the_target(
+        lang, yours, waiting, blocks_you, blocked):
+    """The decision line as the target (seat 1), a bystander who has answered (seat 2), the
+    actor (seat 0) and a spectator read it."""
+    i18n.set_language(lang)
+    g = steal_from_bot_2()
+    g.apply(1, move("pass"))
+    g.apply(2, move("pass"))  # the claim stands: the block window is the target's
+    assert prompt(g.view(1), seat_name) == yours
+    assert prompt(g.view(2), seat_name) == waiting
+    g.apply(1, move("block", card="captain"))
+    assert prompt(g.view(0), seat_name) == blocks_you
+    assert prompt(g.view(None), seat_name) == blocked
