@@ -13,6 +13,7 @@ from client.i18n_catalogs import (
     Entry, catalog_path, compile_mo, extract, parse_po, render_po, update,
 )
 from client.tui.narrate import error_text, event_text, move_label, prompt
+from client.tui.screens.rules import rules_rest
 from engine import ACTIONS, CHARACTERS, Event, Game, Options, move
 from protocol.errors import CODES
 
@@ -414,3 +415,20 @@ def test_the_block_prompt_says_it_is_you_and_the_waiting_line_names_the_target(
     g.apply(1, move("block", card="captain"))
     assert prompt(g.view(0), seat_name) == blocks_you
     assert prompt(g.view(None), seat_name) == blocked
+
+
+def test_the_portuguese_a_new_player_tripped_over_reads_naturally():
+    """Issue 13: names are not masculine nouns ("Vez de Bot 2", never "do"); words, not
+    arrows; the rules card says the table plays for you (R10), not that choices are "made by
+    you"; a lost challenge is conceded ("cede"), which does not say that it was a bluff."""
+    i18n.set_language("pt_BR")
+    assert said("pt_BR", Event("turn", 1)) == "— Vez de Bot 2 —"
+    g = steal_from_bot_2()
+    for _ in range(2):
+        g.apply(g.waiting[0], move("pass"))
+    g.apply(1, move("pass"))
+    assert prompt(g.view(0), seat_name) == "Vez de Bot 2"
+    assert not [e.msgid for e in catalog("pt_BR") if any("→" in s for s in e.msgstr)]
+    card = rules_rest()
+    assert "a mesa joga por você" in card and "feita por você" not in card
+    assert "ou cede (quem declarou" in card and "blefe" not in card
