@@ -18,7 +18,7 @@ from pathlib import Path
 
 import msgpack
 
-from engine import Game, Options, visible_to
+from engine import Game, Options, summarize, visible_to
 
 VECTORS = Path(__file__).parent / "vectors"
 
@@ -148,7 +148,8 @@ EVENTS_EVERY_KIND = [
 
 
 def _games():
-    """Real views and events from the engine: a running game and a finished one."""
+    """Real views and events from the engine: a running game and a finished one (with its
+    summary), and a draft."""
     rng = random.Random(2024)
     g = Game.new(Options(players=3), seed=5)
     events = []
@@ -163,10 +164,11 @@ def _games():
     over = (g.view(0).to_dict(), [e.to_dict() for e in visible_to(events, 0)],
             g.reveal().to_dict())
     d = Game.new(Options(players=2), seed=1)
-    return running, over, d.view(1).to_dict()
+    return running, over, d.view(1).to_dict(), summarize(g)
 
 
-(VIEW, EVENTS, SPECTATOR_VIEW), (OVER_VIEW, OVER_EVENTS, REVEAL), DRAFT_VIEW = _games()
+(VIEW, EVENTS, SPECTATOR_VIEW), (OVER_VIEW, OVER_EVENTS, REVEAL), DRAFT_VIEW, GAME_SUMMARY = (
+    _games())
 DEADLINES = [{"seat": 1, "ms": 19875}, {"seat": 2, "ms": 20000}]
 
 
@@ -317,6 +319,12 @@ def valid_client() -> list:
         ("snapshot of a finished game, with reveal",
          {"t": "snapshot", "table": "k7tq2m", "view": OVER_VIEW, "players": SEATS[:3],
           "deadlines": [], "reveal": REVEAL}),
+        ("snapshot of a finished game, with reveal, summary and earlier events",
+         {"t": "snapshot", "table": "k7tq2m", "view": OVER_VIEW, "players": SEATS[:3],
+          "deadlines": [], "reveal": REVEAL, "summary": GAME_SUMMARY, "events": OVER_EVENTS}),
+        ("snapshot of a running game with its earlier events",
+         {"t": "snapshot", "table": "k7tq2m", "view": VIEW, "players": SEATS[:3],
+          "deadlines": DEADLINES, "events": EVENTS}),
         ("update", {"t": "update", "table": "k7tq2m", "view": VIEW, "events": EVENTS,
                     "deadlines": DEADLINES}),
         ("update with one event of every kind",
@@ -325,6 +333,9 @@ def valid_client() -> list:
         ("update that ends the game, with reveal",
          {"t": "update", "table": "k7tq2m", "view": OVER_VIEW, "events": OVER_EVENTS,
           "deadlines": [], "reveal": REVEAL}),
+        ("update that ends the game, with reveal and summary",
+         {"t": "update", "table": "k7tq2m", "view": OVER_VIEW, "events": OVER_EVENTS,
+          "deadlines": [], "reveal": REVEAL, "summary": GAME_SUMMARY}),
         ("move_accepted", {"t": "move_accepted", "re": 9, "state_id": 42}),
         ("move_rejected", {"t": "move_rejected", "re": 9, "code": "stale_state",
                            "message": "The game has moved on since state 40 (it is at 42).",
