@@ -100,18 +100,19 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
 
 
 def _action_text(e: Event, who: str, target: str, at_me: bool) -> str:
-    if e.target is not None:
-        return _declared(e.action, e.card, who, target, at_me)
-    if e.card is not None:  # a claim
-        return _("{name} claims {card}: {action}").format(
-            name=who, card=card_name(e.card), action=action_name(e.action))
-    return _("{name}: {action}").format(name=who, action=action_name(e.action))
+    return _declared(e.action, e.card, who, target, at_me)
 
 
 def _declared(action: str, card: str | None, who: str, target: str, at_me: bool) -> str:
-    """A targeted action as declared, said in words of its own (never "action on target"),
-    and to "you" when `at_me`: the seat it is aimed at reads that it is the one in danger."""
+    """An action as declared, each in words of its own (never "action on target"), and to
+    "you" when `at_me`: the seat it is aimed at reads that it is the one in danger."""
+    if action in ("income", "foreign_aid"):  # no claim, no target: the action's name says it
+        return _("{name}: {action}").format(name=who, action=action_name(action))
     card = card_name(card) if card is not None else ""
+    if action == "tax":
+        return _("{name} claims {card} to collect Tax").format(name=who, card=card)
+    if action == "exchange":
+        return _("{name} claims {card} to exchange cards").format(name=who, card=card)
     if action == "steal":
         if at_me:
             return _("{name} claims {card} to steal from you").format(name=who, card=card)
@@ -291,15 +292,10 @@ def _respond_prompt(view: View, names: Names, mine: bool) -> str:
     if view.step == "challenge_block":  # whose action the block stops
         text = _block_text(names(view.blocker), names(view.actor), card_name(view.block_card),
                            view.actor == me)
-    elif view.target is not None:  # the claim, or the block window, of a targeted action
+    else:  # the action's claim, or its block window (the claim stood, or there is none)
         text = _declared(view.action, CLAIMS_IN[view.options.variant][view.action],
-                        names(view.actor), names(view.target), view.target == me)
-    elif view.claim is not None:
-        text = _("{name} claims {card}: {action}").format(
-            name=names(view.actor), card=card_name(view.claim), action=action_name(view.action))
-    else:
-        text = _("{name}: {action}").format(name=names(view.actor),
-                                            action=action_name(view.action))
+                         names(view.actor), names(view.target),
+                         view.target is not None and view.target == me)
     if not mine:
         return _("{what} — waiting for answers").format(what=text)
     kinds = {mv.kind for mv in view.legal_moves()}

@@ -357,18 +357,22 @@ def test_a_failed_action_says_whose_it_was_on_whom_and_why(lang, expected):
 @pytest.mark.parametrize("lang, expected", [
     ("en", ["Bot 2 claims Captain to steal from you", "root claims Assassin to assassinate Bot 3",
             "Bot 3 launches a Coup against you", "root launches a Coup against Bot 2",
-            "Bot 2 blocks you as Contessa"]),
+            "Bot 2 blocks you as Contessa", "Bot 3 claims Duke to collect Tax",
+            "Bot 3 claims Inquisitor to exchange cards"]),
     ("pt_BR", ["Bot 2 declara Capitão para extorquir você",
                "root declara Assassino para assassinar Bot 3",
                "Bot 3 dá um Golpe de Estado em você", "root dá um Golpe de Estado em Bot 2",
-               "Bot 2 bloqueia você como Condessa"]),
+               "Bot 2 bloqueia você como Condessa", "Bot 3 declara Duque para cobrar impostos",
+               "Bot 3 declara Inquisidor para trocar cartas"]),
 ])
-def test_a_targeted_action_is_said_in_words_and_to_you_when_you_are_its_target(lang, expected):
+def test_an_action_is_said_in_words_and_to_you_when_you_are_its_target(lang, expected):
     events = [Event("action", 1, 0, "captain", amount=0, action="steal"),
               Event("action", 0, 2, "assassin", amount=3, action="assassinate"),
               Event("action", 2, 0, amount=7, action="coup"),
               Event("action", 0, 1, amount=7, action="coup"),
-              Event("block", 1, 0, "contessa")]
+              Event("block", 1, 0, "contessa"),
+              Event("action", 2, card="duke", amount=0, action="tax"),
+              Event("action", 2, card="inquisitor", amount=0, action="exchange")]
     assert [said(lang, e) for e in events] == expected
 
 
