@@ -19,17 +19,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--lang", help="language of the terminal client: en or pt_BR "
                         "(default: from the environment's locale)")
+    bell = "do not ring the terminal's bell when a decision becomes yours (default: ring)"
+    parser.add_argument("--no-bell", dest="bell", action="store_false", help=bell)
     sub = parser.add_subparsers(dest="command")
-    language = argparse.ArgumentParser(add_help=False)  # --lang after the command too
-    language.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    client = argparse.ArgumentParser(add_help=False)  # the client's flags after the command
+    client.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    client.add_argument("--no-bell", dest="bell", action="store_false",
+                        default=argparse.SUPPRESS, help=bell)
     strategies = ", ".join(sorted(STRATEGIES))
     playouts = (f"playouts per searched decision, for ismcts: more plays stronger and slower "
                 f"(default {PLAYOUTS})")
     play = sub.add_parser(
-        "play", help="play against bots on this machine, no setup", parents=[language],
+        "play", help="play against bots on this machine, no setup", parents=[client],
         description="Play against bots on this machine: the game starts its own server on "
-        "loopback, seats you and the bots at a private table and deals at once. Nothing is "
-        "reachable from the network.")
+        "loopback, seats you and the bots at a private table, and deals when you press s. Nothing "
+        "is reachable from the network.")
     play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
                       help="bots at the table, 1-9 (default 3)")
     play.add_argument("--strategy", default="heuristic", metavar="NAME",
@@ -46,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
             for name, (answer, turn) in CLOCKS.items())
         + "; relaxed is three times the server's, time to read a claim and the rules card "
         "while you learn (default relaxed)"))
-    join = sub.add_parser("join", help="the lobby of a server", parents=[language])
+    join = sub.add_parser("join", help="the lobby of a server", parents=[client])
     join.add_argument("address", metavar="HOST[:PORT]")
     join.add_argument("--name", help="your name on the server")
     bot = sub.add_parser(
@@ -128,7 +132,7 @@ def _client(args) -> int:
     from .tui.app import CoupApp, Launch
     from .tui.launch import CLOCKS
 
-    launch = Launch()
+    launch = Launch(bell=args.bell)
     if args.command == "play":
         if args.strategy not in STRATEGIES:
             print(f"coup play: no strategy {args.strategy!r}; there are "
@@ -137,14 +141,14 @@ def _client(args) -> int:
         answer, turn = CLOCKS[args.clock]
         launch = Launch("play", name=args.name, bots=args.bots, strategy=args.strategy,
                         variant=args.variant, seed=args.seed, response_clock=answer,
-                        turn_clock=turn)
+                        turn_clock=turn, bell=args.bell)
     elif args.command == "join":
         try:
             host, port = parse_address(args.address)
         except LinkError as exc:
             print(f"coup join: {exc}", file=sys.stderr)
             return 2
-        launch = Launch("join", name=args.name, host=host, port=port)
+        launch = Launch("join", name=args.name, host=host, port=port, bell=args.bell)
     # A server inside the client stays quiet while the app runs: its log lines would
     # scribble over the screen. Logging is left as it was found afterwards.
     quiet, null = logging.getLogger("coup.server"), logging.NullHandler()

@@ -2,9 +2,10 @@
 and moves between the menu, the lobby, the table and the results.
 
 `Launch` says how the app starts: at the menu (`coup`), at a table against bots (`coup play`:
-an embedded server on loopback, the table created and started), or in a server's lobby
-(`coup join`). Messages from the server arrive as `Received` and update the model (the lobby's
-tables, the table's state); the screens are then told to redraw from it.
+an embedded server on loopback, the table created with its bots, started when the player
+presses s), or in a server's lobby (`coup join`). Messages from the server arrive as
+`Received` and update the model (the lobby's tables, the table's state); the screens are then
+told to redraw from it.
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ class CoupApp(App):
         super().__init__()
         self.launch = launch or Launch()
         self.name_wanted = self.launch.name or default_name()
+        #: Ring the terminal's bell when a decision becomes ours (`--no-bell`: never); kept
+        #: from the command line whatever the menu launches later.
+        self.bell_wanted = self.launch.bell
         self.net = Net(self.post_message)
         self._trio_done: asyncio.Future | None = None
         #: The port of each server this process runs: "practice" (loopback, for `play`) and
@@ -326,9 +330,8 @@ class CoupApp(App):
             return
         self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
         self.net.token = msg.token
+        # A practice table waits for its player to look, and to press s (the Start item).
         self.switch_to(TableScreen())
-        if self._then == "play" and msg.seat is not None:
-            self.start_game()
 
     def _on_table(self, msg) -> None:
         if self.table is not None and msg.info["table"] == self.table.table:
@@ -359,6 +362,11 @@ class CoupApp(App):
         events = [Event(**e) for e in events]
         retold = msg.TYPE == "snapshot"  # its events retell the game before it
         unseen = table.to_log(events, new_game, retold)
+        table.record(events, fresh=new_game or msg.TYPE == "snapshot")
+        mine = view.seat is not None and view.seat in view.waiting and not view.over
+        if mine and self.bell_wanted and (
+                new_game or old.opened != view.opened or view.seat not in old.waiting):
+            self.bell()  # a decision of ours has just opened: call the player back to it
         self.redraw_game([] if retold else unseen, new_game, unseen if retold else [])
 
     def redraw_game(self, events, new_game: bool, earlier=()) -> None:

@@ -40,6 +40,8 @@ class Launch:
     #: Seconds for answers and turns at the practice table (0: no clock); see CLOCKS.
     response_clock: int = CLOCKS["relaxed"][0]
     turn_clock: int = CLOCKS["relaxed"][1]
+    #: Ring the terminal's bell when a decision becomes yours (`--no-bell`: never).
+    bell: bool = True
 
 
 def default_name() -> str:

@@ -16,6 +16,10 @@ from protocol import MAX_EARLIER_EVENTS
 from ..i18n import _
 
 
+#: Seconds the seats of the last action stay highlighted.
+SPOTLIGHT = 2.0
+
+
 @dataclass
 class Pending:
     """A move sent and not yet answered."""
@@ -44,6 +48,12 @@ class TableState:
     #: The latest events of this game that the log shows (as many as a snapshot retells at
     #: most): what tells a snapshot's earlier events the log lacks from those it has.
     logged: list = field(default_factory=list)
+    #: seat → {character: times claimed} this game: every action and block that named a
+    #: character, which everyone saw (a claim is public; whether it was true is not).
+    claims: dict[int, dict[str, int]] = field(default_factory=dict)
+    #: The last action: (its seat, its target or None, the monotonic moment its highlight
+    #: ends), so that the players panel shows for a moment who just acted on whom.
+    spotlight: tuple[int, int | None, float] | None = None
 
     @property
     def seats(self) -> list[dict]:
@@ -51,6 +61,12 @@ class TableState:
         if self.players:
             return self.players
         return self.info["seats"] if self.info else []
+
+    @property
+    def bots_at_start(self) -> str | None:
+        """The strategy of the bots that take the empty seats when the game starts (a
+        practice table's), if the table has them."""
+        return ((self.info or {}).get("options") or {}).get("bots")
 
     def name(self, seat: int | None) -> str:
         if seat is None:
@@ -62,6 +78,28 @@ class TableState:
                 if info.get("name"):
                     return info["name"]
         return _("Seat {n}").format(n=seat + 1)
+
+    def record(self, events, fresh: bool) -> None:
+        """Count the claims among `events` (public ones: the app receives no other kind of
+        action or block) and light up the seats of the last action. `fresh`: the events
+        start the count anew (a new game, or a snapshot whose history retells it)."""
+        if fresh:
+            self.claims = {}
+            self.spotlight = None
+        for e in events:
+            if e.kind in ("action", "block") and e.card is not None:
+                mine = self.claims.setdefault(e.seat, {})
+                mine[e.card] = mine.get(e.card, 0) + 1
+            if e.kind == "action":
+                self.spotlight = (e.seat, e.target, time.monotonic() + SPOTLIGHT)
+
+    def lit(self, seat: int) -> str | None:
+        """While the last action is highlighted: "acted" for its seat, "targeted" for its
+        target; else (and for the other seats) None."""
+        if self.spotlight is None or time.monotonic() >= self.spotlight[2]:
+            return None
+        actor, target, _end = self.spotlight
+        return "acted" if seat == actor else "targeted" if seat == target else None
 
     def to_log(self, events: list, new_game: bool, retold: bool) -> list:
         """Of a view's `events`, those the log has yet to show, now noted as shown: all of an
@@ -99,6 +137,7 @@ class TableState:
                     info["bot"] = info.get("bot") or "bot"
                 if name:
                     info["name"] = name
+
 
 def _after(logged: list, retold: list) -> list:
     """The events of `retold` after the longest run that ends `logged` and starts `retold`."""

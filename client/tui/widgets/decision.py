@@ -1,5 +1,6 @@
 """The open decision in words, with a countdown bar for its deadline (yours when you owe it,
-else that of the seat the table waits for), and the move you sent while it is pending."""
+else that of the seat the table waits for), and the move you sent while it is pending. Before
+the game: how many seats are taken, or, to the creator of a full table, how to start it."""
 
 from __future__ import annotations
 
@@ -29,8 +30,13 @@ class DecisionPanel(Vertical):
         if state is None or state.view is None:
             seats = state.seats if state is not None else []
             taken = sum(1 for s in seats if s.get("name") or s.get("bot"))
-            label.update(Text(_("Waiting for players: {taken} of {seats} seats taken").format(
-                taken=taken, seats=len(seats))))
+            creator = (state is not None and state.seat is not None and bool(state.info)
+                       and state.info.get("creator_seat") == state.seat)
+            if creator and seats and (taken == len(seats) or state.bots_at_start):
+                label.update(Text(_("Press s to start the game · ? shows the rules")))
+            else:
+                label.update(Text(_("Waiting for players: {taken} of {seats} seats "
+                                    "taken").format(taken=taken, seats=len(seats))))
         elif state.pending is not None:
             label.update(Text(_("Sending: {move}…").format(
                 move=move_label(state.pending.move, state.name))))

@@ -22,6 +22,8 @@ from client.tui.app import CoupApp, Launch
 from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.table import RESPONSE_KEYS, TableScreen
+import server.table as table_module
+from engine import Game
 from protocol import CreateTable, Join, MoveRequest, Ready
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
@@ -61,6 +63,17 @@ def practice(**settings) -> Launch:
     return Launch(**values)
 
 
+async def start_practice(app, pilot) -> None:
+    """At a practice table (`coup play`) that waits for its player, press s to deal, as the
+    player does once the bots are seated; nothing once the game runs."""
+    if app.launch.mode != "play" or (app.table is not None and app.table.view is not None):
+        return
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) and "s" in bar_keys(app),
+                "the practice table's Start")
+    await pilot.press("s")
+    await until(pilot, lambda: app.table.view is not None, "the game")
+
+
 def my_decision(app: CoupApp):
     """The view, when this client owes a decision with no move pending (or the game is over)."""
     table = app.table
@@ -95,7 +108,9 @@ def answer_key(view) -> str:
 
 async def play_to_the_end(app, pilot) -> int:
     """Answer every decision with keys (Income, Coup when forced, pass, concede, the
-    first choice of every dialog) until the game is over; returns how many moves were made."""
+    first choice of every dialog) until the game is over, starting a practice game first;
+    returns how many moves were made."""
+    await start_practice(app, pilot)
     moves = 0
     while True:
         view = await until(pilot, lambda: my_decision(app), "a decision or the end")
@@ -229,8 +244,9 @@ def notes(app: CoupApp) -> list[str]:
 
 
 async def my_turn(app, pilot):
-    """Wait for this client's turn to act (a dialog's decisions answered with its first
-    choice, responses with pass, on the way); returns the view."""
+    """Wait for this client's turn to act (a practice game started, a dialog's decisions
+    answered with its first choice, responses with pass, on the way); returns the view."""
+    await start_practice(app, pilot)
     while True:
         view = await until(pilot, lambda: my_decision(app), "our decision")
         if view.phase == "action":
@@ -265,6 +281,17 @@ async def peer_plays(peer: Peer, state_id: int, choose: Callable, phase: str | N
                                            move=choose(view).to_dict()))
     assert reply.TYPE == "move_accepted", reply
     return view
+
+
+def arrange(monkeypatch, **position) -> None:
+    """The server's next game is the position given (`Game.arrange`: Ana at seat 0, Bruno
+    at seat 1 in a `duel`)."""
+    class Arranged(Game):
+        @classmethod
+        def new(cls, options, seed=None):
+            return Game.arrange(options, seed=1, **position)
+
+    monkeypatch.setattr(table_module, "Game", Arranged)
 
 
 async def duel(app, pilot, server, rival: str = "Bruno", **options):

@@ -10,25 +10,24 @@ from __future__ import annotations
 
 import pytest
 
-import server.table as table_module
 from client.i18n import set_language
 from client.tui.app import Launch
 from client.tui.screens.dialogs import ConfirmDialog
 from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen
-from engine import Game, move
+from engine import move
 
-from .helpers import bar_keys, dialog, duel, my_decision, peer_plays, run_app, sent_by, shown, \
-    until
-
-
-def arrange(monkeypatch, **position) -> None:
-    """The server's next game is the position given (Ana at seat 0, Bruno at seat 1)."""
-    class Arranged(Game):
-        @classmethod
-        def new(cls, options, seed=None):
-            return Game.arrange(options, seed=1, **position)
-
-    monkeypatch.setattr(table_module, "Game", Arranged)
+from .helpers import (
+    arrange,
+    bar_keys,
+    dialog,
+    duel,
+    my_decision,
+    peer_plays,
+    run_app,
+    sent_by,
+    shown,
+    until,
+)
 
 
 def join(server) -> Launch:
