@@ -8,6 +8,7 @@ anything is sent: a move that is not legal now is explained at once, in the engi
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,7 +20,7 @@ from engine import Move, move
 from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name, card_name, ngettext
-from ..narrate import choice_title, event_text, move_label, presence_text
+from ..narrate import choice_title, event_text, move_label, presence_text, variant_label
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.hand import HandPanel
@@ -42,6 +43,21 @@ DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
 #: How each event kind reads in the log.
 EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
                 "challenge": "yellow", "block": "cyan", "forfeit": "red"}
+
+
+def rules_line(options: dict | None) -> str:
+    """The variant in play and the table's clocks, e.g. "Inquisitor · 20 s to answer, 60 s a
+    turn" ("no clocks" when neither runs); "" before the table is known."""
+    if not options:
+        return ""
+    answer, turn = options.get("response_clock", 0), options.get("turn_clock", 0)
+    if answer or turn:
+        clocks = _("{answer} to answer, {turn} a turn").format(
+            answer=_("{n} s").format(n=answer) if answer else _("no clock"),
+            turn=_("{n} s").format(n=turn) if turn else _("no clock"))
+    else:
+        clocks = _("no clocks")
+    return f"{variant_label(options.get('variant', 'base'))} · {clocks}"
 
 
 class TableScreen(CoupScreen):
@@ -94,13 +110,29 @@ class TableScreen(CoupScreen):
         parts = [info.get("name") or _("Table {id}").format(id=state.table)]
         if state.code:
             parts.append(_("code {code}").format(code=state.code))
-        parts.append(_("you are {name}").format(name=self.app.me) if state.seat is not None
-                     else _("spectating"))
-        self.query_one("#table-header", Static).update(Text("  ·  ".join(parts)))
+        if state.seat is None:  # (a player finds "(you)" in the players panel)
+            parts.append(_("spectating"))
+        header = Table.grid(expand=True)
+        header.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        header.add_column(no_wrap=True, justify="right")
+        header.add_row(Text(" · ".join(parts)), Text(rules_line(info.get("options"))))
+        self.query_one("#table-header", Static).update(header)
         self.query_one(PlayersPanel).show()
         self.query_one(HandPanel).show()
         self.query_one(DecisionPanel).show()
         self._offer()
+        self.call_after_refresh(self._lift_toasts)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._lift_toasts)
+
+    def _lift_toasts(self) -> None:
+        """Notices stand above the decision line and the action bar, never over them: the
+        rack sits on the bottom edge, lifted by the height of what is under the log."""
+        racks = self.query_children("#textual-toastrack")
+        decision = self.query_one(DecisionPanel)
+        if racks and decision.region.height:
+            racks.first().styles.margin = (0, 0, self.size.height - decision.region.y, 0)
 
     def game_changed(self, events, new_game: bool, earlier=()) -> None:
         """Draw a new view: the log writes `events`, what just happened, after `earlier`,
@@ -108,6 +140,8 @@ class TableScreen(CoupScreen):
         who arrives mid-game or comes back), under a heading."""
         state = self.state
         log = self.query_one("#log", RichLog)
+        if new_game:  # the notices of the game before (a rematch asked…) are stale now
+            self.app.clear_notifications()
         if earlier:
             log.write(Text(_("Earlier in this game:") if new_game else _("While you were away:"),
                            style="bold"))

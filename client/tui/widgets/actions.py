@@ -1,5 +1,6 @@
 """The action bar: one button per thing you may do now, each showing its one-key shortcut,
-four to a row so that every one stays on screen at 80 columns.
+at least four to a row so that every one stays on screen at 80 columns, and all in one row
+when the terminal is wide enough for every label whole.
 
 The table screen hands it (key, label, callback) triples; a click or the key runs the callback.
 Buttons are rebuilt only when the triples' keys and labels change, so that the bar does not
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import NamedTuple
+
+from rich.cells import cell_len
 
 from textual.containers import Container
 from textual.content import Content
@@ -40,6 +43,19 @@ class ActionBar(Container):
                 for n, i in enumerate(items)
             )
         self.disabled = not enabled
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """As many buttons to a row as fit with their labels whole, four at the least."""
+        if not self.items:
+            return
+        widest = max(cell_len(f"{self._key_text(i.key)} {i.label}") for i in self.items)
+        gutter = 1  # (coup.tcss: grid-gutter)
+        room = (self.content_size.width + gutter) // (widest + gutter)
+        self.styles.grid_size_columns = max(4, min(len(self.items), room))
 
     @staticmethod
     def _key_text(key: str) -> str:

@@ -13,27 +13,37 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+from textual.widgets._toast import Toast
+
 from client.i18n import set_language
 from client.tui.app import Launch
 from client.tui.messages import Received
+from client.tui.model import TableState
 from client.tui.screens.dialogs import ConfirmDialog
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.results import ResultsScreen
-from client.tui.screens.table import ACTION_KEYS, TableScreen
+from client.tui.screens.table import ACTION_KEYS, TableScreen, rules_line
+from client.tui.widgets.players import claims_text
+from engine import Event, move
 from protocol import Join, Joined, Leave, MoveRequest, Ready, TableInfo
 from server.table import Table
 
 from .helpers import (
+    arrange,
     bar_keys,
     bar_text,
     create_table,
     dialog,
     dialog_labels,
+    duel,
     log_lines,
+    my_decision,
     my_turn,
     new_id,
     notes,
+    peer_plays,
     play_to_the_end,
     practice,
     run_app,
@@ -310,6 +320,159 @@ def test_the_results_reveal_every_hand_and_a_rematch_starts_with_the_winner():
         await until(pilot, lambda: not app.table.view.over, "the rematch")
         assert not isinstance(app.screen, ResultsScreen)
         assert app.table.view.first_seat == winner
+        # The notice of the rematch asked is stale now: gone, off the decision line.
+        assert "Rematch asked: it starts when everyone agrees." not in notes(app)
         assert "A new game begins." in log_lines(app.screen_stack[2].query_one("#log"))
 
     run_app(practice(), body)
+
+
+def lit_rows(panel) -> dict[str, str]:
+    """The players panel's highlighted lines, by the name on them: "acted" for a line in
+    reverse video, "targeted" for one in reverse red."""
+    rows = {}
+    for strip in panel.render_lines(panel.region.reset_offset):
+        named = [seg for seg in strip if seg.style and seg.style.reverse
+                 and any(c.isalpha() for c in seg.text)]
+        if named:
+            color = named[0].style.color
+            red = color is not None and color.get_truecolor()[:2] == (255, 0)
+            rows[named[0].text.split()[0]] = "targeted" if red else "acted"
+    return rows
+
+
+def test_the_last_action_lights_its_seats_and_claims_stay_under_the_players(
+        server, monkeypatch):
+    """Bruno steals from Ana (R4.6): for a moment his line and hers stand out in the players
+    panel, and under him "claimed: Captain"; Ana blocks as the Captain (R7), and her line
+    says so too. The highlight ends after SPOTLIGHT seconds; the claims stay."""
+    arrange(monkeypatch, hands=[["duke", "captain"], ["captain", "contessa"]], actor=1)
+
+    async def body(app, pilot):
+        bruno = await duel(app, pilot, server, two_player_draft=False)
+        players = app.screen.query_one("#players")
+        assert lit_rows(players) == {} and "claimed" not in shown(players)
+        await server.run(peer_plays, bruno, app.table.view.state_id,
+                         lambda v: move("steal", target=0), "action")
+        await until(pilot, lambda: my_decision(app), "our answer to the steal")
+        await until(pilot, lambda: lit_rows(players) == {"Bruno": "acted", "Ana": "targeted"},
+                    "the steal's seats lit")
+        assert "  claimed: Captain" in shown(players).splitlines()[2]  # under Bruno's line
+        await pilot.press("b")
+        await until(pilot, lambda: dialog(app), "the blocks")
+        await pilot.press("1")  # as the Captain
+        await until(pilot, lambda: app.table.claims.get(0) == {"captain": 1}, "Ana's claim")
+        await until(pilot, lambda: shown(players).count("claimed: Captain") == 2,
+                    "Ana's claim in the panel")
+        await until(pilot, lambda: lit_rows(players) == {}, "the highlight's end", timeout=4)
+        assert app.table.claims == {0: {"captain": 1}, 1: {"captain": 1}}
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body, size=(80, 24))
+
+
+def test_claims_count_each_character_and_start_anew_with_each_game():
+    """A seat's claims this game: actions and blocks that named a character, counted; a
+    new game (or a snapshot retelling one) starts the count again. In both languages."""
+    state = TableState("t1", 0)
+    state.record([Event("action", seat=1, action="tax", card="duke"),
+                  Event("action", seat=1, action="income"),
+                  Event("block", seat=0, target=1, card="contessa"),
+                  Event("action", seat=1, action="steal", target=0, card="captain"),
+                  Event("action", seat=1, action="tax", card="duke")], fresh=True)
+    assert state.claims == {1: {"duke": 2, "captain": 1}, 0: {"contessa": 1}}
+    assert claims_text(state.claims[1]) == "claimed: Duke ×2, Captain"
+    set_language("pt_BR")
+    assert claims_text(state.claims[1]) == "declarou: Duque ×2, Capitão"
+    state.record([Event("action", seat=0, action="exchange", card="ambassador")], fresh=True)
+    assert state.claims == {0: {"ambassador": 1}}
+
+
+def test_a_decision_becoming_yours_rings_the_bell_once(server, monkeypatch):
+    """Bruno acts first: no bell. His Steal opens Ana's answer: one ring, however often the
+    table redraws meanwhile; her pass gives her the turn: a second ring."""
+    arrange(monkeypatch, hands=[["duke", "captain"], ["captain", "contessa"]], actor=1)
+
+    async def body(app, pilot):
+        rings = []
+        app.bell = lambda: rings.append(app.table.view.phase)
+        bruno = await duel(app, pilot, server, two_player_draft=False)
+        await pilot.pause(0.3)
+        assert rings == []
+        await server.run(peer_plays, bruno, app.table.view.state_id,
+                         lambda v: move("steal", target=0), "action")
+        await until(pilot, lambda: my_decision(app), "our answer to the steal")
+        await pilot.pause(0.6)  # the panels redraw on their clocks: no ring for that
+        assert rings == ["respond"]
+        await pilot.press("p")
+        await until(pilot, lambda: (v := my_decision(app)) and v.phase == "action", "our turn")
+        assert rings == ["respond", "action"]
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body)
+
+
+def test_no_bell_with_no_bell(server, monkeypatch):
+    """`--no-bell`: a decision of ours opens in silence."""
+    arrange(monkeypatch, hands=[["duke", "captain"], ["captain", "contessa"]], actor=0)
+
+    async def body(app, pilot):
+        rings = []
+        app.bell = lambda: rings.append(1)
+        await duel(app, pilot, server, two_player_draft=False)
+        await until(pilot, lambda: my_decision(app), "our turn")
+        await pilot.pause(0.3)
+        assert rings == []
+
+    run_app(Launch(mode="join", port=server.port, name="Ana", bell=False), body)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_the_header_names_the_variant_and_the_clocks(lang):
+    texts = {"en": ("Inquisitor · 20 s to answer, 60 s a turn", "Base game · no clocks"),
+             "pt_BR": ("Inquisidor · 20 s para responder, 60 s por turno",
+                       "Jogo base · sem relógios")}
+    set_language(lang)
+    clocks, none = texts[lang]
+    assert rules_line({"variant": "inquisitor", "response_clock": 20, "turn_clock": 60}) \
+        == clocks
+
+    async def body(app, pilot):
+        header = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.info and app.screen.query_one("#table-header"),
+                             "the table")
+        await until(pilot, lambda: none in shown(header), "the variant and no clocks")
+
+    run_app(practice(), body, size=(80, 24))
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_the_action_bar_uses_the_width(size):
+    """At 120 columns every action is on one row; at 80 at least four are to a row."""
+    async def body(app, pilot):
+        await my_turn(app, pilot)
+        await pilot.pause(0.1)
+        buttons = list(app.screen.query("#actions Button"))
+        rows = sorted({b.region.y for b in buttons})
+        assert len(buttons) == 5
+        if size[0] == 120:
+            assert len(rows) == 1
+        assert all(len(str(b.label)) <= b.region.width for b in buttons)  # (labels whole)
+        assert sum(1 for b in buttons if b.region.y == rows[0]) >= 4
+
+    run_app(practice(bots=2, strategy="honest"), body, size=size)
+
+
+def test_notices_never_cover_the_decision_line():
+    """A pile of notices on the table screen stands above the decision and the action bar;
+    and those of a game are cleared when a new one begins (a stale "Rematch asked…")."""
+    async def body(app, pilot):
+        await my_turn(app, pilot)
+        for n in range(4):
+            app.notify(f"Notice {n}: " + "a long notice to fill the rack " * 3, timeout=30)
+        await pilot.pause(0.3)
+        screen = app.screen
+        toasts = list(screen.query(Toast))
+        assert len(toasts) == 4
+        below = screen.query_one("#decision").region.y
+        assert all(toast.region.bottom <= below for toast in toasts)
+
+    run_app(practice(bots=2, strategy="honest"), body, size=(80, 24), notifications=True)
