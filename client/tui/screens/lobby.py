@@ -13,7 +13,7 @@ from ...i18n import N_, _, ngettext
 from ..narrate import strategy_choices, variant_choices, variant_label
 from ..widgets.log import WrappingLog
 from .base import CoupScreen
-from .menu import Form, lan_address
+from .menu import Form, join_command, lan_address
 from .rules import RulesScreen
 
 
@@ -30,7 +30,7 @@ def who_sits(seats: list[dict]) -> str:
     people = [s["name"] for s in seats if s["name"] and not s["bot"]]
     bots = sum(1 for s in seats if s["bot"])
     names = ([ngettext("{n} bot", "{n} bots", bots).format(n=bots)] if bots else []) + people
-    return f"{len(people) + bots}/{len(seats)} " + _short(", ".join(names), 22)
+    return f"{len(people) + bots}/{len(seats)} " + _short(", ".join(names), 16)
 
 
 def _short(text: str, width: int) -> str:
@@ -42,15 +42,23 @@ def status_text(status: str) -> str:
         status, status)
 
 
+class TableList(DataTable):
+    """The list of tables; enter joins the table under the cursor, and the footer says so
+    (a DataTable's own enter is silent there)."""
+
+    BINDINGS = [Binding("enter", "select_cursor", N_("Join"))]
+
+
 class LobbyScreen(CoupScreen):
+    # Short descriptions: with the list's Join, the footer fits in 80 columns in every
+    # language.
     BINDINGS = [
         Binding("c", "create", N_("Create")),
-        Binding("enter", "join", N_("Join"), show=True),
         Binding("s", "spectate", N_("Spectate")),
-        Binding("k", "code", N_("Join by code")),
+        Binding("k", "code", N_("Code")),
         Binding("slash", "chat", N_("Chat")),
         Binding("question_mark", "rules", N_("Rules")),
-        Binding("escape", "leave", N_("Leave server")),
+        Binding("escape", "leave", N_("Leave")),
     ]
     #: Narrower than this, the chat goes under the list of tables, which needs the width.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
@@ -59,13 +67,14 @@ class LobbyScreen(CoupScreen):
         yield Static(id="lobby-header")
         with Horizontal(id="lobby-main"):
             with Vertical(id="lobby-tables"):
-                yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+                yield TableList(id="tables", cursor_type="row", zebra_stripes=True,
+                                cell_padding=0)
                 yield Static(id="no-tables")
             with Vertical(id="lobby-chat"):
                 yield WrappingLog(id="chat-log", max_lines=500)
                 yield Input(placeholder=_("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._rows: list[tuple[str, ...]] | None = None
@@ -85,9 +94,9 @@ class LobbyScreen(CoupScreen):
     def model_changed(self, what: str) -> None:
         app = self.app
         header = _("{server} — you are {name}").format(server=app.server_name, name=app.me)
-        if "lan" in app.servers:
-            header += "  ·  " + _("friends join with: coup join {address}:{port}").format(
-                address=lan_address(), port=app.servers["lan"])
+        if "lan" in app.servers:  # on a line of its own: the one thing that must show whole
+            header += "\n" + _("Friends on your network join with: {command}").format(
+                command=join_command(lan_address(), app.servers["lan"]))
         self.query_one("#lobby-header", Static).update(Text(header))
         if what == "tables":
             self._show_tables()
@@ -96,23 +105,25 @@ class LobbyScreen(CoupScreen):
         """Redraw the list when it changed, keeping the row the cursor was on.
 
         Columns get widths measured here: the table's own measuring lags behind a list
-        that is redrawn twice a second.
+        that is redrawn twice a second. They are one space apart, not the table's two, so
+        that every column, the id last, fits in 80 columns in every language.
         """
         rows = []
         for t in self.app.tables:
             seats = t["seats"]
             rows.append((t["table"], t["name"], who_sits(seats),
                          variant_label(t["options"].get("variant", "base")),
-                         clocks_text(t["options"]), status_text(t["status"])))
+                         clocks_text(t["options"]), status_text(t["status"]), t["table"]))
         if rows == self._rows:
             return
         self._rows = rows
         table = self.query_one("#tables", DataTable)
         chosen = self._selected()
-        labels = (_("Table"), _("Players"), _("Variant"), _("Clocks"), _("Status"))
+        # The id is what `coup bot --table` takes.
+        labels = (_("Table"), _("Players"), _("Variant"), _("Clocks"), _("Status"), _("Id"))
         table.clear(columns=True)
         for n, label in enumerate(labels, 1):
-            table.add_column(label, width=max([len(label)] + [len(r[n]) for r in rows]))
+            table.add_column(label, width=1 + max([len(label)] + [len(r[n]) for r in rows]))
         for key, *cells in rows:
             table.add_row(*(Text(c) for c in cells), key=key)
         if chosen is not None and chosen in {r[0] for r in rows}:
@@ -132,11 +143,6 @@ class LobbyScreen(CoupScreen):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.app.join_table(table=event.row_key.value)
-
-    def action_join(self) -> None:
-        chosen = self._selected()
-        if chosen is not None:
-            self.app.join_table(table=chosen)
 
     def action_spectate(self) -> None:
         chosen = self._selected()

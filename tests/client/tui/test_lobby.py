@@ -10,15 +10,16 @@ peers in that thread, driven with `server.run`.
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Input, Select, Switch
+from textual.widgets import DataTable, Footer, Input, Select, Switch
 
 from client.i18n import set_language
 from client.tui.app import Launch
+from client.tui.messages import Received
 from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen, who_sits
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
 from client.tui.narrate import error_text
-from protocol import Say, Start
+from protocol import Say, Start, Tables
 from server import ServerConfig
 
 from .helpers import (
@@ -66,7 +67,7 @@ def test_the_lobby_lists_tables_with_their_seats_and_follows_them(server):
         cells = await until(pilot, lambda: row(app, table), "Bruno's table in the list")
         assert cells[0] == "Bruno's den"
         assert cells[1].startswith("1/3") and "Bruno" in cells[1]
-        assert cells[2:] == ["Inquisitor", "30s/90s", "waiting"]
+        assert cells[2:] == ["Inquisitor", "30s/90s", "waiting", table]
         carla = await server.peer("Carla")
         await server.run(sit, carla, table)
         cells = await until(pilot, lambda: (r := row(app, table)) and r[1].startswith("2/3")
@@ -77,6 +78,45 @@ def test_the_lobby_lists_tables_with_their_seats_and_follows_them(server):
     run_app(join(server), body)
 
 
+def footer_keys(screen) -> list[tuple[str, int]]:
+    """The footer's keys as they read, each with the column where it ends."""
+    return [(" ".join(shown(key).split()), key.region.right)
+            for key in screen.query_one(Footer).query("FooterKey")]
+
+
+def test_the_list_shows_each_table_s_id_and_the_footer_says_enter_joins():
+    """The id `coup bot --table` takes is in the list; at 80 columns the footer shows every
+    key whole, Join (enter) first, in both languages."""
+    tables = [{"table": "beef01", "name": "Bruno's den", "status": "waiting",
+               "seats": [{"seat": 0, "name": "Bruno", "bot": None, "ready": True,
+                          "away": False},
+                         {"seat": 1, "name": None, "bot": None, "ready": False,
+                          "away": False}],
+               "options": {"variant": "inquisitor", "response_clock": 20,
+                           "turn_clock": 60}}]
+    for lang, join, leave in (("en", "⏎ Join", "esc Leave"), ("pt_BR", "⏎ Entrar",
+                                                              "esc Sair")):
+        set_language(lang)
+
+        async def body(app, pilot):
+            app.me, app.server_name = "Ana", "coup-server/0.1"
+            app.net.link = object()  # a stand-in: the app believes it is connected
+            app.switch_to(LobbyScreen())
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                        and app.screen.query("#tables"), "the lobby")
+            app.post_message(Received(Tables(tables=tables)))
+            await until(pilot, lambda: row(app, "beef01"), "the table in the list")
+            lobby = app.screen
+            assert row(app, "beef01")[-1] == "beef01"
+            grid = lobby.query_one("#tables", DataTable)
+            assert "beef01" in shown(grid)  # in sight, not scrolled off to the right
+            keys = footer_keys(lobby)
+            assert keys[0][0] == join and keys[-1][0] == leave
+            assert all(end <= 80 for _key, end in keys)
+
+        run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
 def test_the_list_counts_the_bots_and_names_the_people():
     def seat(n, name=None, bot=None):
         return {"seat": n, "name": name, "bot": bot, "ready": False, "away": False}
@@ -85,7 +125,7 @@ def test_the_list_counts_the_bots_and_names_the_people():
                      seat(3)]) == "3/4 2 bots, Ana"
     assert who_sits([seat(0, bot="honest"), seat(1, "Bruno")]) == "2/2 1 bot, Bruno"
     long = who_sits([seat(n, f"Player{n}") for n in range(6)])
-    assert long.startswith("6/6 Player0, Player1") and long.endswith("…")
+    assert long.startswith("6/6 Player0, Pla") and long.endswith("…") and len(long) == 4 + 16
 
 
 def test_an_empty_lobby_says_how_to_create_a_table(server):
@@ -291,7 +331,6 @@ def test_two_players_asking_for_one_name_are_told_apart(server):
                              and app.table.info and app.screen, "Ana's table")
         players = shown(screen.query_one("#players"))
         assert "Ana-2 (you)" in players and "Ana (you)" not in players
-        assert "you are Ana-2" in shown(screen.query_one("#table-header"))
         assert app.table.seat == 1 and bar_keys(app) == ["r"]
         await server.run(ana.request, Say(id=new_id(), text="hi twin", scope="table"))
         await until(pilot, lambda: "Ana: hi twin" in log_lines(screen.query_one("#log")),
@@ -306,7 +345,7 @@ def test_a_spectator_sees_only_the_public_table(server):
         table = (await server.run(create_table, bruno, seats=3, bots="honest")).table
         await server.run(bruno.request, Start(id=new_id()))
         await in_lobby(app, pilot)
-        await until(pilot, lambda: (r := row(app, table)) and r[-1] == "playing",
+        await until(pilot, lambda: (r := row(app, table)) and r[-2] == "playing",
                     "the running table in the list")
         app.screen.query_one("#tables", DataTable).focus()
         await pilot.press("s")
