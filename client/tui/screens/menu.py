@@ -47,6 +47,11 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def join_command(address: str, port: int | str) -> str:
+    """What friends type to join a game hosted here."""
+    return f"coup join {address}:{port}"
+
+
 class MenuScreen(CoupScreen):
     BINDINGS = [
         Binding("p", "play", N_("Play")),
@@ -216,14 +221,22 @@ class JoinForm(NamedForm):
 
 
 class HostForm(NamedForm):
+    """Your name first (where the focus starts), then the port; the command friends type to
+    join sits on a line of its own, whole at any width, and follows the port."""
+
     TITLE_TEXT = N_("Host a LAN game")
 
     def fields(self) -> ComposeResult:
-        yield Label(_("Friends on your network join at {address}").format(
-            address=lan_address()))
+        yield from self.name_field()
         yield Label(_("Port"))
         yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
-        yield from self.name_field()
+        yield Label(_("Friends on your network join with:"))
+        yield Label(join_command(lan_address(), DEFAULT_PORT), id="address")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "port":
+            self.query_one("#address", Label).update(
+                join_command(lan_address(), event.value or "…"))
 
     def answer(self):
         name = self.name_value()

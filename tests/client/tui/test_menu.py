@@ -16,9 +16,10 @@ from client.i18n import set_language
 from client.tui.app import Launch
 from client.tui.launch import CLOCKS
 from client.tui.screens.lobby import LobbyScreen
-from client.tui.screens.menu import HostForm, JoinForm, MenuScreen, PlayForm
+from client.tui.screens.menu import HostForm, JoinForm, MenuScreen, PlayForm, lan_address
 from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import TableScreen
+from protocol import DEFAULT_PORT
 
 from .helpers import run_app, shown, until
 
@@ -222,6 +223,9 @@ def test_a_server_that_does_not_answer_is_said_and_the_menu_stays():
 
 
 def test_the_host_form_serves_the_lan_and_shows_the_address():
+    """At 80 columns: the focus starts on the name (a first Tab leaves it for the port, and
+    types nothing into it), the command friends type shows whole on a line of its own and
+    follows the port, and the lobby's header shows it whole too."""
     with socket.socket() as probe:
         probe.bind(("0.0.0.0", 0))
         port = probe.getsockname()[1]
@@ -230,25 +234,28 @@ def test_the_host_form_serves_the_lan_and_shows_the_address():
         await opened(app, pilot, MenuScreen)
         await pilot.press("h")
         form = await opened(app, pilot, HostForm)
-        assert any("Friends on your network join at" in str(label.content)
-                   for label in form.query(Label))
-        field = form.query_one("#port", Input)
+        name, field = form.query_one("#name", Input), form.query_one("#port", Input)
+        assert name.has_focus
+        await pilot.press("tab")
+        assert field.has_focus and name.value == "Ana"
+        command = f"coup join {lan_address()}:"
+        assert shown(form.query_one("#address")).strip() == f"{command}{DEFAULT_PORT}"
         field.value = "70000"
-        field.focus()
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is form
         assert [n.message for n in app._notifications] == [
             "A port is a number from 1 to 65535."]
         field.value = str(port)
+        await until(pilot, lambda: shown(form.query_one("#address")).strip()
+                    == f"{command}{port}", "the address to follow the port")
         await pilot.press("enter")
         lobby = await opened(app, pilot, LobbyScreen)
         assert app.servers["lan"] == port
-        await until(pilot, lambda: f":{port}" in shown(lobby.query_one("#lobby-header")),
-                    "the address for friends")
-        assert "coup join" in shown(lobby.query_one("#lobby-header"))
+        await until(pilot, lambda: f"{command}{port}" in shown(lobby.query_one("#lobby-header")),
+                    "the address for friends, whole")
 
-    run_app(menu(), body, size=(120, 40))
+    run_app(menu(), body, size=(80, 24))
 
 
 def test_q_quits_from_the_menu():
