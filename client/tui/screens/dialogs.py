@@ -57,7 +57,7 @@ class ChooseDialog(CoupModal):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def game_changed(self, events, new_game: bool) -> None:
+    def game_changed(self, events, new_game: bool, earlier=()) -> None:
         if self.opened is not None and not _still_open(self.app.table, self.opened):
             self.dismiss(None)
 
@@ -89,7 +89,7 @@ class ConfirmDialog(CoupModal):
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
 
-    def game_changed(self, events, new_game: bool) -> None:
+    def game_changed(self, events, new_game: bool, earlier=()) -> None:
         if self.opened is not None and not _still_open(self.app.table, self.opened):
             self.dismiss(False)
 

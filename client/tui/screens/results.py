@@ -107,7 +107,7 @@ class ResultsScreen(CoupModal):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def game_changed(self, events, new_game: bool) -> None:
+    def game_changed(self, events, new_game: bool, earlier=()) -> None:
         table = self.app.table
         if table is None or table.view is None or not table.view.over:
             self.dismiss(None)

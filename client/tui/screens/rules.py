@@ -125,7 +125,7 @@ class RulesScreen(CoupModal):
     def model_changed(self, what: str) -> None:
         self._show_decision()
 
-    def game_changed(self, events, new_game: bool) -> None:
+    def game_changed(self, events, new_game: bool, earlier=()) -> None:
         self._show_decision()
 
     def _show_decision(self) -> None:
