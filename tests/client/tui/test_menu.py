@@ -21,7 +21,7 @@ from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import TableScreen
 from protocol import DEFAULT_PORT
 
-from .helpers import run_app, shown, until
+from .helpers import bar_keys, run_app, shown, until
 
 
 def menu() -> Launch:
@@ -114,8 +114,7 @@ def test_the_play_form_starts_a_table_against_bots_with_its_clocks():
         form.query_one("#bots", Select).value = 2
         form.query_one("#strategy", Select).value = "honest"
         await pilot.click("#ok")
-        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.table.view and app.screen, "the practice table")
+        screen = await deal(app, pilot)
         view = app.table.view
         assert len(view.alive) == 3 and app.table.seat == 0
         assert [p["bot"] for p in app.table.players] == [None, "honest", "honest"]
@@ -130,6 +129,15 @@ def test_the_play_form_starts_a_table_against_bots_with_its_clocks():
         await until(pilot, lambda: not app.is_running, "ctrl+c to quit")
 
     run_app(menu(), body, size=(100, 40))
+
+
+async def deal(app, pilot) -> TableScreen:
+    """At the practice table the form made, which waits for its player: press s to deal;
+    returns the table once the game runs."""
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) and "s" in bar_keys(app),
+                "the practice table's Start")
+    await pilot.press("s")
+    return await until(pilot, lambda: app.table.view and app.screen, "the game")
 
 
 async def table_clocks(app, pilot) -> tuple[int, int]:
@@ -148,8 +156,7 @@ def test_the_play_form_chooses_the_clocks_table_by_table():
         assert form.query_one("#clock", Select).value == "relaxed"
         form.query_one("#clock", Select).value = "off"
         await pilot.click("#ok")
-        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.table.view and app.screen, "the practice table")
+        screen = await deal(app, pilot)
         assert await table_clocks(app, pilot) == (0, 0)
         await pilot.pause(0.2)
         assert not app.table.deadlines and not screen.query_one("#countdown").display
