@@ -336,7 +336,7 @@ def lit_rows(panel) -> dict[str, str]:
                  and any(c.isalpha() for c in seg.text)]
         if named:
             color = named[0].style.color
-            red = color is not None and color.get_truecolor()[:2] == (255, 0)
+            red = color is not None and color.triplet.red > 200 and color.triplet.green < 60
             rows[named[0].text.split()[0]] = "targeted" if red else "acted"
     return rows
 
@@ -357,7 +357,11 @@ def test_the_last_action_lights_its_seats_and_claims_stay_under_the_players(
         await until(pilot, lambda: my_decision(app), "our answer to the steal")
         await until(pilot, lambda: lit_rows(players) == {"Bruno": "acted", "Ana": "targeted"},
                     "the steal's seats lit")
-        assert "  claimed: Captain" in shown(players).splitlines()[2]  # under Bruno's line
+        lines = shown(players).splitlines()
+        bruno_line = next(n for n, line in enumerate(lines) if "Bruno" in line)
+        assert "claimed: Captain" in lines[bruno_line + 1]  # (under his line)
+        await pilot.press("p")  # no challenge; the window to block opens
+        await until(pilot, lambda: "b" in bar_keys(app), "the block")
         await pilot.press("b")
         await until(pilot, lambda: dialog(app), "the blocks")
         await pilot.press("1")  # as the Captain
@@ -389,12 +393,15 @@ def test_claims_count_each_character_and_start_anew_with_each_game():
 
 def test_a_decision_becoming_yours_rings_the_bell_once(server, monkeypatch):
     """Bruno acts first: no bell. His Steal opens Ana's answer: one ring, however often the
-    table redraws meanwhile; her pass gives her the turn: a second ring."""
+    table redraws or the same view comes again meanwhile; her pass opens the window to
+    block it: a second; her pass there gives her the turn: a third."""
     arrange(monkeypatch, hands=[["duke", "captain"], ["captain", "contessa"]], actor=1)
 
     async def body(app, pilot):
-        rings = []
+        rings, updates = [], []
         app.bell = lambda: rings.append(app.table.view.phase)
+        handle = app._on_update
+        app._on_update = lambda msg: (updates.append(msg), handle(msg))
         bruno = await duel(app, pilot, server, two_player_draft=False)
         await pilot.pause(0.3)
         assert rings == []
@@ -402,10 +409,15 @@ def test_a_decision_becoming_yours_rings_the_bell_once(server, monkeypatch):
                          lambda v: move("steal", target=0), "action")
         await until(pilot, lambda: my_decision(app), "our answer to the steal")
         await pilot.pause(0.6)  # the panels redraw on their clocks: no ring for that
+        app.post_message(Received(updates[-1]))  # nor for a view of the same decision
+        await pilot.pause(0.2)
         assert rings == ["respond"]
         await pilot.press("p")
+        await until(pilot, lambda: "b" in bar_keys(app), "the window to block")
+        assert rings == ["respond", "respond"]
+        await pilot.press("p")
         await until(pilot, lambda: (v := my_decision(app)) and v.phase == "action", "our turn")
-        assert rings == ["respond", "action"]
+        assert rings == ["respond", "respond", "action"]
 
     run_app(Launch(mode="join", port=server.port, name="Ana"), body)
 
