@@ -112,7 +112,7 @@ class TableScreen(CoupScreen):
             parts.append(_("code {code}").format(code=state.code))
         if state.seat is None:  # (a player finds "(you)" in the players panel)
             parts.append(_("spectating"))
-        header = Table.grid(expand=True)
+        header = Table.grid(expand=True, padding=(0, 2))
         header.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
         header.add_column(no_wrap=True, justify="right")
         header.add_row(Text(" · ".join(parts)), Text(rules_line(info.get("options"))))
@@ -121,18 +121,6 @@ class TableScreen(CoupScreen):
         self.query_one(HandPanel).show()
         self.query_one(DecisionPanel).show()
         self._offer()
-        self.call_after_refresh(self._lift_toasts)
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._lift_toasts)
-
-    def _lift_toasts(self) -> None:
-        """Notices stand above the decision line and the action bar, never over them: the
-        rack sits on the bottom edge, lifted by the height of what is under the log."""
-        racks = self.query_children("#textual-toastrack")
-        decision = self.query_one(DecisionPanel)
-        if racks and decision.region.height:
-            racks.first().styles.margin = (0, 0, self.size.height - decision.region.y, 0)
 
     def game_changed(self, events, new_game: bool, earlier=()) -> None:
         """Draw a new view: the log writes `events`, what just happened, after `earlier`,

@@ -54,10 +54,11 @@ class PlayersPanel(Static):
         # cut; under it the seat's claims, when the panel has room for all of them.
         widths = [max((cell_len(row[0][i].plain) for row in rows), default=0)
                   for i in range(4)]
-        claimed = [claims for _cells, _style, claims in rows if claims]
+        # Whether there is room is asked of every seat, claims or not yet: the layout must
+        # not jump when a claim is made.
         height = self.content_size.height
-        room = len(rows) + len(claimed) <= height
-        spaced = 2 * len(rows) + len(claimed) <= height  # (a tall panel: air between seats)
+        room = 2 * len(rows) <= height
+        spaced = 3 * len(rows) <= height  # (a tall panel: air between seats)
         lines = []
         for cells, style, claims in rows:
             if spaced and lines:
