@@ -51,7 +51,8 @@ class PlayersPanel(Static):
                                                                         d=view.deck_size)
         rows = [self._row(state, info) for info in state.seats]
         # Every seat's line, in columns as wide as their widest cell, so that no name is
-        # cut; under it the seat's claims, when the panel has room for all of them.
+        # cut; under it the seat's claims when the panel has room for a line under every
+        # seat, else (a crowded table on a small terminal) at the end of the seat's line.
         widths = [max((cell_len(row[0][i].plain) for row in rows), default=0)
                   for i in range(4)]
         # Whether there is room is asked of every seat, claims or not yet: the layout must
@@ -68,6 +69,8 @@ class PlayersPanel(Static):
                 grid.add_column(width=width, no_wrap=True,
                                 justify="right" if column == 2 else "left")
             grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+            if claims and not room:
+                cells[-1].append("  " + claims, style="dim")
             grid.add_row(*cells, style=style)
             lines.append(grid)
             if claims and room:

@@ -50,6 +50,7 @@ from .helpers import (
     sent_by,
     shown,
     sit,
+    start_practice,
     until,
 )
 
@@ -488,3 +489,23 @@ def test_notices_never_cover_the_decision_line():
         assert all(toast.region.bottom <= below for toast in toasts)
 
     run_app(practice(bots=2, strategy="honest"), body, size=(80, 24), notifications=True)
+
+
+def test_claims_of_a_crowded_table_end_the_seat_s_line_and_no_name_is_cut():
+    """Nine seats at 80x24 leave no room for a line of claims under each: they end the
+    seat's own line instead. Names stay whole, in Portuguese too (the issue saw `root
+    (v… 0¢` at 80 columns)."""
+    set_language("pt_BR")
+
+    async def body(app, pilot):
+        await start_practice(app, pilot)
+        app.table.claims = {1: {"duke": 2}}
+        players = app.screen.query_one("#players")
+        players.show()
+        await pilot.pause(0.1)
+        lines = shown(players).splitlines()
+        assert len([line for line in lines if "Bot " in line]) == 8
+        assert any("Bot 2" in line and "declarou: Duque ×2" in line for line in lines)
+        assert any("Ana (você)" in line for line in lines)
+
+    run_app(practice(bots=8, bot_delay=30), body, size=(80, 24))  # (no card lost yet)
