@@ -179,4 +179,4 @@ async def test_a_seat_that_is_away_answers_claims_after_the_away_clock(connect, 
     start = trio.current_time()
     msg = await update_where(actor, lambda m: m.view["phase"] == "action")
     assert trio.current_time() - start == pytest.approx(3, abs=0.2)
-    assert {"kind": "pass", "seat": gone.seat} in msg.events
+    assert {"kind": "pass", "seat": gone.seat, "target": actor.seat, "card": "duke"} in msg.events

@@ -31,9 +31,21 @@ class TranslatedBindings:
                 for key, active in super().active_bindings.items()}
 
 
-class CoupScreen(TranslatedBindings, Screen):
+class Built:
+    """Mixed into a screen: whether its widgets are there to draw on."""
+
+    @property
+    def built(self) -> bool:
+        """False once the screen was taken off the app's stack or the app was asked to close
+        (then it is no longer attached). A screen taken off while it was being built never
+        gets its widgets, yet its `on_mount` and the calls it deferred still run: they look
+        here first."""
+        return self.is_attached and self.app.is_running and self in self.app.screen_stack
+
+
+class CoupScreen(TranslatedBindings, Built, Screen):
     """A full screen of the app."""
 
 
-class CoupModal(TranslatedBindings, ModalScreen):
+class CoupModal(TranslatedBindings, Built, ModalScreen):
     """A dialog over another screen; it returns its answer with `dismiss`."""

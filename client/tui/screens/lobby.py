@@ -81,11 +81,15 @@ class LobbyScreen(CoupScreen):
         # The chat so far is written once the log is laid out (it wraps what it is given at
         # its width then); what comes before that is in the history too.
         self._chat_shown = False
+        if not self.built:
+            return
         self.call_after_refresh(self._show_chat_history)
         self.model_changed("tables")
         self.query_one("#tables", DataTable).focus()
 
     def _show_chat_history(self) -> None:
+        if not self.built:
+            return
         log = self.query_one("#chat-log", RichLog)
         for name, text in self.app.lobby_chat:
             log.write(Text(f"{name}: {text}"))

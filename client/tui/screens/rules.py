@@ -120,7 +120,8 @@ class RulesScreen(CoupModal):
                 yield DecisionPanel(id="decision")
 
     def on_mount(self) -> None:
-        self._show_decision()
+        if self.built:
+            self._show_decision()
 
     def model_changed(self, what: str) -> None:
         self._show_decision()

@@ -92,6 +92,8 @@ class TableScreen(CoupScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.built:
+            return
         self.query_one("#log", RichLog).border_title = _("Log")
         self.model_changed("table")
 

@@ -46,9 +46,10 @@ def run_app(launch: Launch, body, size=(100, 30), notifications: bool = False) -
 
 
 async def until(pilot, ready: Callable[[], object], what: str, timeout: float = WAIT):
-    """Wait until `ready()` is true; fail saying `what` was awaited."""
+    """Wait until `ready()` is true, the screen on top drawn (a screen just pushed is on
+    top before its widgets are there); fail saying `what` was awaited."""
     deadline = time.monotonic() + timeout
-    while not (result := ready()):
+    while not (pilot.app.screen.is_mounted and (result := ready())):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.02)

@@ -10,6 +10,10 @@ peers in that thread, driven with `server.run`.
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from textual.widgets import DataTable, Footer, Input, Select, Switch
 
 from client.i18n import set_language
@@ -408,3 +412,23 @@ def test_a_message_arriving_while_the_app_closes_is_dropped(server):
         app._running = True
 
     run_app(join(server), body)
+
+
+@pytest.mark.parametrize("then", ["quit", "switch"])
+def test_a_screen_taken_off_while_it_is_built_fails_nothing(then):
+    """The lobby shown and at once replaced (a join answered quickly) or closed (ctrl+c)
+    never got its widgets; its on_mount and deferred drawing ran anyway and failed on them
+    (NoMatches '#lobby-header', '#tables', '#chat-log'): the app closed with a traceback."""
+    for ticks in (0, 1, 2, 6, 9):
+        async def body(app, pilot):
+            await pilot.pause()
+            app.switch_to(LobbyScreen())
+            for _ in range(ticks):
+                await asyncio.sleep(0)
+            if then == "quit":
+                app.exit()
+            else:
+                app.switch_to(LobbyScreen())
+                await until(pilot, lambda: app.screen.query("#lobby-header"), "the second lobby")
+
+        run_app(Launch(name="Ana"), body)
