@@ -61,6 +61,8 @@ def rules_line(options: dict | None) -> str:
 
 
 class TableScreen(CoupScreen):
+    #: From this width the log, where the game is read, gets half the screen.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("question_mark", "rules", N_("Rules")),
         Binding("slash", "chat", N_("Chat")),

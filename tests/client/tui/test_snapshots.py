@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from client.i18n import set_language
+from client.tui import model
 from client.tui.app import CoupApp, Launch
 from client.tui.messages import Received
 from client.tui.screens.dialogs import ChooseDialog
@@ -125,8 +126,10 @@ SCREENS = {
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_screen(snap_compare, screen, lang, size):
+def test_screen(snap_compare, monkeypatch, screen, lang, size):
     set_language(lang)
+    # The last action's seats stay lit for the whole test (a slow run could see them go out).
+    monkeypatch.setattr(model, "SPOTLIGHT", 3600.0)
     messages, kind = SCREENS[screen]
     app = CoupApp(Launch(name="Ana"))
 
