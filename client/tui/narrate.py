@@ -33,7 +33,11 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         return _action_text(e, who, target, e.target is not None and e.target == me)
     if kind == "pass":
         if e.card is not None:  # a challenge window: the claim stands as far as `who` goes
-            return _("{name} does not challenge").format(name=who)
+            if e.target == me:
+                return _("{name} does not challenge your {card}").format(
+                    name=who, card=card_name(e.card))
+            return _("{name} does not challenge {target}'s {card}").format(
+                name=who, target=target, card=card_name(e.card))
         if e.action is not None:
             return _("{name} does not block").format(name=who)
         return _("{name} passes").format(name=who)

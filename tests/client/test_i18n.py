@@ -315,14 +315,18 @@ def said(lang: str, event: Event) -> str:
     return event_text(event, seat_name, 0)
 
 
-@pytest.mark.parametrize("lang, challenge, block", [
-    ("en", "Bot 4 does not challenge", "Bot 4 does not block"),
-    ("pt_BR", "Bot 4 não contesta", "Bot 4 não bloqueia"),
+@pytest.mark.parametrize("lang, challenge, block, yours", [
+    ("en", "Bot 4 does not challenge Bot 2's Captain", "Bot 4 does not block",
+     "Bot 4 does not challenge your Contessa"),
+    ("pt_BR", "Bot 4 não contesta a declaração de Capitão de Bot 2", "Bot 4 não bloqueia",
+     "Bot 4 não contesta a sua declaração de Condessa"),
 ])
-def test_two_passes_in_a_row_say_which_window_each_lets_go_by(lang, challenge, block):
-    """R5 steps 2-4: a pass on the Captain's claim, then one on the Steal's block window."""
+def test_two_passes_in_a_row_say_which_window_each_lets_go_by(lang, challenge, block, yours):
+    """R5 steps 2-4: a pass on the Captain's claim, then one on the Steal's block window;
+    a pass on the viewer's own block says whose claim it lets stand."""
     assert said(lang, Event("pass", 3, target=1, card="captain")) == challenge
     assert said(lang, Event("pass", 3, target=1, action="steal")) == block
+    assert said(lang, Event("pass", 3, target=0, card="contessa")) == yours
 
 
 @pytest.mark.parametrize("lang, expected", [
