@@ -50,7 +50,8 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     if kind == "redraw":
         return _("{name} shuffles it into the deck and draws a new card").format(name=who)
     if kind == "concede":
-        return _("{name} had no {card}").format(name=who, card=card_name(e.card))
+        # R6.2: a claimant may concede with the card in hand, so this says no more than that
+        return _("{name} concedes the {card} claim").format(name=who, card=card_name(e.card))
     if kind == "refund":
         return ngettext("{name} gets {n} coin back", "{name} gets {n} coins back",
                         e.amount).format(name=who, n=e.amount)

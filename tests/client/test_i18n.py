@@ -440,3 +440,12 @@ def test_the_portuguese_a_new_player_tripped_over_reads_naturally():
     card = rules_rest()
     assert "a mesa joga por você" in card and "feita por você" not in card
     assert "ou cede (quem declarou" in card and "blefe" not in card
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "Bot 3 concedes the Duke claim"),
+    ("pt_BR", "Bot 3 desiste da declaração de Duque"),
+])
+def test_a_concession_does_not_say_the_card_was_missing(lang, expected):
+    """R6.2: conceding is allowed with the card in hand; the log said "Bot 3 had no Duke"."""
+    assert said(lang, Event("concede", 2, card="duke")) == expected
