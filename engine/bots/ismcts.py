@@ -155,7 +155,9 @@ class Ismcts(Strategy):
         for seat in range(n):
             if seat == me:
                 continue
-            for claim in self.memory.claims.get(seat, ()):
+            # The claims are a set of strings, whose order changes with each process's hash
+            # seed: dealt in the cards' own order, a seed gives the same world everywhere.
+            for claim in C.sort_cards(self.memory.claims.get(seat, ())):
                 if len(hands[seat]) < view.influence[seat] and claim in pool:
                     if rng.random() < TRUST:
                         pool.remove(claim)
