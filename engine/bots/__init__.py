@@ -10,9 +10,10 @@ would know over the network.
 from __future__ import annotations
 
 from .base import Strategy
-from .heuristic import Heuristic
+from .heuristic import PERSONALITIES, Heuristic
 from .honest import Honest
 from .ismcts import Ismcts
+from .levels import LEVELS
 from .random import RandomStrategy
 
 #: Strategies by name.
@@ -21,13 +22,22 @@ STRATEGIES: dict[str, type[Strategy]] = {
     Honest.name: Honest,
     Heuristic.name: Heuristic,
     Ismcts.name: Ismcts,
+    **PERSONALITIES,  # the heuristic with other knobs: bluffer, cautious, vengeful, banker
 }
 
 
 def make(name: str, seed: int | None = None, **settings) -> Strategy:
-    """A fresh strategy by name (settings such as ismcts's `playouts` passed on); KeyError
-    for an unknown name."""
+    """A fresh strategy by strategy or level name (settings such as ismcts's `playouts`
+    passed on, over a level's own); KeyError for an unknown name."""
+    if level := LEVELS.get(name):
+        return STRATEGIES[level.strategy](seed, **{**level.settings, **settings})
     return STRATEGIES[name](seed, **settings)
 
 
-__all__ = ["STRATEGIES", "Heuristic", "Honest", "Ismcts", "RandomStrategy", "Strategy", "make"]
+def known(name: str) -> bool:
+    """Whether `make` knows `name`, as a strategy or as a level."""
+    return name in STRATEGIES or name in LEVELS
+
+
+__all__ = ["LEVELS", "STRATEGIES", "Heuristic", "Honest", "Ismcts", "RandomStrategy", "Strategy",
+           "known", "make"]

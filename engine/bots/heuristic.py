@@ -7,6 +7,16 @@ proof. It bluffs at about the rates winners bluffed in a 600k-game online datase
 bluff is the only way to survive), challenges claims it finds unlikely when they hurt it,
 coups whenever it can, and aims at the most threatening opponent.
 
+It calls a claim when what it has seen makes a bluff likely: counting gives the chance the
+claimant holds the card, Bayes' rule weighs that against how often the claimant seems to
+lie (a prior, raised by each bluff caught, lowered by each proof), and claiming more
+characters than it has cards makes each less likely. The bar rises with the stakes (it is
+the target, the claim races the claimant to a Coup, the claimant is on its last card) and
+falls when it has one influence itself.
+
+Its knobs (bluff rates, suspicion, targeting, coin policy) are a `Personality`; the named
+personalities are the subclasses at the end, registered as strategies.
+
 It does not let a block stand for ever: the same opponent blocking its actions with the same
 character a third time since that opponent last showed a card is challenged, so two bots
 that would trade Assassinate for a Contessa block every turn end their game.
@@ -16,17 +26,17 @@ from __future__ import annotations
 
 from collections import Counter
 from math import comb
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from .. import cards as C
 from ..events import Event
 from ..moves import Move
 from ..views import View
 from .base import Strategy
+from .personality import BANKER, BLUFFER, CAUTIOUS, DEFAULT, VENGEANCE, VENGEFUL, Personality
 
 VALUE = {C.DUKE: 5, C.ASSASSIN: 4.5, C.CAPTAIN: 4, C.CONTESSA: 3.5, C.INQUISITOR: 3,
          C.AMBASSADOR: 2.5}
-BLUFF = {C.TAX: 0.15, C.STEAL: 0.09, C.ASSASSINATE: 0.13}
 #: Blocks of its actions by one opponent with one character that it lets stand: the next
 #: one is challenged.
 BLOCKS_BORNE = 2
@@ -58,8 +68,16 @@ def chance_holds(view: View, seat: int, card: str) -> float:
     return 1 - comb(pool - copies, held) / comb(pool, held)
 
 
+#: Coins at which a claimant can Coup on its next turn: a claim that gets it there races.
+COUP_AT = 7
+
+
 class Heuristic(Strategy):
+    """Counts cards, bluffs at winners' rates, calls likely bluffs, aims at the biggest
+    threat."""
+
     name = "heuristic"
+    personality: ClassVar[Personality] = DEFAULT
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -67,11 +85,37 @@ class Heuristic(Strategy):
         self.claims: dict[int, set[str]] = {}
         #: Blocks of this seat's actions, by (blocker, character), in the same span.
         self.blocks: Counter[tuple[int, str]] = Counter()
+        #: Challenged claims each seat conceded, and proved, this game.
+        self.caught: Counter[int] = Counter()
+        self.cleared: Counter[int] = Counter()
+        #: The seat that would be to blame if this seat lost a card now, and the seat that
+        #: last cost it an influence or coins.
+        self.blame: int | None = None
+        self.grudge: int | None = None
+        self.challenged: int | None = None
 
     # ------------------------------------------------------------------ memory
 
     def observe(self, view: View, events: Sequence[Event]) -> None:
+        me = view.seat
         for e in events:
+            if e.kind == "action" and e.target == me:
+                self.blame = e.seat
+            elif e.kind == "challenge":
+                if e.target == me:
+                    self.blame = e.seat
+                elif e.seat == me:
+                    self.challenged = e.target
+            elif e.kind == "prove" and e.seat == self.challenged:
+                self.blame = e.seat
+            elif e.kind == "lose" and e.seat == me and self.blame is not None:
+                self.grudge = self.blame
+            elif e.kind == "steal" and e.target == me and e.amount:
+                self.grudge = e.seat
+            if e.kind == "concede":
+                self.caught[e.seat] += 1
+            elif e.kind == "prove":
+                self.cleared[e.seat] += 1
             if e.kind == "action" and e.card is not None:
                 self.claims.setdefault(e.seat, set()).add(e.card)
             elif e.kind == "block":
@@ -90,6 +134,36 @@ class Heuristic(Strategy):
         if counted and card in self.claims.get(seat, ()):
             return max(counted, 0.55)
         return counted
+
+    def plausibility(self, view: View, seat: int, card: str) -> float:
+        """How likely `seat`'s claim to `card` is true, given all it has seen."""
+        counted = chance_holds(view, seat, card)
+        if counted == 0:
+            return 0.0
+        # How often this seat lies when it lacks the card: a prior worth two claims,
+        # moved by each of its claims that was put to the test.
+        prior = self.personality.suspicion
+        lies = (2 * prior + self.caught[seat]) / (2 + self.caught[seat] + self.cleared[seat])
+        chance = counted / (counted + (1 - counted) * lies)
+        distinct = len(self.claims.get(seat, set()) | {card})
+        if distinct > view.influence[seat]:
+            chance *= view.influence[seat] / distinct
+        return chance
+
+    def _stakes(self, view: View, hurts_me: bool) -> float:
+        """The plausibility below which a claim is challenged, from what rides on it."""
+        claimant = view.claimant
+        threshold = 0.35 if hurts_me else 0.12
+        gain = {C.TAX: 3, C.STEAL: 2}.get(view.action, 0) if view.step == "challenge_action" else 0
+        if gain and view.coins[claimant] < COUP_AT <= view.coins[claimant] + gain:
+            threshold += 0.4  # letting it stand arms a Coup
+        if view.influence[claimant] == 1:
+            threshold += 0.1  # a caught bluff ends that player
+        if claimant == self.grudge and self.personality.targeting == VENGEANCE:
+            threshold += 0.1
+        if view.influence[view.seat] == 1:
+            threshold /= 2
+        return threshold * self.personality.challenge
 
     # ------------------------------------------------------------------ deciding
 
@@ -146,19 +220,24 @@ class Heuristic(Strategy):
         def at(kind: str, score) -> Move:
             return max(by_kind[kind], key=lambda m: (score(m.target), -m.target))
 
-        threat = lambda t: self._threat(view, t)  # noqa: E731
+        me = self.personality
+
+        def threat(t: int) -> float:
+            grudge = me.targeting == VENGEANCE and t == self.grudge
+            return self._threat(view, t) + (100 if grudge else 0)
+
         if C.COUP in by_kind:
             return at(C.COUP, threat)
-        if C.ASSASSINATE in by_kind:
+        if C.ASSASSINATE in by_kind and not me.banker:
             def open_target(t: int) -> float:
                 return threat(t) - 30 * self.belief(view, t, C.CONTESSA)
-            if C.ASSASSIN in hand or rng.random() < BLUFF[C.ASSASSINATE]:
+            if C.ASSASSIN in hand or rng.random() < me.assassinate:
                 best = at(C.ASSASSINATE, open_target)
                 if self.belief(view, best.target, C.CONTESSA) < 0.6:
                     return best
-        if C.DUKE in hand or rng.random() < BLUFF[C.TAX]:
+        if C.DUKE in hand or rng.random() < me.tax:
             return by_kind[C.TAX][0]
-        if C.CAPTAIN in hand or rng.random() < BLUFF[C.STEAL]:
+        if C.CAPTAIN in hand or rng.random() < me.steal:
             blockers = C.blockers_of(C.STEAL, view.options.variant)
 
             def loot(t: int) -> float:
@@ -168,17 +247,19 @@ class Heuristic(Strategy):
             if view.coins[best.target] >= 2:
                 return best
         exchanger = C.CLAIMS_IN[view.options.variant][C.EXCHANGE]
-        if exchanger in hand and self._hand_worth(view, hand) < 9:
+        if ((exchanger in hand and self._hand_worth(view, hand) < 9)
+                or rng.random() < me.exchange):
             return by_kind[C.EXCHANGE][0]
         duke_risk = max((self.belief(view, s, C.DUKE) for s in self._opponents(view)),
                         default=0)
-        if duke_risk < 0.5 and rng.random() < 0.7:
+        if duke_risk < (0.7 if me.banker else 0.5) and rng.random() < 0.7:
             return by_kind[C.FOREIGN_AID][0]
         return by_kind[C.INCOME][0]
 
     def _respond(self, view: View, hand: list[str], moves: Sequence[Move]) -> Move:
         kinds = {m.kind: m for m in moves}
         me = view.seat
+        knobs = self.personality
         if view.step == "block":
             blocks = [m for m in moves if m.kind == "block"]
             for m in blocks:
@@ -186,9 +267,11 @@ class Heuristic(Strategy):
                     return m
             if view.action == C.ASSASSINATE and view.target == me:
                 # Without a Contessa a one-card target dies anyway: the bluff is free.
-                if view.influence[me] == 1 or self.rng.random() < 0.05:
+                doomed = view.influence[me] == 1 and knobs.contessa_when_doomed
+                if doomed or self.rng.random() < knobs.contessa:
                     return next(m for m in blocks if m.card == C.CONTESSA)
-            if view.action == C.STEAL and view.target == me and self.rng.random() < 0.08:
+            if (view.action == C.STEAL and view.target == me
+                    and self.rng.random() < knobs.steal_block):
                 return blocks[0]
             return kinds["pass"]
         if "challenge" not in kinds:
@@ -199,12 +282,46 @@ class Heuristic(Strategy):
         if (view.step == "challenge_block" and view.actor == me
                 and self.blocks[claimant, claim] > BLOCKS_BORNE):
             return kinds["challenge"]  # blocked so often: find out, or the game never ends
-        chance = self.belief(view, claimant, claim)
+        chance = self.plausibility(view, claimant, claim)
         hurts_me = view.target == me or (view.step == "challenge_block" and view.actor == me)
         if hurts_me and view.action == C.ASSASSINATE and view.step == "challenge_action":
             # Challenging a true Assassin costs two cards (R8); challenge only when unlikely.
             return kinds["challenge"] if chance < 0.15 else kinds["pass"]
-        threshold = 0.35 if hurts_me else 0.12
-        if view.influence[me] == 1:
-            threshold /= 2
-        return kinds["challenge"] if chance < threshold else kinds["pass"]
+        return kinds["challenge"] if chance < self._stakes(view, hurts_me) else kinds["pass"]
+
+
+class Bluffer(Heuristic):
+    """Bold: lies on about a third of its turns, blocks whatever it can, and trusts nobody
+    much more than itself."""
+
+    name = "bluffer"
+    personality = BLUFFER
+
+
+class Cautious(Heuristic):
+    """A truth-teller: never claims a card it does not hold, not even to survive, and
+    calls a lie only when the cards make it nearly sure."""
+
+    name = "cautious"
+    personality = CAUTIOUS
+
+
+class Vengeful(Heuristic):
+    """Holds a grudge: aims at whoever last cost it an influence or coins, and doubts that
+    player's claims more than anyone's."""
+
+    name = "vengeful"
+    personality = VENGEFUL
+
+
+class Banker(Heuristic):
+    """Races to Coup: takes Tax, Steal and Foreign Aid, never pays for an Assassinate."""
+
+    name = "banker"
+    personality = BANKER
+
+
+#: The personalities, by strategy name.
+PERSONALITIES: dict[str, type[Heuristic]] = {
+    cls.name: cls for cls in (Bluffer, Cautious, Vengeful, Banker)
+}

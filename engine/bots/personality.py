@@ -1,0 +1,52 @@
+"""Personalities: the heuristic's knobs, gathered in one frozen value per character.
+
+A personality changes how often the heuristic lies, how readily it calls a lie, whom it
+aims at and what it does with its coins; it never adds a way of playing. `DEFAULT` is the
+plain `heuristic`; the others are registered as strategies of their own names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+THREAT = "threat"  # aim at the most threatening opponent
+VENGEANCE = "vengeance"  # aim at whoever last cost it an influence or coins
+
+
+@dataclass(frozen=True, slots=True)
+class Personality:
+    """Knobs of the heuristic. Bluff rates are the chance, per turn, of claiming a
+    character it does not hold for that action; block rates the chance of a bluffed block
+    when it is the target."""
+
+    tax: float = 0.15
+    steal: float = 0.09
+    assassinate: float = 0.13
+    exchange: float = 0.0
+    #: A Contessa bluff against an Assassin while it still has two influences.
+    contessa: float = 0.05
+    #: A Contessa bluff on its last influence, where not lying loses the game anyway.
+    contessa_when_doomed: bool = True
+    #: A Captain or Ambassador bluff against a Steal.
+    steal_block: float = 0.08
+    #: The bluff rate it assumes of an opponent before it has caught or cleared one.
+    suspicion: float = 0.4
+    #: Multiplies every challenge threshold: above 1 calls more lies, below 1 fewer.
+    challenge: float = 1.0
+    #: THREAT or VENGEANCE.
+    targeting: str = THREAT
+    #: Saves for a Coup: never pays for an Assassinate, takes Foreign Aid more readily.
+    banker: bool = False
+
+
+DEFAULT = Personality()
+#: Lies on a third of its turns and blocks whatever it can; trusts others about as little.
+BLUFFER = Personality(tax=0.45, steal=0.3, assassinate=0.35, exchange=0.2, contessa=0.3,
+                      steal_block=0.4, suspicion=0.5)
+#: Never claims a card it does not hold, even to survive; calls a lie only when sure.
+CAUTIOUS = Personality(tax=0.0, steal=0.0, assassinate=0.0, contessa=0.0,
+                       contessa_when_doomed=False, steal_block=0.0, challenge=0.6)
+#: Aims at whoever last cost it an influence or coins, and doubts that seat's claims.
+VENGEFUL = Personality(targeting=VENGEANCE)
+#: Races to Coup: Tax, Steal and Foreign Aid, never an Assassinate.
+BANKER = Personality(tax=0.2, assassinate=0.0, banker=True)
