@@ -20,6 +20,18 @@ from ..i18n import _
 SPOTLIGHT = 2.0
 
 
+def personality_name(strategy: str) -> str | None:
+    """The short name a bot's personality gives its seat ("Bluffer"), or None for a
+    strategy that is no personality."""
+    names = {
+        "bluffer": _("Bluffer"),
+        "cautious": _("Cautious"),
+        "vengeful": _("Vengeful"),
+        "banker": _("Banker"),
+    }
+    return names.get(strategy)
+
+
 @dataclass
 class Pending:
     """A move sent and not yet answered."""
@@ -74,7 +86,11 @@ class TableState:
         for info in self.seats:
             if info["seat"] == seat:
                 if info.get("bot"):
-                    return _("Bot {n}").format(n=seat + 1)
+                    character = personality_name(info["bot"])
+                    if character is None:
+                        return _("Bot {n}").format(n=seat + 1)
+                    return _("Bot {n} ({personality})").format(n=seat + 1,
+                                                               personality=character)
                 if info.get("name"):
                     return info["name"]
         return _("Seat {n}").format(n=seat + 1)

@@ -384,6 +384,10 @@ def strategy_label(name: str) -> str:
         "honest": _("Honest: never bluffs"),
         "heuristic": _("Heuristic: counts cards, bluffs"),
         "ismcts": _("Search: thinks ahead"),
+        "bluffer": _("Bluffer: lies boldly"),
+        "cautious": _("Cautious: never lies"),
+        "vengeful": _("Vengeful: strikes back"),
+        "banker": _("Banker: races to Coup"),
     }
     return labels.get(name, name)
 
