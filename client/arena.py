@@ -1,7 +1,10 @@
 """`coup arena`: strategies against each other in-process, with a progress bar.
 
 The games are split over `--jobs` processes; each runs engine.bots.arena.tournament on its
-share (seats rotated, seeds derived from --seed), and the standings are added up.
+share (seats rotated, seeds derived from --seed), and the standings are added up. With
+`--table` the names are a round-robin's instead of one table's seats: `table` plays every
+line of engine.bots.arena.lineups (one process per line, --jobs at a time) and prints two
+matrices of win rates, heads-up and one against three.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from engine.bots import STRATEGIES
-from engine.bots.arena import Standing, tournament
+from engine.bots import LEVELS, STRATEGIES, known
+from engine.bots.arena import TABLE_SEATS, Standing, lineups, tournament
 
 
 def _share(args: tuple) -> dict[str, tuple[int, int, list[int]]]:
@@ -22,12 +25,18 @@ def _share(args: tuple) -> dict[str, tuple[int, int, list[int]]]:
     return {n: (s.games, s.wins, s.decisions) for n, s in standings.items()}
 
 
+def _unknown(names: list[str]) -> bool:
+    """Whether some name is neither a strategy nor a level, said on stderr if so."""
+    if all(known(n) for n in names):
+        return False
+    print(f"coup arena: give 2 to 10 strategies or levels from "
+          f"{', '.join(sorted(STRATEGIES))}; {', '.join(LEVELS)}", file=sys.stderr)
+    return True
+
+
 def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
         budget: int | None, as_json: bool) -> int:
-    unknown = [n for n in names if n not in STRATEGIES]
-    if unknown or not 2 <= len(names) <= 10:
-        print(f"coup arena: give 2 to 10 strategies from {', '.join(sorted(STRATEGIES))}",
-              file=sys.stderr)
+    if _unknown(names) or not 2 <= len(names) <= 10:
         return 2
     jobs = max(1, min(jobs, games))
     players = len(names)
@@ -72,10 +81,68 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
     return 0
 
 
-def _progress(done: int, total: int, seconds: float) -> None:
+def _line(args: tuple) -> dict[str, tuple[float, float, float]]:
+    seated, games, seed, variant, budget = args
+    settings = {"ismcts": {"playouts": budget}} if budget is not None else None
+    standings = tournament(seated, games, seed=seed, variant=variant, settings=settings)
+    return {n: (s.win_rate, *s.interval()) for n, s in standings.items()}
+
+
+def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
+          budget: int | None, as_json: bool) -> int:
+    """A round-robin of distinct `names`, `games` games a line; two matrices (row's win
+    rate against column, with its 95% interval) or, with `as_json`, one object:
+    {"games", "heads_up": {row: {column: [rate, low, high]}}, "one_against_three": ...}."""
+    if _unknown(names) or len(set(names)) != len(names) or not 2 <= len(names) <= 10:
+        if len(set(names)) != len(names):
+            print("coup arena: --table needs distinct names", file=sys.stderr)
+        return 2
+    lines = lineups(names)
+    heads_up: dict[str, dict[str, tuple[float, float, float]]] = {n: {} for n in names}
+    alone: dict[str, dict[str, tuple[float, float, float]]] = {n: {} for n in names}
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        work = [(list(seated), games, seed, variant, budget) for seated in lines]
+        for done, (seated, result) in enumerate(zip(lines, pool.map(_line, work)), 1):
+            first, other = seated[0], seated[1]
+            if len(seated) == 2:
+                heads_up[first][other] = result[first]
+                heads_up[other][first] = result[other]
+            else:
+                alone[first][other] = result[first]
+            if not as_json:
+                _progress(done, len(lines), time.perf_counter() - start, "lines")
+    if as_json:
+        rounded = lambda m: {r: {c: [round(x, 4) for x in v] for c, v in row.items()}  # noqa: E731
+                             for r, row in m.items()}
+        print(json.dumps({"games": games, "heads_up": rounded(heads_up),
+                          "one_against_three": rounded(alone)}))
+        return 0
+    print(file=sys.stderr)
+    print(f"{games} games a line, {variant}, seed {seed}")
+    _matrix("heads-up: the row's win rate against the column (parity 50%)", names, heads_up)
+    _matrix(f"one against {TABLE_SEATS - 1}: the row alone against {TABLE_SEATS - 1} of the "
+            f"column (parity {1 / TABLE_SEATS:.0%})", names, alone)
+    return 0
+
+
+def _matrix(title: str, names: list[str],
+            cells: dict[str, dict[str, tuple[float, float, float]]]) -> None:
+    width = max(17, *(len(n) for n in names))
+    print(f"\n{title}")
+    print(" " * 12 + "".join(f"{n:>{width}}" for n in names))
+    for row in names:
+        line = "".join(
+            f"{'—':>{width}}" if row == column else
+            f"{'{:.1%} {:.0%}–{:.0%}'.format(*cells[row][column]):>{width}}"
+            for column in names)
+        print(f"{row:<12}{line}")
+
+
+def _progress(done: int, total: int, seconds: float, unit: str = "games") -> None:
     width = 30
     filled = int(width * done / total)
     rate = done / seconds if seconds else 0
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {unit} "
                      f"{rate:.1f}/s")
     sys.stderr.flush()

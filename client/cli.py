@@ -10,6 +10,7 @@ import sys
 def build_parser() -> argparse.ArgumentParser:
     from engine.bots import STRATEGIES
     from engine.bots.ismcts import PLAYOUTS
+    from engine.bots.levels import DEFAULT_LEVEL, LEVELS
     from protocol import DEFAULT_PORT
 
     from .tui.launch import CLOCKS
@@ -26,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     client.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     client.add_argument("--no-bell", dest="bell", action="store_false",
                         default=argparse.SUPPRESS, help=bell)
-    strategies = ", ".join(sorted(STRATEGIES))
+    strategies = ", ".join(sorted(STRATEGIES)) + "; or a level: " + ", ".join(LEVELS)
     playouts = (f"playouts per searched decision, for ismcts: more plays stronger and slower "
                 f"(default {PLAYOUTS})")
     play = sub.add_parser(
@@ -36,8 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
         "is reachable from the network.")
     play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
                       help="bots at the table, 1-9 (default 3)")
-    play.add_argument("--strategy", default="heuristic", metavar="NAME",
-                      help=f"the bots' strategy: {strategies} (default heuristic)")
+    play.add_argument("--level", default=DEFAULT_LEVEL, choices=list(LEVELS),
+                      help="how well the bots play: easy (any legal move), medium (counts "
+                      "cards, bluffs and calls bluffs), hard (searches a little), expert "
+                      f"(searches; slower) (default {DEFAULT_LEVEL})")
+    play.add_argument("--strategy", metavar="NAME",
+                      help=f"the bots' strategy by name, instead of a level: {strategies}")
     play.add_argument("--variant", default="base", choices=["base", "inquisitor"],
                       help="base, or inquisitor: the Inquisitor replaces the Ambassador "
                       "(default base)")
@@ -92,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--jobs", type=int, default=1,
                        help="processes to play in (default 1)")
     arena.add_argument("--playouts", type=int, help=playouts)
+    arena.add_argument("--table", action="store_true",
+                       help="a round-robin of the names (strategies or levels, each once): "
+                       "every pair heads-up and each alone against three of every other, "
+                       "--games games a line, printed as two matrices of win rates")
     arena.add_argument("--json", action="store_true",
                        help="print the win rates as JSON instead of a table")
     serve = sub.add_parser("serve", help="run a game server")
@@ -110,16 +119,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bot":
         return _bot(args)
     if args.command == "arena":
-        from .arena import run
+        from .arena import run, table
 
-        return run(args.strategies.split(","), args.games, args.seed, args.variant,
+        return (table if args.table else run)(args.strategies.split(","), args.games, args.seed, args.variant,
                    args.jobs, args.playouts, args.json)
     return _client(args)
 
 
 def _client(args) -> int:
     """The terminal client: the menu (`coup`), a table against bots, or a server's lobby."""
-    from engine.bots import STRATEGIES
+    from engine.bots import STRATEGIES, known
 
     from .i18n import set_language
     from .net import LinkError, parse_address
@@ -134,12 +143,13 @@ def _client(args) -> int:
 
     launch = Launch(bell=args.bell)
     if args.command == "play":
-        if args.strategy not in STRATEGIES:
-            print(f"coup play: no strategy {args.strategy!r}; there are "
+        strategy = args.strategy or args.level
+        if not known(strategy):
+            print(f"coup play: no strategy {strategy!r}; there are "
                   f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
             return 2
         answer, turn = CLOCKS[args.clock]
-        launch = Launch("play", name=args.name, bots=args.bots, strategy=args.strategy,
+        launch = Launch("play", name=args.name, bots=args.bots, strategy=strategy,
                         variant=args.variant, seed=args.seed, response_clock=answer,
                         turn_clock=turn, bell=args.bell)
     elif args.command == "join":
@@ -166,14 +176,14 @@ def _client(args) -> int:
 def _bot(args) -> int:
     import trio
 
-    from engine.bots import STRATEGIES, make
+    from engine.bots import STRATEGIES, known, make
 
     from .net import LinkError, parse_address
     from .runner import BotRunner, Seating
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(message)s")
-    if args.strategy not in STRATEGIES:
+    if not known(args.strategy):
         print(f"coup bot: no strategy {args.strategy!r}; there are "
               f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
         return 2

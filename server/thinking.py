@@ -8,7 +8,9 @@ a table, and the search's budget (`--bot-playouts`) bounds each decision. A stra
 never asked again while it still thinks: its table awaits each decision, and a table that
 is cancelled meanwhile waits for the thread all the same (a thread cannot be stopped).
 
-Which strategies tables may seat is the server's choice (`--bot-strategies`).
+Which strategies tables may seat is the server's choice (`--bot-strategies`); a difficulty
+level (engine/bots/levels.py) may sit wherever the strategy it configures may, and the
+server's budget caps a level's, never raises it.
 """
 
 from __future__ import annotations
@@ -18,22 +20,24 @@ from typing import Sequence
 import trio
 
 from engine import Move, View
-from engine.bots import STRATEGIES, Strategy, make
+from engine.bots import LEVELS, STRATEGIES, Strategy, make
+from engine.bots.levels import strategy_of
 
 from .config import ServerConfig
 
 
 def allowed_strategies(setting: str) -> frozenset[str]:
-    """The strategies `--bot-strategies` names ("all", or names separated by commas);
-    ValueError for a name no strategy has."""
+    """The strategies and levels `--bot-strategies` allows ("all", or strategy or level names
+    separated by commas: a strategy brings the levels made of it); ValueError for a name no
+    strategy or level has."""
     if setting.strip() == "all":
-        return frozenset(STRATEGIES)
+        return frozenset(STRATEGIES) | frozenset(LEVELS)
     names = frozenset(n.strip() for n in setting.split(",") if n.strip())
-    unknown = names - set(STRATEGIES)
+    unknown = names - set(STRATEGIES) - set(LEVELS)
     if unknown or not names:
         raise ValueError(f"no bot strategy {', '.join(sorted(unknown)) or setting!r}; "
-                         f"there are {', '.join(sorted(STRATEGIES))}")
-    return names
+                         f"there are {', '.join(sorted(STRATEGIES))}; {', '.join(LEVELS)}")
+    return names | {level.name for level in LEVELS.values() if level.strategy in names}
 
 
 class Thinkers:
@@ -45,7 +49,11 @@ class Thinkers:
         self._settings = {"ismcts": {"playouts": config.bot_playouts}}
 
     def make(self, name: str, seed: int) -> Strategy:
-        return make(name, seed, **self._settings.get(name, {}))
+        settings = dict(self._settings.get(strategy_of(name), {}))
+        if level := LEVELS.get(name):
+            settings = {k: min(v, level.settings[k]) if k in level.settings else v
+                        for k, v in settings.items()}
+        return make(name, seed, **settings)
 
     async def choose(self, bot: Strategy, view: View, moves: Sequence[Move]) -> Move:
         if not bot.searches:

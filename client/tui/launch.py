@@ -8,6 +8,7 @@ from __future__ import annotations
 import getpass
 from dataclasses import dataclass, fields
 
+from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 from server import ServerConfig
 
@@ -32,7 +33,8 @@ class Launch:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     bots: int = 3
-    strategy: str = "heuristic"
+    #: The bots' difficulty level, or a strategy's name (both are a table's `bots` option).
+    strategy: str = DEFAULT_LEVEL
     variant: str = "base"
     seed: int | None = None
     #: Seconds a bot seat waits before it moves (the embedded server's setting).

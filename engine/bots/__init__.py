@@ -13,6 +13,7 @@ from .base import Strategy
 from .heuristic import PERSONALITIES, Heuristic
 from .honest import Honest
 from .ismcts import Ismcts
+from .levels import LEVELS
 from .random import RandomStrategy
 
 #: Strategies by name.
@@ -26,9 +27,17 @@ STRATEGIES: dict[str, type[Strategy]] = {
 
 
 def make(name: str, seed: int | None = None, **settings) -> Strategy:
-    """A fresh strategy by name (settings such as ismcts's `playouts` passed on); KeyError
-    for an unknown name."""
+    """A fresh strategy by strategy or level name (settings such as ismcts's `playouts`
+    passed on, over a level's own); KeyError for an unknown name."""
+    if level := LEVELS.get(name):
+        return STRATEGIES[level.strategy](seed, **{**level.settings, **settings})
     return STRATEGIES[name](seed, **settings)
 
 
-__all__ = ["STRATEGIES", "Heuristic", "Honest", "Ismcts", "RandomStrategy", "Strategy", "make"]
+def known(name: str) -> bool:
+    """Whether `make` knows `name`, as a strategy or as a level."""
+    return name in STRATEGIES or name in LEVELS
+
+
+__all__ = ["LEVELS", "STRATEGIES", "Heuristic", "Honest", "Ismcts", "RandomStrategy", "Strategy",
+           "known", "make"]

@@ -3,7 +3,8 @@
 `play` runs one complete game with one strategy object per seat, calling every hook the
 way the server does (observe after every move with the seat's view and events; game_over
 at the end). `tournament` plays many, rotating the seats so that no strategy keeps the
-first seat, and counts wins per strategy.
+first seat, and counts wins per strategy. `lineups` lists the games of a round-robin
+(`coup arena --table`): every pair heads-up, and each name alone against three of another.
 """
 
 from __future__ import annotations
@@ -107,3 +108,15 @@ def tournament(
         if progress:
             progress(g + 1)
     return standings
+
+
+#: The seats of a round-robin's multi-seat line: one against this many less one.
+TABLE_SEATS = 4
+
+
+def lineups(names: Sequence[str]) -> list[tuple[str, ...]]:
+    """A round-robin of `names` (distinct): every pair heads-up, in the order given, then
+    each name alone against TABLE_SEATS - 1 of every other."""
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    alone = [(a,) + (b,) * (TABLE_SEATS - 1) for a in names for b in names if a != b]
+    return pairs + alone

@@ -3,6 +3,8 @@ address is refused with a sentence and exit code 2, before any screen is drawn."
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from client.cli import build_parser, main
@@ -44,6 +46,52 @@ def test_play_options_reach_the_launch():
         build_parser().parse_args(["play", "--bots", "10"])  # a table seats at most 10
 
 
+@pytest.mark.parametrize("argv,bots", [
+    (["play"], "medium"),  # what a new player meets
+    (["play", "--level", "expert"], "expert"),
+    (["play", "--level", "easy", "--strategy", "honest"], "honest"),  # a name over a level
+])
+def test_play_level_chooses_the_bots(argv, bots, monkeypatch):
+    import client.tui.app
+
+    started = []
+
+    class App:
+        def __init__(self, launch):
+            started.append(launch)
+
+        def run(self):
+            pass
+
+    monkeypatch.setattr(client.tui.app, "CoupApp", App)
+    assert main(argv) == 0
+    assert started[0].strategy == bots
+
+
+def test_play_level_refuses_other_names():
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--level", "impossible"])
+
+
+def test_arena_table_prints_a_round_robin_of_strategies_and_levels(capsys):
+    assert main(["arena", "--table", "--strategies", "random,honest,easy", "--games", "6",
+                 "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table["games"] == 6
+    assert set(table["heads_up"]["honest"]) == {"random", "easy"}
+    assert set(table["one_against_three"]["easy"]) == {"random", "honest"}
+    rate, low, high = table["heads_up"]["random"]["honest"]
+    assert low <= rate <= high
+    assert main(["arena", "--table", "--strategies", "random,honest", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "heads-up" in out and "one against 3" in out and "—" in out
+
+
+def test_arena_table_refuses_a_name_twice(capsys):
+    assert main(["arena", "--table", "--strategies", "random,random", "--games", "2"]) == 2
+    assert "distinct" in capsys.readouterr().err
+
+
 def test_an_explicit_language_is_chosen(capsys):
     assert main(["--lang", "pt_BR", "play", "--strategy", "psychic"]) == 2
     assert language() == "pt_BR"
@@ -78,7 +126,7 @@ def test_play_clock_refuses_other_names():
 
 
 @pytest.mark.parametrize("command,says", [
-    ("play", ["starts its own server on loopback", "(default 3)", "(default heuristic)",
+    ("play", ["starts its own server on loopback", "(default 3)", "(default medium)",
               "(default relaxed)"]),
     ("bot", ["joins the first public table waiting", "(default heuristic)", "(default 1)",
              "(default 350)", "--table ID_OR_NAME", "the public table with this name"]),

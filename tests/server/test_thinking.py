@@ -9,9 +9,10 @@ import threading
 import pytest
 import trio
 
-from engine.bots import STRATEGIES, RandomStrategy
+from engine.bots import LEVELS, STRATEGIES, RandomStrategy
 from protocol import CreateTable, Ping, Start
-from server.thinking import allowed_strategies
+from server.config import ServerConfig
+from server.thinking import Thinkers, allowed_strategies
 from tests.server.peer import new_id
 
 
@@ -89,11 +90,31 @@ async def test_the_server_chooses_the_strategies_tables_may_seat(connect):
 
 
 async def test_the_strategies_setting_is_checked():
-    assert allowed_strategies("all") == frozenset(STRATEGIES)
-    assert allowed_strategies(" random , honest ") == {"random", "honest"}
+    assert allowed_strategies("all") == frozenset(STRATEGIES) | frozenset(LEVELS)
+    # A strategy brings the levels made of it ("easy" is random); a level may be named alone.
+    assert allowed_strategies(" random , honest ") == {"random", "honest", "easy"}
+    assert allowed_strategies("hard") == {"hard"}
     for bad in ("", "random,nosuch", ","):
         with pytest.raises(ValueError):
             allowed_strategies(bad)
+
+
+async def test_a_levels_budget_is_capped_by_the_servers_never_raised():
+    thinkers = Thinkers(ServerConfig(bot_playouts=50))
+    assert thinkers.make("expert", 1).playouts == 50
+    assert thinkers.make("hard", 1).playouts == LEVELS["hard"].settings["playouts"]
+    assert thinkers.make("medium", 1).name == "heuristic"
+
+
+@pytest.mark.server_config(bot_strategies="heuristic")
+async def test_a_table_seats_a_level_where_its_strategy_may_sit(connect):
+    ana = await connect("ana")
+    made = await ana.request(CreateTable(id=new_id(), options={"seats": 2, "bots": "medium"}))
+    assert made.TYPE == "joined"
+    bruno = await connect("bruno")
+    refused = await bruno.request(CreateTable(id=new_id(), options={"seats": 2,
+                                                                     "bots": "easy"}))
+    assert refused.TYPE == "error" and refused.code == "unknown_strategy"
 
 
 async def test_ismcts_is_the_strategy_that_searches():
