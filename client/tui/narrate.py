@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import VARIANTS, Event, Move, View
-from engine.bots import STRATEGIES
+from engine.bots import LEVELS, STRATEGIES
 from engine.cards import CLAIMS_IN, MUST_COUP
 
 from ..i18n import _, action_name, card_name, ngettext
@@ -396,9 +396,20 @@ def variant_label(variant: str) -> str:
     return _("Inquisitor") if variant == "inquisitor" else _("Base game")
 
 
+def level_label(name: str) -> str:
+    """A difficulty level as the forms offer it."""
+    labels = {
+        "easy": _("Easy: any legal move"),
+        "medium": _("Medium: counts cards, calls bluffs"),
+        "hard": _("Hard: thinks a little ahead"),
+        "expert": _("Expert: thinks ahead, slower"),
+    }
+    return labels.get(name, name)
+
+
 def strategy_choices() -> list[tuple[str, str]]:
-    """Every bot strategy as a form's (label, value) choices."""
-    return [(strategy_label(s), s) for s in STRATEGIES]
+    """Every difficulty level, then every bot strategy, as a form's (label, value) choices."""
+    return [(level_label(n), n) for n in LEVELS] + [(strategy_label(s), s) for s in STRATEGIES]
 
 
 def variant_choices() -> list[tuple[str, str]]:

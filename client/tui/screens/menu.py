@@ -11,6 +11,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 
 from ...i18n import N_, _
@@ -178,8 +179,8 @@ class PlayForm(NamedForm):
         yield Label(_("Bots"))
         yield Select([(str(n), n) for n in range(1, 10)], value=3, allow_blank=False,
                      id="bots", compact=True)
-        yield Label(_("Bot strategy"))
-        yield Select(strategy_choices(), value="heuristic",
+        yield Label(_("Level"))
+        yield Select(strategy_choices(), value=DEFAULT_LEVEL,
                      allow_blank=False, id="strategy", compact=True)
         yield Label(_("Variant"))
         yield Select(variant_choices(), value="base",

@@ -176,6 +176,27 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
     run_app(join(server), body, size=(120, 40))
 
 
+def test_the_form_offers_a_level_for_the_empty_seats(server):
+    """Empty seats stay empty, or take a difficulty level (listed first) or a strategy: the
+    table's bots option carries the level's name."""
+    async def body(app, pilot):
+        await in_lobby(app, pilot)
+        await pilot.press("c")
+        form = await until(pilot, lambda: isinstance(app.screen, CreateTableForm)
+                           and app.screen, "the form")
+        bots = form.query_one("#bots", Select)
+        values = [value for _, value in bots._options]
+        assert values[:5] == ["", "easy", "medium", "hard", "expert"]
+        assert "honest" in values
+        bots.value = "hard"
+        await pilot.click("#ok")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                    and app.table.info, "the new table")
+        assert app.table.info["options"]["bots"] == "hard"
+
+    run_app(join(server), body, size=(120, 40))
+
+
 def test_the_form_s_defaults_are_the_rules_defaults(server):
     """Untouched, the form asks for what the rules play by default: R1.7's two-player
     variant on, 50 coins, the base game, a public table, the server's own clocks; and it

@@ -112,7 +112,9 @@ def test_the_play_form_starts_a_table_against_bots_with_its_clocks():
         form = await opened(app, pilot, PlayForm)
         assert form.query_one("#name", Input).value == "Ana"
         form.query_one("#bots", Select).value = 2
-        form.query_one("#strategy", Select).value = "honest"
+        level = form.query_one("#strategy", Select)
+        assert level.value == "medium"  # what a new player meets
+        level.value = "honest"  # the strategies follow the levels
         await pilot.click("#ok")
         screen = await deal(app, pilot)
         view = app.table.view
@@ -144,6 +146,30 @@ async def table_clocks(app, pilot) -> tuple[int, int]:
     """The clocks the server gave the practice table: (seconds to answer, for a turn)."""
     info = await until(pilot, lambda: app.table and app.table.info, "the table's summary")
     return info["options"]["response_clock"], info["options"]["turn_clock"]
+
+
+def test_the_play_form_offers_the_levels_first_in_the_players_language():
+    async def body(app, pilot):
+        await opened(app, pilot, MenuScreen)
+        await pilot.press("p")
+        form = await opened(app, pilot, PlayForm)
+        options = [value for _, value in form.query_one("#strategy", Select)._options]
+        assert options[:4] == ["easy", "medium", "hard", "expert"]
+        assert "Nível" in [shown(label) for label in form.query(Label)]
+        form.query_one("#strategy", Select).value = "easy"
+        await pilot.click("#ok")
+        await deal(app, pilot)
+        assert app.table.info["options"]["bots"] == "easy"
+        # Each bot seat names the strategy the level configures.
+        assert [p["bot"] for p in app.table.players] == [None, "random", "random", "random"]
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: not app.is_running, "ctrl+c to quit")
+
+    set_language("pt_BR")
+    try:
+        run_app(menu(), body, size=(100, 40))
+    finally:
+        set_language("en")
 
 
 def test_the_play_form_chooses_the_clocks_table_by_table():
