@@ -5,18 +5,25 @@ and the cards it keeps after an Exchange. Each iteration samples a world consist
 everything the bot has seen — the other seats' face-down cards, the deck, a draw or a shown
 card it did not see — dealt from the cards it cannot account for (its hand and every face-up
 card are known; characters an opponent claimed and has not since lost are dealt to it first,
-most of the time, since most claims are true). In that one world every candidate move is
-tried and the game played out to its end by the heuristic strategy at every seat; the same
-world and the same dice serve every candidate, so that the comparison is between moves and
-not between luck. The move that won most often over all the worlds is played.
+most of the time, since most claims are true). In that one world the candidate moves are
+tried and the game played on by the heuristic strategy at every seat, for at most
+PLAYOUT_CAP moves: a game that ends scores 1 or 0, one cut short the bot's share of the
+table's influence and coins. The same world and the same dice serve every candidate, so that
+the comparison is between moves and not between luck. The budget is spent by sequential
+halving: all candidates in a few worlds, then the better half in more, and so on, so that the
+likely best moves are compared in many worlds rather than every move in a few.
 
 Answering a claim (challenge, block or pass) is left to the heuristic's counting: a sampled
 world cannot tell a bluff from the truth any better than the counting that dealt it, and a
 search that trusts its samples there challenges far too often.
 
 The budget is counted in playouts, never in seconds: like the rest of the engine, the search
-reads no clock, so a seed and a view always give the same move, on any machine and under
-any load. A caller that must answer in time chooses a smaller budget.
+reads no clock, so a seed and a view always give the same move, on any machine, under any
+load and in any process (nothing it does follows the order of a set). Its time is bounded all
+the same: a decision plays at most PLAYOUTS playouts of at most PLAYOUT_CAP moves each, at
+any number of seats. There is no time cap as a safety net: stopping by the clock is exactly
+what made the moves depend on the machine; a caller that must answer sooner sets a smaller
+budget.
 """
 
 from __future__ import annotations
@@ -36,15 +43,17 @@ from .heuristic import Heuristic
 SEARCHED = frozenset({"action", "lose", "keep"})
 #: How often a character an opponent claimed is dealt to it in a sampled world.
 TRUST = 0.9
-#: Playouts longer than this stop and score the bot's share of the influence left.
-PLAYOUT_CAP = 150
+#: Moves a playout plays before it stops and scores the bot's standing: about two rounds at
+#: five seats. Cut there, a playout costs the same at any table size, and a decision's time
+#: is bounded by PLAYOUTS x PLAYOUT_CAP moves; played to the end (most five-seat games from
+#: the first rounds last 150-270 moves) a 0.2 s budget bought some 40 playouts at five seats.
+PLAYOUT_CAP = 50
 #: Worlds searched however small the budget.
 MIN_WORLDS = 2
-#: Playouts per searched decision unless told otherwise: as much search as the 0.2 seconds
-#: a decision it had before its budget was counted. On the machine that chose it, at four
-#: seats (the usual table), 0.2 s bought a median of 340 playouts and 350 playouts take
-#: 0.2 s on average. Playouts are shorter at two seats, where 0.2 s bought some 1,200.
-PLAYOUTS = 350
+#: Playouts per searched decision unless told otherwise: what fits in 0.2 s at four and
+#: five seats on the 2-core machine that chose it, busy with other work (benchmarks/search.py:
+#: p50 about 100 ms, p99 about 260 ms at five seats). Two-seat playouts end sooner.
+PLAYOUTS = 120
 
 
 class _Seen:
@@ -76,18 +85,27 @@ class _Seen:
         self.shown = game.shown
 
 
+def standing(game: Game, me: int) -> float:
+    """`me`'s share of the table's strength, where a seat's strength is its influence and a
+    tenth of its coins (seven coins are most of a Coup): how a playout cut short scores."""
+    strength = [len(h) + 0.1 * c if h else 0.0 for h, c in zip(game.hands, game.coins)]
+    return strength[me] / sum(strength)
+
+
 def playout(game: Game, me: int, players: Sequence[Heuristic], rnd) -> float:
-    """Play the world to its end with the heuristic at every seat: 1 if `me` wins, else 0;
-    a game still running at the cap scores `me`'s share of the influence left."""
+    """Play the world on with the heuristic at every seat: 1 if `me` wins, 0 if it loses;
+    a game still running after PLAYOUT_CAP moves scores `me`'s standing."""
     for _ in range(PLAYOUT_CAP):
         if game.winner is not None:
             return 1.0 if game.winner == me else 0.0
+        if not game.hands[me]:
+            return 0.0
         waiting = game.waiting
         seat = waiting[0] if len(waiting) == 1 else waiting[int(rnd() * len(waiting))]
         game.apply(seat, players[seat].choose(_Seen(game, seat), game.legal_moves(seat)))
     if game.winner is not None:
         return 1.0 if game.winner == me else 0.0
-    return len(game.hands[me]) / sum(len(h) for h in game.hands)
+    return standing(game, me)
 
 
 class Ismcts(Strategy):
@@ -115,20 +133,34 @@ class Ismcts(Strategy):
         return self.search(view, moves)
 
     def search(self, view: View, moves: Sequence[Move]) -> Move:
+        """Sequential halving: the budget is spent in rounds, one per halving; in each round
+        the candidates still left are played out in the same fresh worlds, and the
+        better half (by mean score over every round so far) goes on. The likely best moves
+        get most of the playouts, instead of every move the same few."""
         me = view.seat
         rng = self.rng
         players = view.options.players
         score = [0.0] * len(moves)
-        worlds = max(MIN_WORLDS, -(-self.playouts // len(moves)))  # rounded up
-        for _ in range(worlds):
-            world = self.sample(view)
-            dice = rng.randrange(2**32)
-            for i, m in enumerate(moves):
-                game = world.copy(seed=dice)
-                game.apply(me, m)
-                bots = [Heuristic(dice + s) for s in range(players)]
-                score[i] += playout(game, me, bots, random.Random(dice).random)
-        return moves[max(range(len(moves)), key=score.__getitem__)]
+        tried = [0] * len(moves)
+        left = list(range(len(moves)))
+        rounds = max(1, (len(moves) - 1).bit_length())  # ceil(log2(len(moves)))
+        while True:
+            worlds = max(MIN_WORLDS if len(left) == len(moves) else 1,
+                         self.playouts // (rounds * len(left)))
+            for _ in range(worlds):
+                world = self.sample(view)
+                dice = rng.randrange(2**32)
+                for i in left:
+                    game = world.copy(seed=dice)
+                    game.apply(me, moves[i])
+                    bots = [Heuristic(dice + s) for s in range(players)]
+                    score[i] += playout(game, me, bots, random.Random(dice).random)
+                    tried[i] += 1
+            if len(left) <= 2:
+                break
+            left.sort(key=lambda i: -score[i] / tried[i])
+            left = sorted(left[:(len(left) + 1) // 2])
+        return moves[max(left, key=lambda i: score[i] / tried[i])]
 
     def sample(self, view: View) -> Game:
         """A world consistent with the view: the unseen cards dealt at random, claimed
