@@ -2,10 +2,10 @@
 
 It counts the cards it can account for (its hand, every face-up card) to judge how likely
 an opponent is to hold a character, and remembers what each opponent claimed since its last
-proof. It bluffs at about the rates winners bluffed in a 600k-game online dataset (Tax
-15%, Steal 9%, Assassinate 13%; Contessa blocks nearly always genuine, except when a
-bluff is the only way to survive), challenges claims it finds unlikely when they hurt it,
-coups whenever it can, and aims at the most threatening opponent.
+proof. On a turn it lacks the card it bluffs at the rates winners bluffed in a 600k-game
+online dataset (Tax 15%, Steal 9%, Assassinate 13%; Contessa blocks nearly always genuine,
+except when a bluff is the only way to survive), coups whenever it can, and aims at the
+most threatening opponent.
 
 It calls a claim when what it has seen makes a bluff likely: counting gives the chance the
 claimant holds the card, Bayes' rule weighs that against how often the claimant seems to
@@ -92,6 +92,7 @@ class Heuristic(Strategy):
         #: last cost it an influence or coins.
         self.blame: int | None = None
         self.grudge: int | None = None
+        #: The claimant this seat challenged, until the challenge is settled.
         self.challenged: int | None = None
 
     # ------------------------------------------------------------------ memory
@@ -112,10 +113,9 @@ class Heuristic(Strategy):
                 self.grudge = self.blame
             elif e.kind == "steal" and e.target == me and e.amount:
                 self.grudge = e.seat
-            if e.kind == "concede":
-                self.caught[e.seat] += 1
-            elif e.kind == "prove":
-                self.cleared[e.seat] += 1
+            if e.kind in ("prove", "concede"):  # the challenge just made is settled
+                self.challenged = None
+                (self.cleared if e.kind == "prove" else self.caught)[e.seat] += 1
             if e.kind == "action" and e.card is not None:
                 self.claims.setdefault(e.seat, set()).add(e.card)
             elif e.kind == "block":
