@@ -8,6 +8,8 @@ from client.tui.model import TableState
 from client.tui.narrate import strategy_label
 from engine.bots.heuristic import PERSONALITIES
 
+from .helpers import practice, run_app, shown, start_practice
+
 SEATS = [{"seat": 0, "name": "Ana"}, {"seat": 1, "bot": "bluffer"},
          {"seat": 2, "bot": "heuristic"}, {"seat": 3, "bot": "vengeful"}]
 
@@ -36,3 +38,16 @@ def test_every_personality_has_a_short_name_and_a_label_in_both_languages() -> N
             name = state.name(seat)
             assert name != f"Bot {seat + 1}" and len(name) <= 18
             assert strategy_label(personality) != personality
+
+
+def test_the_players_panel_shows_whole_personality_names_at_80_columns() -> None:
+    """A practice table with three vengeful bots, in Portuguese (the longer names), on an
+    80x24 terminal: each bot's line names it in full."""
+    async def body(app, pilot):
+        await start_practice(app, pilot)
+        panel = shown(app.screen.query_one("#players"))
+        for seat in (2, 3, 4):
+            assert f"Bot {seat} (Vingativo)" in panel
+
+    set_language("pt_BR")
+    run_app(practice(bots=3, strategy="vengeful"), body, size=(80, 24))
