@@ -384,6 +384,7 @@ def strategy_label(name: str) -> str:
         "honest": _("Honest: never bluffs"),
         "heuristic": _("Heuristic: counts cards, bluffs"),
         "ismcts": _("Search: thinks ahead"),
+        "careless": _("Careless: slips on some turns"),
         "bluffer": _("Bluffer: lies boldly"),
         "cautious": _("Cautious: never lies"),
         "vengeful": _("Vengeful: strikes back"),
@@ -400,8 +401,8 @@ def level_label(name: str) -> str:
     """A difficulty level as the forms offer it."""
     labels = {
         "easy": _("Easy: any legal move"),
-        "medium": _("Medium: counts cards, calls bluffs"),
-        "hard": _("Hard: thinks a little ahead"),
+        "medium": _("Medium: calls bluffs, slips"),
+        "hard": _("Hard: counts cards, bluffs"),
         "expert": _("Expert: thinks ahead, slower"),
     }
     return labels.get(name, name)

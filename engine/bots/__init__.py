@@ -10,6 +10,7 @@ would know over the network.
 from __future__ import annotations
 
 from .base import Strategy
+from .careless import Careless
 from .heuristic import PERSONALITIES, Heuristic
 from .honest import Honest
 from .ismcts import Ismcts
@@ -22,6 +23,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
     Honest.name: Honest,
     Heuristic.name: Heuristic,
     Ismcts.name: Ismcts,
+    Careless.name: Careless,  # the heuristic slipping on some turns: the medium level
     **PERSONALITIES,  # the heuristic with other knobs: bluffer, cautious, vengeful, banker
 }
 

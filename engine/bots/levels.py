@@ -25,25 +25,26 @@ class Level:
 
     name: str
     strategy: str
-    settings: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    settings: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
 
 #: The levels from weakest to strongest.
 LADDER: tuple[Level, ...] = (
-    # Any legal move: a table to learn the rules at, where nothing is punished for long.
+    # Any legal move: a table to learn the rules at.
     Level("easy", "random"),
-    # Counts cards, bluffs at the rates online winners do and calls bluffs it finds likely.
-    Level("medium", "heuristic"),
-    # The search with a small budget: it plans its turn but misjudges more often.
-    Level("hard", "ismcts", MappingProxyType({"playouts": 30})),
-    # The search with its full budget.
+    # The heuristic slipping on half its turns: it calls likely bluffs, so lying is a risk,
+    # but it wastes turns a player can punish.
+    Level("medium", "careless", MappingProxyType({"slips": 0.5})),
+    # The heuristic: counts cards, bluffs at the rates online winners do, calls bluffs.
+    Level("hard", "heuristic"),
+    # The search, with its full budget of playouts a decision.
     Level("expert", "ismcts", MappingProxyType({"playouts": PLAYOUTS})),
 )
 
 LEVELS: Mapping[str, Level] = MappingProxyType({level.name: level for level in LADDER})
 
-#: What a new player meets when they do not choose: bots that punish a bluff now and then
-#: and can be beaten, not bots that never lose.
+#: What a new player meets when they do not choose: bots that call a likely bluff, so that
+#: lying carries risk from the first game, and that can be beaten.
 DEFAULT_LEVEL = "medium"
 
 

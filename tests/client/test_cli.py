@@ -9,6 +9,7 @@ import pytest
 
 from client.cli import build_parser, main
 from engine.bots import STRATEGIES
+from engine.bots.ismcts import PLAYOUTS
 from client.i18n import language, set_language
 
 
@@ -129,7 +130,7 @@ def test_play_clock_refuses_other_names():
     ("play", ["starts its own server on loopback", "(default 3)", "(default medium)",
               "(default relaxed)"]),
     ("bot", ["joins the first public table waiting", "(default heuristic)", "(default 1)",
-             "(default 350)", "--table ID_OR_NAME", "the public table with this name"]),
+             f"(default {PLAYOUTS})", "--table ID_OR_NAME", "the public table with this name"]),
     ("arena", ["against each other in this process", "(default 1000)", "(default 0)"]),
 ])
 def test_help_describes_the_command_its_defaults_and_the_strategies(command, says, capsys):

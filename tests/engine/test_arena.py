@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Game, Options
 from engine.bots import LEVELS, STRATEGIES, known, make
 from engine.bots.arena import TABLE_SEATS, lineups, tournament
 from engine.bots.ismcts import PLAYOUTS
@@ -27,8 +28,29 @@ def test_a_level_is_made_as_its_strategy_with_its_settings(level):
 
 
 def test_settings_given_to_make_override_a_levels():
-    assert make("hard", seed=1).playouts < make("expert", seed=1).playouts == PLAYOUTS
+    assert make("expert", seed=1).playouts == PLAYOUTS
     assert make("expert", seed=1, playouts=5).playouts == 5
+    assert make("medium", seed=1, slips=0.1).slips == 0.1
+
+
+def test_careless_slips_on_its_turns_only():
+    """slips=1: every turn is any legal action, seen over many turns; its answers to claims
+    stay the heuristic's (slips or not, the same move from the same seed)."""
+    game = Game.new(Options(players=3), seed=4)
+    seat = game.waiting[0]
+    view, moves = game.view(seat), game.legal_moves(seat)
+    assert view.phase == "action"
+    chosen = {make("careless", seed=s, slips=1.0).choose(view, moves).kind for s in range(60)}
+    assert len(chosen) > 3  # a heuristic never chooses Steal from nobody or Exchange unheld
+    game.apply(seat, next(m for m in moves if m.kind == "tax"))
+    other = game.waiting[0]
+    view, moves = game.view(other), game.legal_moves(other)
+    assert view.phase == "respond"
+    for s in range(20):
+        assert (make("careless", seed=s, slips=1.0).choose(view, moves)
+                == make("heuristic", seed=s).choose(view, moves))
+    with pytest.raises(ValueError):
+        make("careless", slips=2)
 
 
 def test_a_strategy_name_is_its_own_strategy_and_unknown_names_fail():

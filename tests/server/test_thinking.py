@@ -93,7 +93,7 @@ async def test_the_strategies_setting_is_checked():
     assert allowed_strategies("all") == frozenset(STRATEGIES) | frozenset(LEVELS)
     # A strategy brings the levels made of it ("easy" is random); a level may be named alone.
     assert allowed_strategies(" random , honest ") == {"random", "honest", "easy"}
-    assert allowed_strategies("hard") == {"hard"}
+    assert allowed_strategies("expert") == {"expert"}
     for bad in ("", "random,nosuch", ","):
         with pytest.raises(ValueError):
             allowed_strategies(bad)
@@ -102,14 +102,15 @@ async def test_the_strategies_setting_is_checked():
 async def test_a_levels_budget_is_capped_by_the_servers_never_raised():
     thinkers = Thinkers(ServerConfig(bot_playouts=50))
     assert thinkers.make("expert", 1).playouts == 50
-    assert thinkers.make("hard", 1).playouts == LEVELS["hard"].settings["playouts"]
-    assert thinkers.make("medium", 1).name == "heuristic"
+    assert Thinkers(ServerConfig(bot_playouts=10_000)).make("expert", 1).playouts == (
+        LEVELS["expert"].settings["playouts"])
+    assert thinkers.make("hard", 1).name == "heuristic"
 
 
 @pytest.mark.server_config(bot_strategies="heuristic")
 async def test_a_table_seats_a_level_where_its_strategy_may_sit(connect):
     ana = await connect("ana")
-    made = await ana.request(CreateTable(id=new_id(), options={"seats": 2, "bots": "medium"}))
+    made = await ana.request(CreateTable(id=new_id(), options={"seats": 2, "bots": "hard"}))
     assert made.TYPE == "joined"
     bruno = await connect("bruno")
     refused = await bruno.request(CreateTable(id=new_id(), options={"seats": 2,
