@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from engine import Options
-from engine.bots import STRATEGIES, make
+from engine.bots import make
 from engine.bots.arena import Standing, play
 from engine.bots.base import Strategy
+from engine.bots.heuristic import PERSONALITIES
 from engine.cards import CLAIMS_IN, COUP, TAX
 from engine.events import Event
 from engine.moves import Move
@@ -141,13 +142,10 @@ def run(names: Sequence[str], games: int, seed: int = 0) -> dict:
 
 def default_fields() -> list[list[str]]:
     """The bluffer, the default against random, the default among itself, and every
-    personality (each strategy registered beyond the four algorithms) against three
-    defaults."""
+    personality against three defaults."""
     fields = [["always_bluffer"] + ["heuristic"] * 3, ["heuristic"] + ["random"] * 3,
               ["heuristic"] * 4]
-    algorithms = {"random", "honest", "heuristic", "ismcts"}
-    fields += [[n] + ["heuristic"] * 3 for n in sorted(STRATEGIES) if n not in algorithms]
-    return fields
+    return fields + [[n] + ["heuristic"] * 3 for n in sorted(PERSONALITIES)]
 
 
 def show(result: dict) -> None:

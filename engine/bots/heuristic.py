@@ -154,9 +154,12 @@ class Heuristic(Strategy):
         """The plausibility below which a claim is challenged, from what rides on it."""
         claimant = view.claimant
         threshold = 0.35 if hurts_me else 0.12
-        gain = {C.TAX: 3, C.STEAL: 2}.get(view.action, 0) if view.step == "challenge_action" else 0
-        if gain and view.coins[claimant] < COUP_AT <= view.coins[claimant] + gain:
-            threshold += 0.4  # letting it stand arms a Coup
+        gain = 0
+        if view.step == "challenge_action":
+            gain = {C.TAX: 3, C.STEAL: 2}.get(view.action, 0)
+        if (gain and view.coins[claimant] < COUP_AT <= view.coins[claimant] + gain
+                and self._aimed_at(view, claimant)):
+            threshold += 0.4  # letting it stand arms a Coup, likely at this seat
         if view.influence[claimant] == 1:
             threshold += 0.1  # a caught bluff ends that player
         if claimant == self.grudge and self.personality.targeting == VENGEANCE:
@@ -164,6 +167,15 @@ class Heuristic(Strategy):
         if view.influence[view.seat] == 1:
             threshold /= 2
         return threshold * self.personality.challenge
+
+    def _aimed_at(self, view: View, claimant: int) -> bool:
+        """Whether this seat is (one of) the biggest threat(s) `claimant` faces, by cards
+        then coins: whom a Coup of its is likely for. Challenging on others' behalf costs
+        this seat a card when it is wrong and helps them as much as it."""
+        def score(seat: int) -> int:
+            return view.influence[seat] * 10 + view.coins[seat]
+        rivals = [s for s, alive in enumerate(view.alive) if alive and s != claimant]
+        return score(view.seat) >= max(score(s) for s in rivals)
 
     # ------------------------------------------------------------------ deciding
 

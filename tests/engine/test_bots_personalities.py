@@ -49,6 +49,13 @@ def test_a_tax_that_arms_a_coup_is_challenged_when_the_viewer_counts_two_dukes()
     assert answer(Move("tax"), HANDS, revealed, coins=[2, 5, 2]) == "challenge"
 
 
+def test_a_tax_that_arms_a_coup_at_someone_else_is_left_to_them() -> None:
+    """R6.1: the same count, but seat 2 has more coins than the viewer: the Coup is likelier
+    for seat 2, and a wrong challenge would cost the viewer a card on seat 2's behalf."""
+    revealed = [[], [], ["duke"]]
+    assert answer(Move("tax"), HANDS, revealed, coins=[2, 5, 4]) == "pass"
+
+
 def test_an_impossible_claim_is_always_challenged() -> None:
     """R1.1, R6.1: the viewer holds two Dukes and the third is face up."""
     hands = [["duke", "duke"]] + HANDS[1:]
