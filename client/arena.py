@@ -128,15 +128,16 @@ def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
 
 def _matrix(title: str, names: list[str],
             cells: dict[str, dict[str, tuple[float, float, float]]]) -> None:
-    width = max(17, *(len(n) for n in names))
+    width = max(17, *(len(n) + 1 for n in names))
+    rows = max(12, *(len(n) + 1 for n in names))
     print(f"\n{title}")
-    print(" " * 12 + "".join(f"{n:>{width}}" for n in names))
+    print(" " * rows + "".join(f"{n:>{width}}" for n in names))
     for row in names:
         line = "".join(
             f"{'—':>{width}}" if row == column else
             f"{'{:.1%} {:.0%}–{:.0%}'.format(*cells[row][column]):>{width}}"
             for column in names)
-        print(f"{row:<12}{line}")
+        print(f"{row:<{rows}}{line}")
 
 
 def _progress(done: int, total: int, seconds: float, unit: str = "games") -> None:
