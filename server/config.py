@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.bots.ismcts import PLAYOUTS
 from protocol import DEFAULT_PORT
 
 
@@ -46,7 +47,7 @@ class ServerConfig:
                                   "separated by commas (random,honest,heuristic,ismcts)")
     bot_threads: int = setting(1, "worker threads that every table's searching bots (ismcts) "
                                "share to think in, off the event loop")
-    bot_playouts: int = setting(350, "playouts a searching bot (ismcts) may use for one "
+    bot_playouts: int = setting(PLAYOUTS, "playouts a searching bot (ismcts) may use for one "
                                 "decision on this server")
     bot_delay: float = setting(0.6, "seconds a bot seat waits before it moves, so people "
                                "can follow")

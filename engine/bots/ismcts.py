@@ -43,17 +43,19 @@ from .heuristic import Heuristic
 SEARCHED = frozenset({"action", "lose", "keep"})
 #: How often a character an opponent claimed is dealt to it in a sampled world.
 TRUST = 0.9
-#: Moves a playout plays before it stops and scores the bot's standing: about two rounds at
-#: five seats. Cut there, a playout costs the same at any table size, and a decision's time
-#: is bounded by PLAYOUTS x PLAYOUT_CAP moves; played to the end (most five-seat games from
-#: the first rounds last 150-270 moves) a 0.2 s budget bought some 40 playouts at five seats.
-PLAYOUT_CAP = 50
+#: Moves a playout plays before it stops and scores the bot's standing: a round and a half
+#: at five seats. Cut there, a playout costs the same at any table size, and a decision's
+#: time is bounded by PLAYOUTS x PLAYOUT_CAP moves; played to the end (most five-seat games
+#: from the first rounds last 150-270 moves) a 0.2 s budget bought some 40 playouts at five
+#: seats. At five seats, 200 games each: cut at 50 moves with 120 playouts 27.5% (21.8-34.1),
+#: at 30 with 200 playouts 30.0% (24.1-36.7).
+PLAYOUT_CAP = 30
 #: Worlds searched however small the budget.
 MIN_WORLDS = 2
-#: Playouts per searched decision unless told otherwise: what fits in 0.2 s at four and
-#: five seats on the 2-core machine that chose it, busy with other work (benchmarks/search.py:
-#: p50 about 100 ms, p99 about 260 ms at five seats). Two-seat playouts end sooner.
-PLAYOUTS = 120
+#: Playouts per searched decision unless told otherwise: about 0.1 s (p50) at five seats on
+#: the 2-core machine that chose it, busy with other work (benchmarks/search.py: p50 98 ms,
+#: p99 238 ms; a decision plays 3,400-3,900 moves, so the spread is the machine's load).
+PLAYOUTS = 130
 
 
 class _Seen:
