@@ -54,3 +54,29 @@ def test_seeded_games_play_the_same_moves_under_any_hash_seed(names: str) -> Non
     first = moves_with_hash_seed(names, 1)
     assert len(first) > 30
     assert moves_with_hash_seed(names, 2) == first
+
+
+def test_a_search_plays_at_most_its_budget_of_moves_at_any_table_size(monkeypatch) -> None:
+    """The search's time is bounded without a clock: every playout stops after PLAYOUT_CAP
+    moves (and the candidate's own), so a decision applies at most that many per playout
+    of its default budget, even at five seats where games played to the end run to 150-270 moves."""
+    from engine import Game, Options
+    from engine.bots import make
+    from engine.bots.ismcts import PLAYOUT_CAP, PLAYOUTS
+
+    game = Game.new(Options(players=5), 11)
+    heuristic = make("heuristic", 3)
+    while not (game.phase == "action" and game.waiting == (0,)):
+        seat = game.waiting[0]
+        game.apply(seat, heuristic.choose(game.view(seat), game.legal_moves(seat)))
+    view, moves = game.view(0), game.legal_moves(0)
+    applied = [0]
+    apply = Game.apply
+
+    def counted(self, seat, move):
+        applied[0] += 1
+        return apply(self, seat, move)
+
+    monkeypatch.setattr(Game, "apply", counted)
+    assert make("ismcts", 1).choose(view, moves) in moves
+    assert PLAYOUTS * PLAYOUT_CAP // 2 < applied[0] <= PLAYOUTS * (PLAYOUT_CAP + 1)
