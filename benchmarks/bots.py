@@ -29,7 +29,7 @@ from . import bluffs, search
 
 #: Games per line of the ladder (heads-up, alone against three), by the upper level's
 #: strategy: a search plays as few as still separate it from the level below.
-GAMES = {"ismcts": (200, 120)}
+GAMES = {"ismcts": (200, 240)}
 OTHERWISE = (2000, 2000)
 QUICK_GAMES = 4
 
