@@ -47,12 +47,8 @@ def test_play_options_reach_the_launch():
         build_parser().parse_args(["play", "--bots", "10"])  # a table seats at most 10
 
 
-@pytest.mark.parametrize("argv,bots", [
-    (["play"], "medium"),  # what a new player meets
-    (["play", "--level", "expert"], "expert"),
-    (["play", "--level", "easy", "--strategy", "honest"], "honest"),  # a name over a level
-])
-def test_play_level_chooses_the_bots(argv, bots, monkeypatch):
+def launched(argv, monkeypatch):
+    """The Launch that `coup ARGV` starts the app with (the app itself stubbed out)."""
     import client.tui.app
 
     started = []
@@ -66,7 +62,16 @@ def test_play_level_chooses_the_bots(argv, bots, monkeypatch):
 
     monkeypatch.setattr(client.tui.app, "CoupApp", App)
     assert main(argv) == 0
-    assert started[0].strategy == bots
+    return started[0]
+
+
+@pytest.mark.parametrize("argv,bots", [
+    (["play"], "medium"),  # what a new player meets
+    (["play", "--level", "expert"], "expert"),
+    (["play", "--level", "easy", "--strategy", "honest"], "honest"),  # a name over a level
+])
+def test_play_level_chooses_the_bots(argv, bots, monkeypatch):
+    assert launched(argv, monkeypatch).strategy == bots
 
 
 def test_play_level_refuses_other_names():
@@ -105,20 +110,8 @@ def test_an_explicit_language_is_chosen(capsys):
     (["play", "--clock", "server"], (20, 60)),  # the server's own defaults
 ])
 def test_play_clock_chooses_the_practice_tables_clocks(argv, clocks, monkeypatch):
-    import client.tui.app
-
-    started = []
-
-    class App:
-        def __init__(self, launch):
-            started.append(launch)
-
-        def run(self):
-            pass
-
-    monkeypatch.setattr(client.tui.app, "CoupApp", App)
-    assert main(argv) == 0
-    assert (started[0].response_clock, started[0].turn_clock) == clocks
+    launch = launched(argv, monkeypatch)
+    assert (launch.response_clock, launch.turn_clock) == clocks
 
 
 def test_play_clock_refuses_other_names():
