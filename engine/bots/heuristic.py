@@ -2,10 +2,11 @@
 
 It counts the cards it can account for (its hand, every face-up card) to judge how likely
 an opponent is to hold a character, and remembers what each opponent claimed since its last
-proof. On a turn it lacks the card it bluffs at the rates winners bluffed in a 600k-game
-online dataset (Tax 15%, Steal 9%, Assassinate 13%; Contessa blocks nearly always genuine,
-except when a bluff is the only way to survive), coups whenever it can, and aims at the
-most threatening opponent.
+proof. On a turn it lacks the card it bluffs with the chances winners' bluffs show in a
+600k-game online dataset (Tax 15%, Steal 9%, Assassinate 13%; Contessa blocks nearly always
+genuine, except when a bluff is the only way to survive); those are chances per turn, so a
+larger share of its claims are false (about a quarter of its Taxes: docs/BOTS.md). It
+coups whenever it can and aims at the most threatening opponent.
 
 It calls a claim when what it has seen makes a bluff likely: counting gives the chance the
 claimant holds the card, Bayes' rule weighs that against how often the claimant seems to
@@ -44,17 +45,15 @@ BLOCKS_BORNE = 2
 
 def unseen_copies(view: View, card: str) -> int:
     """Copies of `card` the viewer cannot account for (in other hands or the deck)."""
-    total = C.copies_in_game(view.options.players, view.options.draft)
-    seen = list(view.hands[view.seat] or ()) + list(view.drawn)
+    seen = (view.hands[view.seat] or ()).count(card) + view.drawn.count(card)
     for face_up in view.revealed:
-        seen += face_up
-    return max(0, total - seen.count(card))
+        seen += face_up.count(card)
+    return max(0, C.copies_in_game(view.options.players, view.options.draft) - seen)
 
 
 def unseen_cards(view: View) -> int:
     """Cards in other hands and in the deck, as far as the viewer knows."""
-    others = sum(view.influence[s] for s in range(len(view.influence)) if s != view.seat)
-    return others + view.deck_size
+    return sum(view.influence) - view.influence[view.seat] + view.deck_size
 
 
 def chance_holds(view: View, seat: int, card: str) -> float:
@@ -73,7 +72,7 @@ COUP_AT = 7
 
 
 class Heuristic(Strategy):
-    """Counts cards, bluffs at winners' rates, calls likely bluffs, aims at the biggest
+    """Counts cards, bluffs on a share of its turns, calls likely bluffs, aims at the biggest
     threat."""
 
     name = "heuristic"

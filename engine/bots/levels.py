@@ -35,7 +35,7 @@ LADDER: tuple[Level, ...] = (
     # The heuristic slipping on half its turns: it calls likely bluffs, so lying is a risk,
     # but it wastes turns a player can punish.
     Level("medium", "careless", MappingProxyType({"slips": 0.5})),
-    # The heuristic: counts cards, bluffs at the rates online winners do, calls bluffs.
+    # The heuristic: counts cards, bluffs on a share of its turns, calls bluffs.
     Level("hard", "heuristic"),
     # The search, with its full budget of playouts a decision.
     Level("expert", "ismcts", MappingProxyType({"playouts": PLAYOUTS})),
