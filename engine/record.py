@@ -1,0 +1,93 @@
+"""A finished game's record: everything needed to replay it through the engine, as plain data
+(JSON-ready), in the versioned format docs/RECORDS.md documents.
+
+The server's store writes records, `coup export` prints them, `coup replay` and the replay
+screen read them. `replay` plays a record's moves through the engine from its options and
+seed; `check` says what is wrong with data that claims to be a record.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from .errors import IllegalMove, OptionsError
+from .game import Game
+from .moves import Move
+from .options import Options
+
+#: The value of a record's `format` field.
+FORMAT = "coup-record"
+#: The version of the format this code writes, and the highest it reads.
+VERSION = 1
+#: Who made a move: its player, the clock (R10's default), a bot, or a forfeit.
+BY = ("player", "clock", "bot", "forfeit")
+
+
+class RecordError(ValueError):
+    """Data that is not a record this code can replay; the message says why."""
+
+
+def iso(seconds: float | None) -> str | None:
+    """A POSIX time as records write it: UTC, to the second, ISO 8601."""
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+
+
+def make(*, game: int, table: str, table_name: str, number: int, options: dict, seed: int,
+         players: list[dict], started: float, finished: float | None, moves: list[dict],
+         takeovers: list[dict], result: dict | None) -> dict:
+    """A record, its fields in the documented order."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game,
+        "table": table,
+        "table_name": table_name,
+        "number": number,
+        "started": iso(started),
+        "finished": iso(finished),
+        "options": options,
+        "seed": seed,
+        "players": players,
+        "moves": moves,
+        "takeovers": takeovers,
+        "result": result,
+    }
+
+
+def replay(record: dict, upto: int | None = None) -> Game:
+    """The game after the record's first `upto` moves (all of them by default), played
+    through the engine from its options and seed; RecordError if the record is not one
+    this code reads, or a move does not replay (the record is damaged)."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordError("not a coup record (its format is not 'coup-record')")
+    version = record.get("version")
+    if not isinstance(version, int) or not 1 <= version <= VERSION:
+        raise RecordError(f"a record of version {version!r}; this coup reads versions 1 to "
+                          f"{VERSION}")
+    try:
+        game = Game.new(Options.from_dict(record["options"]), int(record["seed"]))
+        moves = record["moves"][:upto]
+        for n, step in enumerate(moves):
+            if step["move"] is None:
+                game.forfeit(step["seat"])
+            else:
+                game.apply(step["seat"], Move.from_dict(step["move"]), step["state_id"])
+    except IllegalMove as exc:
+        raise RecordError(f"move {n + 1} does not replay: {exc.message}") from None
+    except (KeyError, TypeError, ValueError, OptionsError) as exc:
+        raise RecordError(f"the record is damaged: {exc!r}") from None
+    return game
+
+
+def check(record: dict) -> Game:
+    """The finished game a record replays to; RecordError unless it replays and ends as
+    its result says."""
+    game = replay(record)
+    result = record.get("result")
+    if not game.over or not isinstance(result, dict):
+        raise RecordError("the record's game is not over")
+    if result.get("winner") != game.winner or result.get("out") != list(game.exiled):
+        raise RecordError("the record's result is not what its moves give")
+    return game

@@ -1,0 +1,338 @@
+"""The store: every table, game and accepted move in one SQLite file, and the records of the
+finished games.
+
+It knows SQL and nothing of trio. The server's recorder (server/recorder.py) hands `write`
+a batch of changes from one worker thread, one transaction and one fsync for every table
+whose changes are in it; readers (`open_tables` at startup, `finished`, `record`, `export`)
+each use a connection of their own, which WAL mode lets read while the writer writes.
+
+Play is append-only: a game's row is written when it starts and completed when it ends, and
+each accepted move, forfeit and bot take-over is a row of its own, never rewritten. A table's
+own row (its seats, whose names and tokens change before and between games) is updated.
+Reconnect tokens are kept only as hashes; seeds, which decide every hidden card, are why the
+file is created readable by its owner only (0600).
+
+The schema's version is SQLite's `user_version`; MIGRATIONS[n] brings a file from version
+n - 1 to n, so a file of any earlier version is brought up to date when opened, and a file
+from a newer coup is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from typing import Iterator, Sequence
+
+import platformdirs
+
+from engine import record as records
+
+#: The schema this code reads and writes.
+SCHEMA_VERSION = 1
+
+#: The statements that bring a file from version n - 1 to version n.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        # A table, from its creation until it closes. `state` is its status, seats (name,
+        # token hash, bot strategy and seed, readiness) and creator's seat, as JSON.
+        """CREATE TABLE tables (
+            row INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            options TEXT NOT NULL,
+            code TEXT,
+            state TEXT NOT NULL,
+            created REAL NOT NULL,
+            closed REAL
+        )""",
+        "CREATE INDEX tables_open ON tables(row) WHERE closed IS NULL",
+        # A game, from its deal; `finished`, `winner` and `out` once it ends.
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            table_row INTEGER NOT NULL REFERENCES tables(row),
+            number INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            players TEXT NOT NULL,
+            started REAL NOT NULL,
+            finished REAL,
+            winner INTEGER,
+            out TEXT
+        )""",
+        "CREATE INDEX games_of_table ON games(table_row, id)",
+        "CREATE INDEX games_finished ON games(finished, id) WHERE finished IS NOT NULL",
+        # Who sat where, to find a player's games.
+        """CREATE TABLE game_players (
+            game INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL COLLATE NOCASE,
+            PRIMARY KEY (game, seat)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX game_players_name ON game_players(name, game)",
+        # Each accepted move (a forfeit: move NULL), in order, with its state id and its
+        # time in milliseconds since the game started.
+        """CREATE TABLE moves (
+            game INTEGER NOT NULL REFERENCES games(id),
+            n INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            move TEXT,
+            state_id INTEGER NOT NULL,
+            ms INTEGER NOT NULL,
+            by TEXT NOT NULL,
+            PRIMARY KEY (game, n)
+        ) WITHOUT ROWID""",
+        # A bot taking a person's seat, after `after` moves.
+        """CREATE TABLE takeovers (
+            game INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            bot TEXT NOT NULL,
+            after INTEGER NOT NULL,
+            ms INTEGER NOT NULL
+        )""",
+    ),
+}
+
+def default_path(kind: str) -> str:
+    """Where records are kept unless told: `kind` "server" for `coup serve`, "play" for the
+    games a player hosts (`coup play`, a LAN game), in the user's data directory."""
+    folder = platformdirs.user_data_dir("coup", appauthor=False, ensure_exists=True)
+    return os.path.join(folder, f"{kind}.db")
+
+
+#: The changes `write` knows, by name: each is one statement and its parameters in order.
+#: A dict or list parameter is stored as JSON.
+CHANGES: dict[str, str] = {
+    "table": "INSERT INTO tables (row, id, name, options, code, state, created) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "table_state": "UPDATE tables SET options = ?, state = ? WHERE row = ?",
+    "table_closed": "UPDATE tables SET closed = ? WHERE row = ?",
+    "game": "INSERT INTO games (id, table_row, number, options, seed, players, started) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "player": "INSERT INTO game_players (game, seat, name) VALUES (?, ?, ?)",
+    "move": "INSERT INTO moves (game, n, seat, move, state_id, ms, by) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
+    "result": "UPDATE games SET finished = ?, winner = ?, out = ? WHERE id = ?",
+}
+
+#: A change: its name in CHANGES and its parameters.
+Change = tuple[str, tuple]
+
+
+class StoreError(Exception):
+    """The store cannot be opened or written; the message says why, for a person."""
+
+
+def _json(value):
+    return json.dumps(value, separators=(",", ":")) if isinstance(value, (dict, list)) else value
+
+
+class Store:
+    """One SQLite file. `write` from one thread at a time; the readers from any thread."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            if path != ":memory:" and not os.path.exists(path):
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            self._writer = self._connect()
+            self._migrate(self._writer)
+            self.next_table, self.next_game = self._writer.execute(
+                "SELECT (SELECT coalesce(max(row), 0) + 1 FROM tables),"
+                " (SELECT coalesce(max(id), 0) + 1 FROM games)").fetchone()
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot use {path}: {_why(exc)}") from exc
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout = 5000")
+        if self.path != ":memory:":
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal":
+                raise sqlite3.OperationalError(f"the file cannot use WAL mode ({mode})")
+        # FULL: a committed transaction is on the disk before write returns, even if the
+        # machine loses power; group commits make that one fsync for many tables.
+        conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the file is of schema version {version}, from a newer coup; "
+                             f"this one knows versions up to {SCHEMA_VERSION}")
+        for n in range(version + 1, SCHEMA_VERSION + 1):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[n]:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {n}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self._writer.close()
+
+    # ------------------------------------------------------------------ writing
+
+    def take_table_row(self) -> int:
+        """A new table's row number (the store is the file's only writer)."""
+        self.next_table += 1
+        return self.next_table - 1
+
+    def take_game_id(self) -> int:
+        """A new game's id: the id its record is known by."""
+        self.next_game += 1
+        return self.next_game - 1
+
+    def write(self, changes: Sequence[Change]) -> None:
+        """Every change in one transaction: all of them are on the disk when this returns,
+        or none is and StoreError says why."""
+        conn = self._writer
+        try:
+            conn.execute("BEGIN")
+            try:
+                for name, params in changes:
+                    conn.execute(CHANGES[name], tuple(_json(p) for p in params))
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(_why(exc)) from exc
+
+    # ------------------------------------------------------------------ reading
+
+    def _reader(self) -> sqlite3.Connection:
+        if self.path == ":memory:":
+            return self._writer
+        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout = 5000")
+        return conn
+
+    def open_tables(self) -> list[dict]:
+        """Every table not closed, in the order they were made, each with its latest game
+        (finished or not) and that game's moves and take-overs: what a restarted server
+        resumes."""
+        conn = self._reader()
+        try:
+            tables = []
+            for row, id_, name, options, code, state, created in conn.execute(
+                    "SELECT row, id, name, options, code, state, created FROM tables "
+                    "WHERE closed IS NULL ORDER BY row"):
+                game = conn.execute(
+                    "SELECT id FROM games WHERE table_row = ? ORDER BY id DESC LIMIT 1",
+                    (row,)).fetchone()
+                games = conn.execute("SELECT count(*) FROM games WHERE table_row = ?",
+                                     (row,)).fetchone()[0]
+                tables.append({
+                    "row": row, "id": id_, "name": name, "options": json.loads(options),
+                    "code": code, "state": json.loads(state), "created": created,
+                    "games": games,
+                    "game": self._game(conn, game[0], finished=False) if game else None,
+                })
+            return tables
+        finally:
+            if conn is not self._writer:
+                conn.close()
+
+    def finished(self, before: int | None = None, player: str | None = None,
+                 limit: int = 20) -> list[dict]:
+        """Finished games, newest first: those with an id below `before` (a page's cursor),
+        with a seat named `player` (in any case) if given; each as a line of a list: id,
+        table, players, winner's seat and the times."""
+        conn = self._reader()
+        try:
+            where = ["g.finished IS NOT NULL"]
+            params: list = []
+            if before is not None:
+                where.append("g.id < ?")
+                params.append(before)
+            if player is not None:
+                where.append("g.id IN (SELECT game FROM game_players WHERE name = ?)")
+                params.append(player)
+            rows = conn.execute(
+                "SELECT g.id, t.id, t.name, g.players, g.winner, g.started, g.finished, "
+                "(SELECT count(*) FROM moves m WHERE m.game = g.id) "
+                "FROM games g JOIN tables t ON t.row = g.table_row "
+                f"WHERE {' AND '.join(where)} ORDER BY g.id DESC LIMIT ?",
+                (*params, limit)).fetchall()
+        finally:
+            if conn is not self._writer:
+                conn.close()
+        return [{"game": g, "table": t, "table_name": tn, "players": json.loads(p),
+                 "winner": w, "started": records.iso(s), "finished": records.iso(f),
+                 "moves": n} for g, t, tn, p, w, s, f, n in rows]
+
+    def record(self, game_id: int) -> dict | None:
+        """The record of finished game `game_id` (engine.record's format), or None if there
+        is no such game or it is not over: a game in play is never told."""
+        conn = self._reader()
+        try:
+            return self._game(conn, game_id, finished=True)
+        finally:
+            if conn is not self._writer:
+                conn.close()
+
+    def export(self, since: float | None = None) -> Iterator[dict]:
+        """The records of every finished game (that finished at or after `since`, a POSIX
+        time), oldest first."""
+        conn = self._reader()
+        try:
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM games WHERE finished IS NOT NULL AND finished >= ? ORDER BY id",
+                (since or 0.0,))]
+            for game_id in ids:
+                yield self._game(conn, game_id, finished=True)
+        finally:
+            if conn is not self._writer:
+                conn.close()
+
+    @staticmethod
+    def _game(conn: sqlite3.Connection, game_id: int, finished: bool) -> dict | None:
+        """Game `game_id` as a record; with `finished`, None unless it is over."""
+        row = conn.execute(
+            "SELECT g.number, g.options, g.seed, g.players, g.started, g.finished, g.winner, "
+            "g.out, t.id, t.name FROM games g JOIN tables t ON t.row = g.table_row "
+            "WHERE g.id = ?", (game_id,)).fetchone()
+        if row is None or finished and row[5] is None:
+            return None
+        number, options, seed, players, started, ended, winner, out, table, table_name = row
+        moves = [
+            {"seat": seat, "move": json.loads(move) if move else None, "state_id": state_id,
+             "ms": ms, "by": by}
+            for seat, move, state_id, ms, by in conn.execute(
+                "SELECT seat, move, state_id, ms, by FROM moves WHERE game = ? ORDER BY n",
+                (game_id,))
+        ]
+        takeovers = [
+            {"seat": seat, "bot": bot, "after": after, "ms": ms}
+            for seat, bot, after, ms in conn.execute(
+                "SELECT seat, bot, after, ms FROM takeovers WHERE game = ? ORDER BY rowid",
+                (game_id,))
+        ]
+        return records.make(
+            game=game_id, table=table, table_name=table_name, number=number,
+            options=json.loads(options), seed=int(seed), players=json.loads(players),
+            started=started, finished=ended, moves=moves, takeovers=takeovers,
+            result=None if ended is None else {"winner": winner, "out": json.loads(out)})
+
+
+def _why(exc: BaseException) -> str:
+    """An SQLite or OS error in words a server's operator can act on."""
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text:
+        return "the file is not a coup database (or it is damaged)"
+    if "readonly" in text or "read-only" in text:
+        return "the file cannot be written (read-only)"
+    if "disk is full" in text or "database or disk is full" in text:
+        return "the disk is full"
+    if "locked" in text:
+        return "the file is locked by another program"
+    return text
+
