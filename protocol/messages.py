@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 from engine import ACTIONS, CHARACTERS, FAIL_REASONS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
+from engine import record as records
 
 from .schema import Bool, Enum, Field, Int, List, Map, Nullable, Str
 
@@ -38,6 +39,8 @@ COINS = Int(0, 1000)
 CARD = Enum(CHARACTERS)
 SEATS = List(SEAT, 10)
 STRATEGY = Str(32, 1)
+#: A finished or running game's id on its server: the id its record is fetched by.
+GAME_ID = Int(1, 2**31 - 1)
 
 #: Options of a table, as create_table sends them and table summaries show them.
 TABLE_OPTIONS = Map((
@@ -73,6 +76,7 @@ TABLE_SUMMARY = Map((
     Field("creator", Nullable(NAME)),
     Field("creator_seat", Nullable(SEAT), False),
     Field("code", TABLE_ID, False),
+    Field("game", GAME_ID, False),
 ))
 
 #: engine.Options as a view carries it.
@@ -164,6 +168,73 @@ DEADLINE = Map((Field("seat", SEAT), Field("ms", Int(0, 3_600_000))))
 #: Who sits where, as a table shows it.
 PLAYERS = List(SEAT_INFO, 10)
 
+#: At most this many finished games in one `games` message (a page; `next` asks for more).
+MAX_GAMES_LISTED = 20
+#: At most this many moves in a record on the wire: the longest list any receiver unpacks
+#: (connection.py). Games end long before (a ten-seat game takes about 800 moves); a longer
+#: record is refused with record_too_large.
+MAX_RECORD_MOVES = 4096
+#: A point in time as records write it: ISO 8601, UTC, to the second.
+TIME = Str(32, 1)
+#: Milliseconds since a game started.
+MS = Int(0, 2**31 - 1)
+
+#: One seat of a recorded game: who played it (a bot's seat: no name) and the bot that
+#: played it from the deal, if any.
+RECORD_PLAYER = Map((
+    Field("seat", SEAT),
+    Field("name", Nullable(NAME)),
+    Field("bot", Nullable(STRATEGY)),
+))
+
+#: A finished game as `games` lists it.
+GAME_LINE = Map((
+    Field("game", GAME_ID),
+    Field("table", TABLE_ID),
+    Field("table_name", NAME),
+    Field("players", List(RECORD_PLAYER, 10)),
+    Field("winner", SEAT),
+    Field("started", TIME),
+    Field("finished", TIME),
+    Field("moves", Int(0, 2**31 - 1)),
+))
+
+#: One accepted move of a record: a forfeit has no move.
+RECORD_MOVE = Map((
+    Field("seat", SEAT),
+    Field("move", Nullable(MOVE)),
+    Field("state_id", Int(0, 2**31 - 1)),
+    Field("ms", MS),
+    Field("by", Enum(records.BY)),
+))
+
+#: A bot taking a person's seat after `after` moves.
+TAKEOVER = Map((
+    Field("seat", SEAT),
+    Field("bot", STRATEGY),
+    Field("after", Int(0, MAX_RECORD_MOVES)),
+    Field("ms", MS),
+))
+
+#: engine.record's format (docs/RECORDS.md), as a finished game's record travels: every
+#: field, the seed included, which only a finished game may tell (R11).
+RECORD = Map((
+    Field("format", Enum((records.FORMAT,))),
+    Field("version", Int(1, 999)),
+    Field("game", GAME_ID),
+    Field("table", TABLE_ID),
+    Field("table_name", NAME),
+    Field("number", Int(1, 2**31 - 1)),
+    Field("started", TIME),
+    Field("finished", TIME),
+    Field("options", GAME_OPTIONS),
+    Field("seed", Int(0, 2**64 - 1)),
+    Field("players", List(RECORD_PLAYER, 10, 2)),
+    Field("moves", List(RECORD_MOVE, MAX_RECORD_MOVES)),
+    Field("takeovers", List(TAKEOVER, 64)),
+    Field("result", Map((Field("winner", SEAT), Field("out", SEATS)))),
+))
+
 
 def spec(s: Any, default: Any = MISSING) -> Any:
     """A dataclass field carrying its wire spec."""
@@ -194,7 +265,9 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class Hello(Message):
-    """The client's first message: the versions it speaks, who it is (fixed core)."""
+    """The client's first message: the versions it speaks, who it is (fixed core), and the
+    largest frame it accepts when that is more than the 64 KiB every peer accepts (a long
+    game's record can be larger)."""
 
     TYPE = "hello"
     SENDER = "client"
@@ -202,6 +275,7 @@ class Hello(Message):
     client: str = spec(Str(64, 1))
     name: str | None = spec(NAME, None)
     token: str | None = spec(TOKEN, None)
+    max_frame: int | None = spec(Int(64 * 1024, 2**24), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,11 +551,70 @@ class Presence(Message):
     name: str | None = spec(NAME, None)
 
 
+@dataclass(frozen=True, slots=True)
+class Paused(Message):
+    """Your table's play stopped (`paused`: the server cannot save its moves; clocks
+    stopped) or goes on again (not `paused`), and a sentence saying why."""
+
+    TYPE = "paused"
+    SENDER = "server"
+    table: str = spec(TABLE_ID)
+    paused: bool = spec(Bool())
+    message: str = spec(MESSAGE)
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class ListGames(Message):
+    """Ask for finished games, newest first: those before game `before` (the cursor of a
+    page), with a seat named `player` (in any case) if given. Answered by `games`."""
+
+    TYPE = "list_games"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    before: int | None = spec(GAME_ID, None)
+    player: str | None = spec(NAME, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Games(Message):
+    """A page of finished games; `next` is the cursor of the next page (absent on the last)."""
+
+    TYPE = "games"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    games: list = spec(List(GAME_LINE, MAX_GAMES_LISTED))
+    next: int | None = spec(GAME_ID, None)
+
+
+@dataclass(frozen=True, slots=True)
+class GetGame(Message):
+    """Ask for the record of finished game `game`. Answered by `game_record`."""
+
+    TYPE = "get_game"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    game: int = spec(GAME_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord(Message):
+    """The record of a finished game, seed included: everything needed to replay it."""
+
+    TYPE = "game_record"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    record: dict = spec(RECORD)
+
+
 ALL: tuple[type[Message], ...] = (
     Hello, Welcome, Ping, Pong, Error, Bye,
     ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
     Snapshot, Update, MoveRequest, MoveAccepted, MoveRejected,
-    Say, Chat, Presence,
+    Say, Chat, Presence, Paused,
+    ListGames, Games, GetGame, GameRecord,
 )
 
 #: Message classes by wire type.

@@ -20,12 +20,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import MISSING, fields
 from typing import Any
 
-from engine import Event, Game, Options, visible_to
+from engine import Event, Game, Options, record, visible_to
 from protocol import (
     ALL, BY_TYPE, CONNECTION_CLOSED, NEED_DATA, VERSIONS, Bye, Chat, Connection, CreateTable,
-    Error, Hello, Join, Joined, Leave, ListTables, MoveAccepted, MoveRejected, MoveRequest, Ok,
-    Ping, Pong, Presence, Ready, Rematch, Role, Say, Snapshot, Start, State, TableInfo, Tables,
-    Update, Welcome, choose_version,
+    Error, GameRecord, Games, GetGame, Hello, Join, Joined, Leave, ListGames, ListTables,
+    MoveAccepted, MoveRejected, MoveRequest, Ok, Paused, Ping, Pong, Presence, Ready, Rematch,
+    Role, Say, Snapshot, Start, State, TableInfo, Tables, Update, Welcome, choose_version,
 )
 from protocol.messages import Message
 
@@ -181,6 +181,43 @@ def _finished_game(players: int, seed: int) -> tuple[dict, list[dict], dict]:
 
 
 @functools.cache
+def _recorded_game(players: int, seed: int) -> dict:
+    """A random game played to its end, as its record (engine.record's format), with a
+    person's seat, a bot's seat and a take-over."""
+    g = Game.new(Options(players=players), seed)
+    rnd = random.Random(seed)
+    moves = []
+    while not g.over:
+        seat = _pick(rnd, g.waiting)
+        move = _pick(rnd, g.legal_moves(seat))
+        moves.append({"seat": seat, "move": move.to_dict(), "state_id": g.state_id,
+                      "ms": 2500 * len(moves), "by": "bot" if seat == 1 else "player"})
+        g.apply(seat, move, g.state_id)
+    players_ = [{"seat": s, "name": f"player {s}", "bot": None} for s in range(players)]
+    players_[1] = {"seat": 1, "name": None, "bot": "heuristic"}
+    return record.make(
+        game=17, table=TABLE, table_name="Friday night", number=2, options=g.options.to_dict(),
+        seed=seed, players=players_, started=1_767_225_600.0,
+        finished=1_767_225_600.0 + 1.5 * len(moves), moves=moves,
+        takeovers=[{"seat": 2, "bot": "heuristic", "after": 3, "ms": 7500}],
+        result={"winner": g.winner, "out": list(g.exiled)})
+
+
+def game_record(players: int = 4, seed: int = 3) -> dict:
+    """A finished game's record, as `game_record` carries it."""
+    return copy.deepcopy(_recorded_game(players, seed))
+
+
+def game_line(game: int = 17, name: str = "ana") -> dict:
+    """A finished game as `games` lists it."""
+    return {"game": game, "table": TABLE, "table_name": "Friday night",
+            "players": [{"seat": 0, "name": name, "bot": None},
+                        {"seat": 1, "name": None, "bot": "heuristic"}],
+            "winner": 1, "started": "2026-01-01T00:00:00+00:00",
+            "finished": "2026-01-01T00:09:41+00:00", "moves": 142}
+
+
+@functools.cache
 def _long_event_list(players: int, seed: int, count: int) -> list[dict]:
     """The first `count` events of a game as seat 0 saw them (for large updates)."""
     g = Game.new(Options(players=players), seed)
@@ -309,7 +346,7 @@ def one_of_each() -> list[Message]:
         Start(id=6),
         Rematch(id=7),
         Ok(re=5),
-        TableInfo(info=table_summary() | {"code": "KQ7Z"}),
+        TableInfo(info=table_summary() | {"code": "KQ7Z", "game": 17}),
         Snapshot(
             table=TABLE,
             view=view,
@@ -328,6 +365,12 @@ def one_of_each() -> list[Message]:
         Say(id=10, text="nice bluff, chen", scope="table"),
         Chat(scope="table", name="chen", text="you'll never know", seat=2, table=TABLE),
         Presence(table=TABLE, seat=4, status="away", name="eli"),
+        Paused(table=TABLE, paused=True,
+               message="The server cannot save this game; play waits, clocks stopped."),
+        ListGames(id=11, player="ana"),
+        Games(re=11, games=[game_line(18), game_line(17)], next=17),
+        GetGame(id=12, game=17),
+        GameRecord(re=12, record=game_record()),
     ]
     assert [type(m) for m in msgs] == list(ALL), "one_of_each must follow ALL"
     return msgs
@@ -343,7 +386,8 @@ def variants() -> list[Message]:
     """Every class with only its required fields, realistic, and with every optional set."""
     view, events, reveal = _finished_game(6, 5)
     full: list[Message] = [
-        Hello(versions=[1, 2, 3], client="coup-bot/2", name="dara", token="x" * 64),
+        Hello(versions=[1, 2, 3], client="coup-bot/2", name="dara", token="x" * 64,
+              max_frame=2**24),
         Welcome(version=999, server="s" * 64, name="d" * 32, max_frame=2**24),
         Error(code="unsupported_version", message="", re=2**31 - 1, versions=[1, 2]),
         Bye(reason="server_shutdown", message="m" * 500),
@@ -358,6 +402,10 @@ def variants() -> list[Message]:
         Say(id=10, text="é" * 500, scope="lobby"),
         Chat(scope="lobby", name="n" * 32, text="hi"),
         Presence(table=TABLE, seat=1, status="bot"),
+        Paused(table=TABLE, paused=False, message=""),
+        ListGames(id=0, before=2**31 - 1, player="N" * 32),
+        Games(re=0, games=[game_line(g, "n" * 32) for g in range(20, 0, -1)], next=1),
+        GameRecord(re=0, record=game_record(10, 2**64 - 1)),
         large_update(),
     ]
     realistic = one_of_each()

@@ -172,6 +172,38 @@ def _games():
 DEADLINES = [{"seat": 1, "ms": 19875}, {"seat": 2, "ms": 20000}]
 
 
+def _record() -> dict:
+    """A finished three-seat game's record (docs/RECORDS.md), its moves from the engine."""
+    rng = random.Random(7)
+    g = Game.new(Options(players=3), seed=11)
+    moves = []
+    while not g.over:
+        seat = g.waiting[0]
+        move = rng.choice(g.legal_moves(seat))
+        moves.append({"seat": seat, "move": move.to_dict(), "state_id": g.state_id,
+                      "ms": 1800 * len(moves), "by": "bot" if seat == 2 else "player"})
+        g.apply(seat, move, g.state_id)
+    moves[3]["by"] = "clock"
+    return {
+        "format": "coup-record", "version": 1, "game": 12, "table": "k7tq2m",
+        "table_name": "Friday night", "number": 1, "started": "2026-11-23T20:00:00+00:00",
+        "finished": "2026-11-23T20:04:12+00:00", "options": g.options.to_dict(), "seed": 11,
+        "players": [{"seat": 0, "name": "alice", "bot": None},
+                    {"seat": 1, "name": "bob", "bot": None},
+                    {"seat": 2, "name": None, "bot": "random"}],
+        "moves": moves, "takeovers": [{"seat": 1, "bot": "heuristic", "after": 5, "ms": 9000}],
+        "result": {"winner": g.winner, "out": list(g.exiled)},
+    }
+
+
+RECORD = _record()
+GAME_LINE = {
+    "game": 12, "table": "k7tq2m", "table_name": "Friday night",
+    "players": RECORD["players"], "winner": RECORD["result"]["winner"],
+    "started": RECORD["started"], "finished": RECORD["finished"], "moves": len(RECORD["moves"]),
+}
+
+
 # --------------------------------------------------------------------------- valid messages
 
 
@@ -179,7 +211,7 @@ def valid_server() -> list:
     """Every message a server accepts, minimal (required fields only) and full."""
     s = "server"
     hello_full = {"t": "hello", "versions": [1, 2], "client": "mybot/1.0", "name": "alice",
-                  "token": "r2VtY3b9J7c1XoLq0s8HkA"}
+                  "token": "r2VtY3b9J7c1XoLq0s8HkA", "max_frame": 2**20}
     cases = [
         ok("hello, minimal", s, pack({"t": "hello", "versions": [1], "client": "c"}),
            [{"t": "hello", "versions": [1], "client": "c"}], state="handshake"),
@@ -199,6 +231,9 @@ def valid_server() -> list:
         ok("hello, 16 versions (the most)", s,
            pack({"t": "hello", "versions": list(range(1, 17)), "client": "c"}),
            [{"t": "hello", "versions": list(range(1, 17)), "client": "c"}], state="handshake"),
+        ok("hello with max_frame 65536 (the least)", s,
+           pack(m := {"t": "hello", "versions": [1], "client": "c", "max_frame": 65536}),
+           [m], state="handshake"),
     ]
     plain = [
         ("ping", {"t": "ping", "id": 0}),
@@ -233,6 +268,10 @@ def valid_server() -> list:
          {"t": "say", "id": 8, "text": "x" * 500, "scope": "lobby"}),
         ("bye, minimal", {"t": "bye", "reason": "client_quit"}),
         ("bye, with a message", {"t": "bye", "reason": "client_quit", "message": "good night"}),
+        ("list_games, minimal", {"t": "list_games", "id": 10}),
+        ("list_games, the next page of a player's games",
+         {"t": "list_games", "id": 10, "before": 12, "player": "Alice"}),
+        ("get_game", {"t": "get_game", "id": 11, "game": 12}),
     ]
     cases += [ok(n, s, pack(m), [m]) for n, m in plain]
     cases += [
@@ -345,6 +384,19 @@ def valid_client() -> list:
         ("chat at a table, every field", {"t": "chat", "scope": "table", "name": "alice",
                                           "text": "good luck!", "seat": 0, "table": "k7tq2m"}),
         ("presence, minimal", {"t": "presence", "table": "k7tq2m", "seat": 1, "status": "away"}),
+        ("table of a server that keeps records (the game in play)",
+         {"t": "table", "info": with_(SUMMARY, status="playing", game=12)}),
+        ("paused", {"t": "paused", "table": "k7tq2m", "paused": True,
+                    "message": "The server cannot save this game: play waits."}),
+        ("paused: play goes on", {"t": "paused", "table": "k7tq2m", "paused": False,
+                                  "message": ""}),
+        ("games, a page with more after it", {"t": "games", "re": 10, "games": [GAME_LINE],
+                                              "next": 12}),
+        ("games, the last page", {"t": "games", "re": 10, "games": []}),
+        ("game_record", {"t": "game_record", "re": 11, "record": RECORD}),
+        ("error: no finished game of that id",
+         {"t": "error", "code": "no_such_game", "message": "There is no finished game 13.",
+          "re": 11}),
     ]
     cases += [ok(n, c, pack(m), [m]) for n, m in plain]
     cases += [
@@ -615,6 +667,9 @@ def handshake() -> list:
         err("welcome with max_frame 1023 (below the least)", c,
             pack({"t": "welcome", "version": 1, "server": "s", "max_frame": 1023}),
             "handshake_required", state="handshake"),
+        err("hello with max_frame 65535 (below the least every peer accepts)", s,
+            pack({"t": "hello", "versions": [1], "client": "c", "max_frame": 65535}),
+            "handshake_required", state="handshake"),
         err("hello after the handshake", s, pack(hello), "bad_message", re=None),
         err("welcome after the handshake", c,
             pack({"t": "welcome", "version": 1, "server": "s"}), "bad_message", re=None),
@@ -734,6 +789,14 @@ def bad_message() -> list:
          with_(mv, move={"kind": "keep", "cards": ["duke"] * 5}), 9),
         ("error versions of 17 items",
          {"t": "error", "code": "x", "message": "", "versions": list(range(1, 18))}, None),
+        # records
+        ("get_game without game", {"t": "get_game", "id": 11}, 11),
+        ("get_game of game 0 (ids start at 1)", {"t": "get_game", "id": 11, "game": 0}, 11),
+        ("a string for a game id", {"t": "get_game", "id": 11, "game": "12"}, 11),
+        ("list_games before game 0", {"t": "list_games", "id": 10, "before": 0}, 10),
+        ("list_games for an empty name", {"t": "list_games", "id": 10, "player": ""}, 10),
+        ("list_games for a name of 33 characters",
+         {"t": "list_games", "id": 10, "player": "n" * 33}, 10),
     ]
     cases = [err(n, s, pack(o), "bad_message", re=re) for n, o, re in server_cases]
 
@@ -783,6 +846,16 @@ def bad_message() -> list:
         ("chat without name", {"t": "chat", "scope": "lobby", "text": "hi"}),
         ("joined token of 65 characters", {"t": "joined", "table": "k7tq2m", "token": "k" * 65}),
         ("tables is a map", {"t": "tables", "tables": {}}),
+        ("games without re", {"t": "games", "games": []}),
+        ("21 games in a page", {"t": "games", "re": 10, "games": [GAME_LINE] * 21}),
+        ("a record move by someone unknown",
+         {"t": "game_record", "re": 11, "record": with_(
+             RECORD, moves=[with_(RECORD["moves"][0], by="ghost")])}),
+        ("a record without its seed",
+         {"t": "game_record", "re": 11, "record": without(RECORD, "seed")}),
+        ("a record of another format",
+         {"t": "game_record", "re": 11, "record": with_(RECORD, format="pgn")}),
+        ("paused without message", {"t": "paused", "table": "k7tq2m", "paused": True}),
     ]
     cases += [err(n + " (client)", c, pack(o), "bad_message", re=None) for n, o in client_cases]
     return cases

@@ -244,6 +244,10 @@ def test_the_breaches_reach_deep_fields() -> None:
         ("tables", "tables[].seats[].ready"),
         ("create_table", "options.on_disconnect"),
         ("move", "move.cards[]"),
+        ("game_record", "record.moves[].move.target"),
+        ("game_record", "record.seed"),
+        ("games", "games[].players[].bot"),
+        ("table", "info.game"),
     ]:
         assert deep in reached
     assert len(BREACHES) > 1000
