@@ -77,8 +77,7 @@ class Connection:
         #: The agreed version, once OPEN.
         self.version: int | None = None
         self.max_frame = max_frame
-        #: The largest frame the peer accepts, as far as we know (its hello or welcome may
-        #: say).
+        #: The largest frame the peer accepts, as far as we know (the welcome may say).
         self.peer_max_frame = DEFAULT_MAX_FRAME
         self._accepts = CLIENT_SENDS if role is Role.SERVER else SERVER_SENDS
         self._unpacker = msgpack.Unpacker(
@@ -172,8 +171,6 @@ class Connection:
                 self._fail("handshake_required", "The first message must be hello.")
             self._hello_seen = True
             self.peer_versions = tuple(msg.versions)
-            if msg.max_frame is not None:
-                self.peer_max_frame = msg.max_frame
         elif not self._hello_seen:
             self._fail("handshake_required", "The server spoke before our hello.")
         elif isinstance(msg, Welcome):

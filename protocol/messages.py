@@ -265,9 +265,7 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class Hello(Message):
-    """The client's first message: the versions it speaks, who it is (fixed core), and the
-    largest frame it accepts when that is more than the 64 KiB every peer accepts (a long
-    game's record can be larger)."""
+    """The client's first message: the versions it speaks, who it is (fixed core)."""
 
     TYPE = "hello"
     SENDER = "client"
@@ -275,7 +273,6 @@ class Hello(Message):
     client: str = spec(Str(64, 1))
     name: str | None = spec(NAME, None)
     token: str | None = spec(TOKEN, None)
-    max_frame: int | None = spec(Int(64 * 1024, 2**24), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,12 +588,15 @@ class Games(Message):
 
 @dataclass(frozen=True, slots=True)
 class GetGame(Message):
-    """Ask for the record of finished game `game`. Answered by `game_record`."""
+    """Ask for the record of finished game `game`, in a frame of at most `max_frame` bytes
+    (the 64 KiB every peer accepts if absent: a long game's record can be larger). Answered
+    by `game_record`."""
 
     TYPE = "get_game"
     SENDER = "client"
     id: int = spec(REQUEST_ID)
     game: int = spec(GAME_ID)
+    max_frame: int | None = spec(Int(64 * 1024, 2**24), None)
 
 
 @dataclass(frozen=True, slots=True)

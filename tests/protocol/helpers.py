@@ -386,8 +386,7 @@ def variants() -> list[Message]:
     """Every class with only its required fields, realistic, and with every optional set."""
     view, events, reveal = _finished_game(6, 5)
     full: list[Message] = [
-        Hello(versions=[1, 2, 3], client="coup-bot/2", name="dara", token="x" * 64,
-              max_frame=2**24),
+        Hello(versions=[1, 2, 3], client="coup-bot/2", name="dara", token="x" * 64),
         Welcome(version=999, server="s" * 64, name="d" * 32, max_frame=2**24),
         Error(code="unsupported_version", message="", re=2**31 - 1, versions=[1, 2]),
         Bye(reason="server_shutdown", message="m" * 500),
@@ -404,6 +403,7 @@ def variants() -> list[Message]:
         Presence(table=TABLE, seat=1, status="bot"),
         Paused(table=TABLE, paused=False, message=""),
         ListGames(id=0, before=2**31 - 1, player="N" * 32),
+        GetGame(id=0, game=2**31 - 1, max_frame=2**24),
         Games(re=0, games=[game_line(g, "n" * 32) for g in range(20, 0, -1)], next=1),
         GameRecord(re=0, record=game_record(10, 2**64 - 1)),
         large_update(),

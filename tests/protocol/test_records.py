@@ -1,6 +1,5 @@
 """The records messages: a finished game's record crosses the wire whole and still replays
-to its result (R2.3), a record that breaks its spec is refused, and a record larger than
-64 KiB goes only to a client whose hello says it accepts frames that large."""
+to its result (R2.3), and a record that breaks its spec is refused."""
 
 from __future__ import annotations
 
@@ -8,21 +7,10 @@ import msgpack
 import pytest
 
 from engine import record as records
-from protocol import (
-    GameRecord, GetGame, Hello, ListGames, LocalProtocolError, RemoteProtocolError, Role, decode,
-    encode,
-)
+from protocol import GameRecord, GetGame, ListGames, RemoteProtocolError, Role, decode, encode
 from protocol.codec import SERVER_SENDS
-from protocol.connection import DEFAULT_MAX_FRAME
 
-from .helpers import ConnectionPair, game_record, open_pair
-
-
-def long_record(moves: int = 1500) -> dict:
-    """A record of `moves` moves (its first moves over again: a shape, not a game)."""
-    record = game_record()
-    record["moves"] = (record["moves"] * moves)[:moves]
-    return record
+from .helpers import game_record, open_pair
 
 
 @pytest.mark.parametrize("players", [2, 4, 10])
@@ -36,7 +24,8 @@ def test_a_record_crosses_the_wire_and_replays_to_its_result_R2_3(players: int) 
 
 def test_the_client_asks_for_a_page_and_a_record_over_a_connection() -> None:
     pair = open_pair()
-    pair.send(Role.CLIENT, [ListGames(id=1, before=40, player="Ana"), GetGame(id=2, game=39)])
+    pair.send(Role.CLIENT, [ListGames(id=1, before=40, player="Ana"),
+                            GetGame(id=2, game=39, max_frame=2**20)])
 
 
 def _broken(change) -> dict:
@@ -67,18 +56,3 @@ def test_a_record_with_a_bad_field_is_refused(label: str, change) -> None:
     assert info.value.code == "bad_message"
     assert info.value.message.startswith("game_record: record.")
 
-
-def test_a_record_past_64_kib_is_refused_to_a_client_that_did_not_ask_for_more() -> None:
-    pair = open_pair()
-    record = long_record()
-    assert len(encode(GameRecord(re=1, record=record))) > DEFAULT_MAX_FRAME
-    with pytest.raises(LocalProtocolError) as info:
-        pair.server.send(GameRecord(re=1, record=record))
-    assert info.value.code == "frame_too_large"
-
-
-def test_a_hello_with_max_frame_lets_the_server_send_a_record_that_large() -> None:
-    pair = ConnectionPair(client_max_frame=2**20)
-    pair.handshake(Hello(versions=[1], client="replayer/1", max_frame=2**20))
-    assert pair.server.peer_max_frame == 2**20
-    pair.send(Role.SERVER, GameRecord(re=1, record=long_record()))
