@@ -103,6 +103,28 @@ def build_parser() -> argparse.ArgumentParser:
                        "--games games a line, printed as two matrices of win rates")
     arena.add_argument("--json", action="store_true",
                        help="print the win rates as JSON instead of a table")
+    export = sub.add_parser(
+        "export", help="print the records of finished games, one JSON line each",
+        description="Print the record of every finished game in a store, oldest first, one "
+        "JSON object a line (docs/RECORDS.md describes the format): coup export > games.jsonl")
+    export.add_argument("--db", metavar="PATH",
+                        help="the store to read (default: coup serve's, in your data directory)")
+    export.add_argument("--since", type=_since, metavar="DATE",
+                        help="only the games that finished at or after DATE: YYYY-MM-DD or an "
+                        "ISO 8601 time, in UTC unless it names its offset")
+    replay = sub.add_parser(
+        "replay", help="step through a finished game", parents=[client],
+        description="Step through a finished game, move by move, with every card face up or "
+        "as one seat saw it. ID is a game's number in a store (by default the games you played "
+        "with coup play or hosted on your LAN); FILE is a JSON record, or a file of them, one "
+        "a line (coup export's), of which the first is shown.")
+    replay.add_argument("game", metavar="ID|FILE")
+    replay.add_argument("--db", metavar="PATH",
+                        help="the store that holds game ID (default: your own games', in your "
+                        "data directory; coup serve's is another file: name it here)")
+    replay.add_argument("--as", dest="view_as", type=int, metavar="SEAT",
+                        help="start with the game as seat SEAT saw it, counting from 1 "
+                        "(default: every card face up)")
     serve = sub.add_parser("serve", help="run a game server")
     from server.cli import add_arguments
 
@@ -118,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     if args.command == "bot":
         return _bot(args)
+    if args.command == "export":
+        return _export(args)
     if args.command == "arena":
         from .arena import run, table
 
@@ -159,6 +183,14 @@ def _client(args) -> int:
             print(f"coup join: {exc}", file=sys.stderr)
             return 2
         launch = Launch("join", name=args.name, host=host, port=port, bell=args.bell)
+    elif args.command == "replay":
+        try:
+            record = _record(args.game, args.db, args.view_as)
+        except Refused as exc:
+            print(f"coup replay: {exc}", file=sys.stderr)
+            return 2
+        seat = None if args.view_as is None else args.view_as - 1
+        launch = Launch("replay", record=record, view_as=seat, bell=args.bell)
     # A server inside the client stays quiet while the app runs: its log lines would
     # scribble over the screen. Logging is left as it was found afterwards.
     quiet, null = logging.getLogger("coup.server"), logging.NullHandler()
@@ -171,6 +203,97 @@ def _client(args) -> int:
         quiet.removeHandler(null)
         quiet.propagate = propagate
     return 0
+
+
+class Refused(Exception):
+    """A command's argument that cannot be used; the message says why, in one line."""
+
+
+def _since(text: str) -> float:
+    """A date or ISO 8601 time (UTC unless it says otherwise) as a POSIX time."""
+    from datetime import datetime, timezone
+
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not YYYY-MM-DD nor an ISO 8601 time") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.timestamp()
+
+
+def _store(path: str | None, kind: str):
+    """The store at `path` (default: the data directory's for `kind`), which must exist:
+    reading never makes an empty one."""
+    import os
+
+    from server.store import Store, StoreError, default_path
+
+    path = path or default_path(kind)
+    if path != ":memory:" and not os.path.isfile(path):
+        raise Refused(f"no store at {path}")
+    try:
+        return Store(path)
+    except StoreError as exc:
+        raise Refused(str(exc)) from None
+
+
+def _export(args) -> int:
+    """`coup export`: every finished game's record, oldest first, one JSON line each."""
+    import json
+
+    try:
+        store = _store(args.db, "server")
+    except Refused as exc:
+        print(f"coup export: {exc}", file=sys.stderr)
+        return 2
+    try:
+        for record in store.export(args.since):
+            print(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+    finally:
+        store.close()
+    return 0
+
+
+def _record(game: str, db: str | None, view_as: int | None) -> dict:
+    """The record `coup replay` shows: game number `game` in the store (`db`, by default
+    the player's own), or else the file `game` names (a record, or JSON lines of them: the
+    first); Refused unless it replays to its result and has seat `view_as` (from 1)."""
+    import json
+    import os
+
+    from engine.record import RecordError, check
+
+    if game.isdigit() and not os.path.exists(game):
+        store = _store(db, "play")
+        try:
+            record = store.record(int(game))
+        finally:
+            store.close()
+        if record is None:
+            raise Refused(f"no finished game {game} in {store.path}")
+    else:
+        try:
+            with open(game, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as exc:
+            raise Refused(f"cannot read {game}: {exc.strerror or exc}") from None
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError:
+            try:  # JSON lines: the first record
+                record = json.loads(text.splitlines()[0])
+            except (json.JSONDecodeError, IndexError):
+                raise Refused(f"{game} holds no JSON record") from None
+    try:
+        check(record)
+    except RecordError as exc:
+        raise Refused(f"{game}: {exc}") from None
+    seats = len(record["players"])
+    if view_as is not None and not 1 <= view_as <= seats:
+        raise Refused(f"--as {view_as}: the game has seats 1 to {seats}")
+    return record
 
 
 def _bot(args) -> int:

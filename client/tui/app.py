@@ -30,6 +30,7 @@ from .narrate import error_text
 from .net import Net
 from .screens.lobby import LobbyScreen
 from .screens.menu import MenuScreen
+from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
 
 
@@ -80,6 +81,9 @@ class CoupApp(App):
             self.play(self.launch)
         elif self.launch.mode == "join":
             self.join_server(self.launch.host, self.launch.port, self.name_wanted)
+        elif self.launch.mode == "replay":
+            self.push_screen(ReplayScreen(self.launch.record, self.launch.view_as),
+                             lambda _closed: self.call_later(self.action_quit))
 
     def _start_trio(self) -> None:
         loop = asyncio.get_running_loop()

@@ -1,6 +1,8 @@
-"""How the app starts: at the menu, at a practice table against bots, or in a server's lobby.
+"""How the app starts: at the menu, at a practice table against bots, in a server's lobby, or
+on a finished game's replay.
 
-`coup`, `coup play` and `coup join` each make one `Launch`; the menu's forms make them too.
+`coup`, `coup play`, `coup join` and `coup replay` each make one `Launch`; the menu's forms
+make them too.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ CLOCKS: dict[str, tuple[int, int]] = {
 
 @dataclass
 class Launch:
-    """How the app starts. mode: "menu", "play" (against bots) or "join" (a server's lobby)."""
+    """How the app starts. mode: "menu", "play" (against bots), "join" (a server's lobby) or
+    "replay" (a finished game's record, shown until the replay closes)."""
 
     mode: str = "menu"
     name: str | None = None
@@ -44,6 +47,10 @@ class Launch:
     turn_clock: int = CLOCKS["relaxed"][1]
     #: Ring the terminal's bell when a decision becomes yours (`--no-bell`: never).
     bell: bool = True
+    #: The record a "replay" launch shows, and the seat whose view it starts with (None:
+    #: every card face up).
+    record: dict | None = None
+    view_as: int | None = None
 
 
 def default_name() -> str:

@@ -1,0 +1,231 @@
+"""A finished game's replay: its record played through the engine, one move at a time,
+forward and back, with every hand face up or as one seat saw it at each step, and the log
+in sync, narrated as the table's log narrates a game.
+
+`ReplayScreen(record)` opens anywhere (`coup replay`, or over any screen); it refuses, with
+RecordError, a record that does not replay to the result it claims. It never shows a game
+that is not over: a record is only made of a finished game, and `check` wants its result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Footer, Input, Static
+
+from engine import Event, Move, View, visible_to
+from engine.record import check, replay
+
+from ...i18n import N_, _
+from ..model import TableState
+from ..narrate import event_text, prompt
+from ..widgets.log import WrappingLog
+from ..widgets.seats import SeatsPanel
+from .base import CoupScreen
+from .table import EVENT_STYLES
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The game after a number of moves: what the last move made happen (every audience's
+    events), the table with every hand face up, each seat's own view, and the turn number
+    (0 during a two-player draft)."""
+
+    events: tuple[Event, ...]
+    full: View
+    views: tuple[View, ...]
+    turn: int
+
+
+def steps(record: dict) -> list[Step]:
+    """Every step of a finished record's game, from the deal (step 0) to its end; raises
+    RecordError if the record does not replay to its result."""
+    check(record)
+    game = replay(record, upto=0)
+    # The deal opens the first turn without an event; the log starts with it all the same.
+    events = [Event("turn", seat=game.actor)] if game.actor is not None else []
+    made: list[Step] = []
+    turn = 0
+    for entry in [None, *record["moves"]]:
+        if entry is not None:
+            seat = entry["seat"]
+            events = (game.forfeit(seat) if entry["move"] is None else
+                      game.apply(seat, Move.from_dict(entry["move"]), entry["state_id"]))
+        turn += sum(e.kind == "turn" for e in events)
+        seats = range(game.options.players)
+        full = replace(game.view(None), hands=tuple(tuple(h) for h in game.hands),
+                       drawn=tuple(game.drawn))
+        made.append(Step(tuple(events), full, tuple(game.view(s) for s in seats), turn))
+    return made
+
+
+class ReplayScreen(CoupScreen):
+    """One finished game, stepped through from the keyboard; `seat` starts the view as
+    that seat saw it (None: every card face up)."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    #: Nothing has the focus: every key is the replay's, until g asks for a turn.
+    AUTO_FOCUS = ""
+    BINDINGS = [
+        Binding("right,l", "step(1)", N_("Next")),
+        Binding("left,h", "step(-1)", N_("Back")),
+        Binding("home", "first", N_("Start"), show=False),
+        Binding("end", "last", N_("End"), show=False),
+        Binding("g", "ask_turn", N_("Go to turn")),
+        Binding("v", "cycle_view", N_("View")),
+        Binding("q,escape", "close", N_("Close")),
+        Binding("pageup", "read_log('page_up')", show=False),
+        Binding("pagedown", "read_log('page_down')", show=False),
+    ]
+
+    def __init__(self, record: dict, seat: int | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.steps = steps(record)
+        players = [dict(p) for p in record["players"]]
+        self.names = TableState(record["table"], None, players=players).name
+        self.bots = {p["seat"] for p in players if p.get("bot")}
+        self.at = 0
+        self.seat = seat
+        #: The step the log's lines reach (-1: the log is empty).
+        self._logged = -1
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="replay-header")
+        with Horizontal(id="replay-main"):
+            yield SeatsPanel(id="replay-seats")
+            log = WrappingLog(id="replay-log", max_lines=5000)
+            log.can_focus = False  # the arrows and home/end step the game; page keys scroll it
+            yield log
+        yield Static(id="replay-step")
+        yield Input(id="turn-input", type="integer", compact=True)
+        yield Footer(show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#replay-log", WrappingLog).border_title = _("Log")
+        self.show()
+
+    @property
+    def last(self) -> int:
+        return len(self.steps) - 1
+
+    def view(self, step: Step) -> View:
+        return step.full if self.seat is None else step.views[self.seat]
+
+    # ------------------------------------------------------------------ drawing
+
+    def show(self) -> None:
+        step = self.steps[self.at]
+        view = self.view(step)
+        started = (self.record.get("started") or "")[:16].replace("T", " ")
+        title = _("Replay of game {id} · {table} · {date}").format(
+            id=self.record["game"], table=self.record["table_name"], date=started + " UTC")
+        header = Table.grid(expand=True, padding=(0, 2))
+        header.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        header.add_column(no_wrap=True, justify="right")
+        header.add_row(Text(title), Text(self.view_label(), style="bold"))
+        self.query_one("#replay-header", Static).update(header)
+        self.query_one(SeatsPanel).show(view, self.names, self.bots)
+        self._write_log()
+        where = [_("Move {n} of {total}").format(n=self.at, total=self.last),
+                 _("Turn {n}").format(n=step.turn) if step.turn else _("The draft")]
+        if self.at and self.record["moves"][self.at - 1]["by"] == "clock":
+            where.append(_("played by the clock"))
+        line = Text(" · ".join(where), style="bold")
+        line.append("  " + prompt(view, self.names))
+        self.query_one("#replay-step", Static).update(line)
+
+    def view_label(self) -> str:
+        if self.seat is None:
+            return _("All cards face up")
+        return _("As {name} saw it").format(name=self.names(self.seat))
+
+    def _write_log(self) -> None:
+        """The log of steps 0 to the current one: one step forward adds that step's lines,
+        any other move writes the log again."""
+        log = self.query_one("#replay-log", WrappingLog)
+        if self.at != self._logged + 1:
+            log.clear()
+            self._logged = -1
+        for n in range(self._logged + 1, self.at + 1):
+            for line in self._lines(n):
+                log.write(line)
+        self._logged = self.at
+
+    def _lines(self, n: int) -> list[Text]:
+        """Step `n` in the log, as the view's seat saw it (every seat's secrets are theirs
+        alone: with every card face up the log tells the public events)."""
+        lines = []
+        for e in visible_to(self.steps[n].events, self.seat):
+            text = event_text(e, self.names, self.seat)
+            if text:
+                lines.append(Text(text, style=EVENT_STYLES.get(e.kind, "")))
+        for takeover in self.record.get("takeovers") or ():
+            if takeover["after"] == n:
+                lines.append(Text(_("A bot plays for {name} from here on").format(
+                    name=self.names(takeover["seat"])), style="italic"))
+        return lines
+
+    # ------------------------------------------------------------------ keys
+
+    def go(self, at: int) -> None:
+        self.at = max(0, min(self.last, at))
+        self.show()
+
+    def action_step(self, by: int) -> None:
+        self.go(self.at + by)
+
+    def action_first(self) -> None:
+        self.go(0)
+
+    def action_last(self) -> None:
+        self.go(self.last)
+
+    def action_read_log(self, where: str) -> None:
+        self.query_one("#replay-log", WrappingLog).scroll_for_key(where)
+
+    def action_cycle_view(self) -> None:
+        """Every card face up, then as each seat saw it, in seat order, and round again."""
+        seats = len(self.steps[0].views)
+        order = [None, *range(seats)]
+        self.seat = order[(order.index(self.seat) + 1) % len(order)]
+        self._logged = -1  # another viewer's log: written again
+        self.go(self.at)
+
+    def action_ask_turn(self) -> None:
+        box = self.query_one("#turn-input", Input)
+        box.placeholder = _("Go to turn (1–{last}): ⏎ to go, esc to cancel").format(
+            last=self.steps[-1].turn)
+        box.value = ""
+        box.display = True
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._close_input()
+        if not event.value:
+            return
+        turn = int(event.value)
+        at = next((n for n, step in enumerate(self.steps) if step.turn == turn), None)
+        if at is None:
+            self.notify(_("There is no turn {n}: this game has turns 1 to {last}.").format(
+                n=turn, last=self.steps[-1].turn), severity="warning")
+            return
+        self.go(at)
+
+    def _close_input(self) -> None:
+        box = self.query_one("#turn-input", Input)
+        box.display = False
+        self.set_focus(None)
+
+    def action_close(self) -> None:
+        """Close the replay (from the turn's input: close the input only)."""
+        if self.query_one("#turn-input", Input).display:
+            self._close_input()
+            return
+        self.dismiss(None)
