@@ -13,6 +13,7 @@ import trio
 from . import log
 from .app import Server
 from .config import ServerConfig
+from .store import StoreError, default_path
 from .thinking import allowed_strategies
 
 
@@ -24,13 +25,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         if isinstance(f.default, bool):
             parser.add_argument(flag, action="store_true", help=text)
         else:
-            kind = int if f.default is None else type(f.default)  # None: an optional int
-            parser.add_argument(flag, type=kind, default=f.default,
+            parser.add_argument(flag, type=f.metadata["kind"], default=f.default,
                                 help=f"{text} (default {f.default})")
 
 
 def config_from(args: argparse.Namespace) -> ServerConfig:
-    return ServerConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(ServerConfig)})
+    """The settings the flags say; `coup serve` keeps records unless told --db :memory:."""
+    config = ServerConfig(**{f.name: getattr(args, f.name)
+                             for f in dataclasses.fields(ServerConfig)})
+    db = default_path("server") if config.db is None else config.db
+    return dataclasses.replace(config, db=None if db == ":memory:" else db)
 
 
 def tune_gc() -> None:
@@ -63,9 +67,13 @@ def main(args: argparse.Namespace) -> int:
     log.setup(config.log_json)
     tune_gc()
     tune_switching()
+    try:
+        server = Server(config)
+    except StoreError as exc:
+        print(f"coup serve: --db: {exc}", file=sys.stderr)
+        return 2
 
     async def run() -> None:
-        server = Server(config)
         # The signals are caught before the server says it listens: whoever starts it and
         # stops it as soon as it listens gets a clean stop, not a process killed by SIGTERM.
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

@@ -13,8 +13,10 @@ from engine.bots.ismcts import PLAYOUTS
 from protocol import DEFAULT_PORT
 
 
-def setting(default, text: str):
-    return field(default=default, metadata={"help": text})
+def setting(default, text: str, kind: type | None = None):
+    """A field with its flag's help; `kind` the flag's type where the default cannot say it
+    (a default of None)."""
+    return field(default=default, metadata={"help": text, "kind": kind or type(default)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,5 +58,10 @@ class ServerConfig:
     turn_clock: int = setting(60, "seconds to take a turn at tables that do not choose; "
                               "0 = no clock")
     seed: int | None = setting(None, "deal every table's games from this seed (tests, "
-                               "demonstrations); by default each table draws one from secrets")
+                               "demonstrations); by default each table draws one from secrets",
+                               int)
     log_json: bool = setting(False, "log one JSON object per line")
+    db: str | None = setting(None, "the SQLite file that keeps every table, accepted move and "
+                             "finished game, so that a restarted server resumes its tables "
+                             "(coup serve: server.db in the user's data directory); :memory: "
+                             "keeps nothing", str)

@@ -32,7 +32,11 @@ from .config import ServerConfig
 from .limits import TokenBucket
 from .session import Session
 from .thinking import Thinkers
-from .table import DISCONNECT, QUIT, RECONNECT, Refused, Table, code_key, fill_options
+from .recorder import Recorder
+from .store import Store
+from .table import (
+    DISCONNECT, QUIT, RECONNECT, Refused, Table, code_key, fill_options, token_key,
+)
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
@@ -45,8 +49,12 @@ class Lobby:
     """The registry (see the module docstring). Run it with `run` inside a trio nursery."""
 
     def __init__(self, config: ServerConfig) -> None:
+        """The lobby of a server configured by `config`; StoreError if its `db` cannot be
+        used."""
         self.config = config
         self.thinkers = Thinkers(config)
+        #: The store's one writer, if the server keeps records.
+        self.recorder = Recorder(Store(config.db)) if config.db else None
         self.tables: dict[str, Table] = {}
         #: Private tables by their code as `code_key` keeps it.
         self.codes: dict[str, Table] = {}
@@ -72,23 +80,36 @@ class Lobby:
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Run the tables' tasks and the lobby's pushes until cancelled."""
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            nursery.start_soon(self._push)
-            task_status.started()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                nursery.start_soon(self._push)
+                if self.recorder:
+                    await nursery.start(self.recorder.run)
+                    for saved in self.recorder.store.open_tables():
+                        try:
+                            self._resume(saved)
+                        except Exception as exc:  # noqa: BLE001 — one bad table, not all
+                            log.error("table_not_resumed", table=saved["id"],
+                                      error=repr(exc), exc_info=True)
+                task_status.started()
+        finally:
+            if self.recorder:
+                self.recorder.store.close()
 
     # ------------------------------------------------------------------ Router
 
     def arrive(self, session: Session, name: str, token: str | None) -> str:
         self.sessions.add(session)
-        table = self.tokens.get(token) if token else None
-        held = table.name_for(token) if table is not None else None
+        key = token_key(token) if token else None
+        table = self.tokens.get(key) if key else None
+        held = table.name_for(key) if table is not None else None
         name = held or self._unique(name)  # a returning player's name is its seat's
         self._take_name(session, name)
         return name
 
     def reconnect(self, session: Session, token: str) -> bool:
-        table = self.tokens.get(token)
+        table = self.tokens.get(token_key(token))
         return table is not None and table.submit(session, (RECONNECT, token))
 
     def depart(self, session: Session) -> None:
@@ -163,14 +184,29 @@ class Lobby:
         table_id = secrets.token_hex(3)
         while table_id in self.tables:
             table_id = secrets.token_hex(3)
-        table = Table(self, self.config, self.thinkers, table_id, options, session.name)
-        self.tables[table_id] = table
+        table = Table(self, self.config, self.thinkers, table_id, options, session.name,
+                      self.recorder)
+        self._open(table)
+        table.submit(session, msg)  # the table seats its creator
+
+    def _resume(self, saved: dict) -> None:
+        """Open a table the store kept, as it was at its last accepted move."""
+        table = Table(self, self.config, self.thinkers, saved["id"], saved["options"], "",
+                      self.recorder, saved["row"])
         self._members[table] = set()
         self._issued[table] = set()
+        table.restore(saved)
+        self._open(table)
+        log.info("table_resumed_from_store", table=table.id, status=table.status)
+
+    def _open(self, table: Table) -> None:
+        """Register `table` and run its task."""
+        self.tables[table.id] = table
+        self._members.setdefault(table, set())
+        self._issued.setdefault(table, set())
         if table.code:
             self.codes[code_key(table.code)] = table
         self._nursery.start_soon(self._run_table, table)
-        table.submit(session, msg)  # the table seats its creator
 
     def _join(self, session: Session, msg) -> None:
         if session in self.where:

@@ -26,6 +26,11 @@ from typing import Iterator, Sequence
 
 import platformdirs
 
+try:
+    import fcntl
+except ImportError:  # Windows: one server per file is then the operator's care
+    fcntl = None
+
 from engine import record as records
 
 #: The schema this code reads and writes.
@@ -131,18 +136,35 @@ def _json(value):
 class Store:
     """One SQLite file. `write` from one thread at a time; the readers from any thread."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, writer: bool = True) -> None:
+        """Open `path` (made 0600 if new): as its one `writer`, brought to this schema and
+        locked against a second server; or only to read, where a server may be writing."""
         self.path = path
+        self._lock = None
         try:
-            if path != ":memory:" and not os.path.exists(path):
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-            self._writer = self._connect()
-            self._migrate(self._writer)
-            self.next_table, self.next_game = self._writer.execute(
-                "SELECT (SELECT coalesce(max(row), 0) + 1 FROM tables),"
-                " (SELECT coalesce(max(id), 0) + 1 FROM games)").fetchone()
+            if writer:
+                self._lock = _lock(path)
+                if path != ":memory:" and not os.path.exists(path):
+                    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+                self._writer = self._connect()
+                self._migrate(self._writer)
+                self.next_table, self.next_game = self._writer.execute(
+                    "SELECT (SELECT coalesce(max(row), 0) + 1 FROM tables),"
+                    " (SELECT coalesce(max(id), 0) + 1 FROM games)").fetchone()
+            else:
+                if not os.path.exists(path):
+                    raise StoreError(f"cannot use {path}: there is no such file")
+                self._writer = None
+                version = self._reader().execute("PRAGMA user_version").fetchone()[0]
+                if version != SCHEMA_VERSION:
+                    raise StoreError(f"cannot read {path}: its schema is version {version}, "
+                                     f"this coup reads {SCHEMA_VERSION}")
         except (OSError, sqlite3.Error) as exc:
+            self.close()
             raise StoreError(f"cannot use {path}: {_why(exc)}") from exc
+        except StoreError:
+            self.close()
+            raise
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -174,7 +196,10 @@ class Store:
                 raise
 
     def close(self) -> None:
-        self._writer.close()
+        if getattr(self, "_writer", None) is not None:
+            self._writer.close()
+        if self._lock is not None:
+            self._lock.close()  # and with it the lock
 
     # ------------------------------------------------------------------ writing
 
@@ -321,6 +346,21 @@ class Store:
             options=json.loads(options), seed=int(seed), players=json.loads(players),
             started=started, finished=ended, moves=moves, takeovers=takeovers,
             result=None if ended is None else {"winner": winner, "out": json.loads(out)})
+
+
+def _lock(path: str):
+    """An exclusive lock on `path` (through PATH.lock) for as long as the returned file stays
+    open: two servers appending to one file would take the same ids. None for :memory: or
+    where the platform has no flock."""
+    if path == ":memory:" or fcntl is None:
+        return None
+    lock = os.fdopen(os.open(path + ".lock", os.O_CREAT | os.O_RDWR, 0o600), "r+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise StoreError(f"cannot use {path}: another coup server is using it") from None
+    return lock
 
 
 def _why(exc: BaseException) -> str:

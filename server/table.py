@@ -19,10 +19,13 @@ changed. It never sets a field of a session or of the lobby.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import secrets
 import string
+import time
+from datetime import datetime
 from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
@@ -35,13 +38,15 @@ from engine import (
 from engine.bots import Strategy
 from engine.views import public_dict, view_dict
 from protocol import (
-    MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Presence, Snapshot,
-    TableInfo, UpdateFrames, encode_once,
+    MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Paused, Presence,
+    Snapshot, TableInfo, UpdateFrames, encode_once,
 )
 
 from . import log
 from .config import ServerConfig
+from .recorder import Recorder
 from .session import Session
+from .store import Change
 from .thinking import Thinkers
 
 #: The bot that takes a seat after the grace when the table names none.
@@ -74,10 +79,10 @@ class TableHost(Protocol):
         """`session` is at `table` no more: back in the lobby."""
 
     def issue(self, token: str, table: Table) -> None:
-        """`token` reconnects to a seat of `table`."""
+        """The token of hash `token` reconnects to a seat of `table`."""
 
     def revoke(self, token: str) -> None:
-        """`token` reconnects to nothing any more."""
+        """The token of hash `token` reconnects to nothing any more."""
 
     def changed(self) -> None:
         """The list of tables changed (a table's seats, status or spectators)."""
@@ -91,8 +96,11 @@ class Seat:
     index: int
     name: str | None = None
     session: Session | None = None
+    #: The hash of the seat's reconnect token (token_key): the token itself is kept by its
+    #: player alone, and the store keeps only this.
     token: str | None = None
     bot: Strategy | None = None
+    bot_seed: int | None = None
     ready: bool = False
     rematch: bool = False
     away_since: float | None = None
@@ -123,6 +131,12 @@ def new_code() -> str:
     return "-".join(code[i:i + 4] for i in range(0, CODE_LENGTH, 4))
 
 
+def token_key(token: str) -> str:
+    """How a reconnect token is known to the server and its store: its SHA-256, so that the
+    store's file holds nothing that takes a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def code_key(code: str) -> str:
     """A code as typed (any case, with or without dashes and spaces), as codes are kept."""
     return "".join(c for c in code.upper() if c not in "- ")
@@ -132,8 +146,14 @@ class Table:
     """A table and its game. Only `run` (the table's task) changes it; others `submit`."""
 
     def __init__(self, host: TableHost, config: ServerConfig, thinkers: Thinkers,
-                 table_id: str, options: dict, creator: str) -> None:
+                 table_id: str, options: dict, creator: str,
+                 recorder: Recorder | None = None, row: int | None = None) -> None:
+        """A new table, or with `row` one the store kept, to `restore`."""
         self.host = host
+        #: Where the table's changes are made durable, if the server keeps records, and the
+        #: table's row there.
+        self.recorder = recorder
+        self.row = recorder.store.take_table_row() if recorder and row is None else row
         self.config = config
         self.thinkers = thinkers
         self.id = table_id
@@ -163,6 +183,19 @@ class Table:
         self._inbox_send, self._inbox = trio.open_memory_channel[tuple](4096)
         #: The table changed since its members were last told (see _tell_changes).
         self._dirty = False
+        #: The game's id in the store, its number at this table, and when it started.
+        self.game_id: int | None = None
+        self.games = 0
+        self.game_started = 0.0
+        #: Changes for the store not yet committed, and the frames held until they are: no
+        #: one sees a move before it is durable (see _commit).
+        self._changes: list[Change] = []
+        self._held: list[tuple[Session, tuple]] = []
+        #: When the store stopped taking this table's changes (its play paused), if it has.
+        self._paused_at: float | None = None
+        if recorder and row is None:
+            self._changes.append(("table", (self.row, self.id, self.name, self.options,
+                                            self.code, self._state(), time.time())))
 
     # ------------------------------------------------------------------ outside the task
 
@@ -187,6 +220,8 @@ class Table:
             "creator": self.creator_seat.name if self.creator_seat else None,
             "creator_seat": self.creator_seat.index if self.creator_seat else None,
         }
+        if self.game_id is not None:
+            info["game"] = self.game_id
         if members and self.code:
             info["code"] = self.code
         return info
@@ -194,6 +229,49 @@ class Table:
     @property
     def free_seats(self) -> int:
         return sum(s.name is None for s in self.seats)
+
+    def restore(self, saved: dict) -> None:
+        """Take up the table as the store kept it (Store.open_tables): its code, seats and
+        tokens, and its latest game replayed to its last accepted move, the bots told every
+        move as they were. Its people are away, with their grace to come back; the decisions
+        open get their whole clocks again. Called by the lobby before the task runs."""
+        state = saved["state"]
+        self.code = saved["code"]
+        self.status = state["status"]
+        self.games = state["games"]
+        now = trio.current_time()
+        self.seats = []
+        for index, kept in enumerate(state["seats"]):
+            seat = Seat(index, name=kept["name"], token=kept["token"], ready=kept["ready"])
+            if kept["bot"]:
+                seat.bot_seed = kept["bot_seed"]
+                seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
+            elif seat.name is not None:
+                seat.away_since = now
+            self.seats.append(seat)
+            if seat.token:
+                self.host.issue(seat.token, self)
+        if state["creator_seat"] is not None:
+            self.creator_seat = self.seats[state["creator_seat"]]
+        record = saved["game"]
+        if record is None or self.status == "waiting":
+            return
+        self.game_id = record["game"]
+        self.game_started = datetime.fromisoformat(record["started"]).timestamp()
+        game = Game.new(Options.from_dict(record["options"]), record["seed"])
+        for step in record["moves"]:
+            if step["move"] is None:
+                events = game.forfeit(step["seat"])
+            else:
+                events = game.apply(step["seat"], Move.from_dict(step["move"]), step["state_id"])
+            self.recent.extend(events)
+            for seat in self.seats:
+                if seat.bot is not None and (game.alive[seat.index] or game.over):
+                    seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
+        self.game = game
+        if game.over:
+            self.game_summary = summarize(game)
+        self._changed_deadlines()
 
     # ------------------------------------------------------------------ the task
 
@@ -216,6 +294,9 @@ class Table:
                     if not self.closed:
                         await self._keep_time()
                     self._tell_changes()
+                    await self._commit()
+            if self.recorder:  # it closed by itself (not a server that stops): for good
+                await self.recorder.commit([("table_closed", (time.time(), self.row))])
         finally:
             self.closed = True
             self._inbox_send.close()
@@ -257,17 +338,18 @@ class Table:
                 handler = getattr(self, "_on_" + item.TYPE)
                 handler(session, item)
         except Refused as refused:
-            session.send(Error(code=refused.code, message=refused.message, re=request_id))
+            self._send(session, Error(code=refused.code, message=refused.message, re=request_id))
         except Exception as exc:  # noqa: BLE001 — one bad request must not end the table
             log.error("table_error", table=self.id, error=repr(exc), exc_info=True)
             if session is not None:
-                session.send(Error(code="internal_error", message="The table failed to handle "
+                self._send(session, Error(code="internal_error", message="The table failed to handle "
                                    "that request; nothing changed.", re=request_id))
 
     # ------------------------------------------------------------------ seats
 
     def name_for(self, token: str) -> str | None:
-        """The name of the seat a reconnect token holds (read-only: safe from any task)."""
+        """The name of the seat whose token has the hash `token` (read-only: safe from any
+        task)."""
         return next((s.name for s in self.seats if s.token == token), None)
 
     def seat_of(self, session: Session) -> Seat | None:
@@ -291,7 +373,7 @@ class Table:
         if msg.spectate:
             self._claim(session)
             self.spectators.add(session)
-            session.send(Joined(table=self.id, re=msg.id))
+            self._send(session, Joined(table=self.id, re=msg.id))
             self._greet(session, None)
             self._changed()
             return
@@ -313,9 +395,10 @@ class Table:
     def _sit(self, session: Session, seat: Seat, request_id: int) -> Seat:
         seat.name = session.name
         seat.session = session
-        seat.token = secrets.token_urlsafe(24)
+        token = secrets.token_urlsafe(24)
+        seat.token = token_key(token)
         self.host.issue(seat.token, self)
-        session.send(Joined(table=self.id, re=request_id, seat=seat.index, token=seat.token,
+        self._send(session, Joined(table=self.id, re=request_id, seat=seat.index, token=token,
                             code=self.code))
         self._changed()
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
@@ -323,7 +406,7 @@ class Table:
 
     def _on_leave(self, session: Session, msg) -> None:
         self._leave(session)
-        session.send(Ok(re=msg.id))
+        self._send(session, Ok(re=msg.id))
 
     def _leave(self, session: Session) -> None:
         if session in self.spectators:
@@ -355,14 +438,16 @@ class Table:
             self._presence(seat, "left", name)
             return
         forfeit = self.options["on_disconnect"] == "forfeit"
-        seat.bot = self.thinkers.make(self.options.get("bots") or DEFAULT_BOT,
-                                      self.rng.randrange(2**32))
+        self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
+        if self.recorder and self.status == "playing":
+            self._changes.append(("takeover", (self.game_id, seat.index, seat.bot.name,
+                                               len(self.game.history), self._ms())))
         self._presence(seat, "left" if left or forfeit else "bot", name)
         if self.status == "over":
             self._rematch_if_asked()
         elif self.game.alive[seat.index]:
             if forfeit:  # the bot never moves: the seat is out of the game
-                self._after_move(self.game.forfeit(seat.index))
+                self._after_move(self.game.forfeit(seat.index), "forfeit")
             elif seat.index in self.game.waiting:  # the others' clocks run on untouched
                 self.bot_due[seat.index] = trio.current_time() + self.config.bot_delay
 
@@ -382,34 +467,35 @@ class Table:
         self._changed()
 
     def _reconnected(self, session: Session, token: str) -> None:
-        seat = next((s for s in self.seats if s.token == token), None)
+        key = token_key(token)
+        seat = next((s for s in self.seats if s.token == key), None)
         if seat is None:
-            session.send(Error(code="bad_token", message="That seat is no longer yours."))
+            self._send(session, Error(code="bad_token", message="That seat is no longer yours."))
             return
         if not self.host.claim(session, self):
-            session.send(Error(code="already_at_table", message="Leave your table first."))
+            self._send(session, Error(code="already_at_table", message="Leave your table first."))
             return
         if seat.session is not None and seat.session is not session:
             seat.session.close("replaced", "Your seat was taken up by a new connection.")
         seat.session = session
         seat.away_since = None
-        session.send(Joined(table=self.id, seat=seat.index, token=seat.token, code=self.code))
+        self._send(session, Joined(table=self.id, seat=seat.index, token=token, code=self.code))
         self._greet(session, seat.index)
         self._presence(seat, "here", seat.name)
         self._changed()
 
     def _greet(self, session: Session, seat: int | None) -> None:
         """What a newcomer (or a returning player) needs: the table, and the game if any."""
-        session.send(TableInfo(info=self.summary(members=True)))
+        self._send(session, TableInfo(info=self.summary(members=True)))
         if self.game is not None:
-            session.send(self._snapshot(seat))
+            self._send(session, self._snapshot(seat))
 
     def _on_ready(self, session: Session, msg) -> None:
         seat = self._own_seat(session)
         if self.status != "waiting":
             raise Refused("game_running", "The game has started.")
         seat.ready = msg.ready
-        session.send(Ok(re=msg.id))
+        self._send(session, Ok(re=msg.id))
         self._changed()
         humans = [s for s in self.seats if s.human]
         if self.free_seats == 0 and humans and all(s.ready for s in humans):
@@ -425,7 +511,7 @@ class Table:
             raise Refused("not_ready", "Not every seated player is ready.")
         if not self.options.get("bots") and len(self.seats) - self.free_seats < 2:
             raise Refused("no_players", "A game needs at least two players.")
-        session.send(Ok(re=msg.id))
+        self._send(session, Ok(re=msg.id))
         self._start()
 
     def _own_seat(self, session: Session) -> Seat:
@@ -444,7 +530,7 @@ class Table:
             for seat in self.seats:
                 if seat.name is None:
                     seat.name = f"{bots} bot {seat.index + 1}"
-                    seat.bot = self.thinkers.make(bots, self.rng.randrange(2**32))
+                    self._seat_bot(seat, bots)
         else:  # play with the seated players only: the table shrinks to them, in order
             self.seats = [s for s in self.seats if s.name is not None]
             for index, seat in enumerate(self.seats):
@@ -459,6 +545,15 @@ class Table:
         )
         seeded = self.config.seed is not None
         self.game = Game.new(options, self.rng.randrange(2**63) if seeded else None)
+        self.games += 1
+        self.game_started = time.time()
+        if self.recorder:
+            self.game_id = self.recorder.store.take_game_id()
+            players = [{"seat": s.index, "name": s.name, "bot": s.bot.name if s.bot else None}
+                       for s in self.seats]
+            self._changes.append(("game", (self.game_id, self.row, self.games, options.to_dict(),
+                                           str(self.game.seed), players, self.game_started)))
+            self._changes += [("player", (self.game_id, p["seat"], p["name"])) for p in players]
         self.recent.clear()
         self.game_summary = None
         self.status = "playing"
@@ -471,7 +566,7 @@ class Table:
         self._changed()
         self._tell_changes()  # the table says "playing" before the game's first view
         for session, seat in self._audience():
-            session.send(self._snapshot(seat))
+            self._send(session, self._snapshot(seat))
         log.info("game_started", table=self.id, players=options.players,
                  variant=options.variant)
 
@@ -484,19 +579,27 @@ class Table:
             move = Move.from_dict(msg.move)
             events = game.apply(seat.index, move, msg.state_id)
         except IllegalMove as illegal:
-            session.send(MoveRejected(re=msg.id, code=illegal.code, message=illegal.message,
-                                      state_id=game.state_id))
+            self._send(session, MoveRejected(re=msg.id, code=illegal.code,
+                                             message=illegal.message, state_id=game.state_id))
             return
-        self._after_move(events, session, MoveAccepted(re=msg.id, state_id=game.state_id))
+        self._after_move(events, "player", session,
+                         MoveAccepted(re=msg.id, state_id=game.state_id))
 
-    def _play(self, seat: int, move: Move) -> None:
-        """A move the table makes for a seat (a bot's, or a default when a clock ran out)."""
-        self._after_move(self.game.apply(seat, move))
+    def _play(self, seat: int, move: Move, by: str) -> None:
+        """A move the table makes for a seat: a bot's, or a default when a clock ran out."""
+        self._after_move(self.game.apply(seat, move), by)
 
-    def _after_move(self, events, mover: Session | None = None, accepted=None) -> None:
-        """Every viewer's update after a move; the `mover`, who is seated, gets `accepted`
-        (its move_accepted) just before its update, in the same write."""
+    def _after_move(self, events, by: str, mover: Session | None = None,
+                    accepted=None) -> None:
+        """Every viewer's update after a move (`by` "player", "bot", "clock" or "forfeit"),
+        held until the move is durable; the `mover`, who is seated, gets `accepted` (its
+        move_accepted) just before its update, in the same write."""
         game = self.game
+        if self.recorder:
+            seat, move = game.history[-1]
+            self._changes.append(("move", (
+                self.game_id, len(game.history) - 1, seat, move.to_dict() if move else None,
+                game.state_id - 1, self._ms(), by)))
         self._changed_deadlines()
         over = game.over
         reveal = game.reveal().to_dict() if over else None
@@ -513,14 +616,17 @@ class Table:
             update = updates.frame(
                 view_dict(game, seat, {}), [as_dicts[e] for e in visible_to(events, seat)])
             if session is mover:
-                session.send(accepted, update)
+                self._send(session, accepted, update)
             else:
-                session.send(update)
+                self._send(session, update)
         for seat in self.seats:
             if seat.bot is not None and game.alive[seat.index] or seat.bot and over:
                 seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
         if over:
             self.status = "over"
+            if self.recorder:
+                self._changes.append(("result", (time.time(), game.winner, list(game.exiled),
+                                                 self.game_id)))
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
@@ -531,7 +637,7 @@ class Table:
         if self.status != "over":
             raise Refused("game_not_over", "The game is not over yet.")
         seat.rematch = True
-        session.send(Ok(re=msg.id))
+        self._send(session, Ok(re=msg.id))
         self._changed()
         self._rematch_if_asked()
 
@@ -642,15 +748,15 @@ class Table:
         clocks run on), and closes once their graces end and only bots are left."""
         return bool(self.spectators) or any(s.session is not None for s in self.seats)
 
-    async def _due_move(self, now: float) -> tuple[int, Move] | None:
+    async def _due_move(self, now: float) -> tuple[int, Move, str] | None:
         game = self.game
         for seat, at in self.bot_due.items():
             if at <= now and self._attended():
-                return seat, await self._bot_move(seat)
+                return seat, await self._bot_move(seat), "bot"
         for seat, at in self.deadlines.items():
             if at <= now:
                 log.info("clock_expired", table=self.id, seat=seat, phase=game.phase)
-                return seat, default_move(game, seat, self.rng)
+                return seat, default_move(game, seat, self.rng), "clock"
         return None
 
     async def _bot_move(self, seat: int) -> Move:
@@ -668,6 +774,75 @@ class Table:
             log.error("bot_failed", table=self.id, seat=seat, error=repr(exc), exc_info=True)
         return default_move(game, seat, self.rng)
 
+    # ------------------------------------------------------------------ the store
+
+    def _seat_bot(self, seat: Seat, strategy: str) -> None:
+        """A bot of `strategy` takes `seat`, with a seed the store keeps to make it again."""
+        seat.bot_seed = self.rng.randrange(2**32)
+        seat.bot = self.thinkers.make(strategy, seat.bot_seed)
+
+    def _ms(self) -> int:
+        """Milliseconds since the game started, as the store times its moves."""
+        return max(0, int((time.time() - self.game_started) * 1000))
+
+    def _state(self) -> dict:
+        """What the store keeps of the table beyond its options: enough to seat everyone
+        again after a restart (tokens as hashes)."""
+        return {
+            "status": self.status,
+            "creator_seat": self.creator_seat.index if self.creator_seat else None,
+            "games": self.games,
+            "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
+                       "bot_seed": s.bot_seed, "ready": s.ready} for s in self.seats],
+        }
+
+    def _send(self, session: Session, *frames) -> None:
+        """Send now, or, while changes wait to be durable, once they are (in order)."""
+        if self._changes or self._held:
+            self._held.append((session, frames))
+        else:
+            session.send(*frames)
+
+    async def _commit(self) -> None:
+        """Make the changes of the items just handled durable, then send what they held.
+        While the store fails the table waits here: its players are told (pause, resume)
+        and its clocks stop, by the recorder (see Recorder)."""
+        if self._changes:
+            changes, self._changes = self._changes, []
+            await self.recorder.commit(changes, self)
+        held, self._held = self._held, []
+        for session, frames in held:
+            session.send(*frames)
+
+    def pause(self, why: str) -> None:
+        """The store cannot take this table's changes: its play stops until it can."""
+        if self._paused_at is not None:
+            return
+        self._paused_at = trio.current_time()
+        log.warning("table_paused", table=self.id, error=why)
+        notice = encode_once(Paused(table=self.id, paused=True, message=(
+            f"The server cannot save this game ({why}): play is paused and the clocks "
+            f"are stopped until it can.")))
+        for session, _ in self._audience():
+            session.send(notice)
+
+    def resume(self) -> None:
+        """The store took the changes: the clocks go on from where they stopped."""
+        if self._paused_at is None:
+            return
+        stopped = trio.current_time() - self._paused_at
+        self._paused_at = None
+        for times in (self.deadlines, self.bot_due):
+            for seat in times:
+                times[seat] += stopped
+        for seat in self.seats:
+            if seat.away_since is not None:
+                seat.away_since += stopped
+        log.info("table_resumed", table=self.id, paused=round(stopped, 3))
+        notice = encode_once(Paused(table=self.id, paused=False, message="Play goes on."))
+        for session, _ in self._audience():
+            session.send(notice)
+
     # ------------------------------------------------------------------ broadcasting
 
     def _changed(self) -> None:
@@ -680,15 +855,17 @@ class Table:
         if not self._dirty:
             return
         self._dirty = False
+        if self.recorder:
+            self._changes.append(("table_state", (self.options, self._state(), self.row)))
         info = encode_once(TableInfo(info=self.summary(members=True)))
         for session, _ in self._audience():
-            session.send(info)
+            self._send(session, info)
         self.host.changed()
 
     def _presence(self, seat: Seat, status: str, name: str | None) -> None:
         msg = encode_once(Presence(table=self.id, seat=seat.index, status=status, name=name))
         for session, _ in self._audience():
-            session.send(msg)
+            self._send(session, msg)
 
     def _close_if_deserted(self) -> None:
         """A table with no person left, seated or watching, ends."""
@@ -699,9 +876,9 @@ class Table:
         seat = self.seat_of(session)
         chat = encode_once(Chat(scope="table", name=session.name, text=msg.text, table=self.id,
                                 seat=seat.index if seat else None))
-        session.send(Ok(re=msg.id))
+        self._send(session, Ok(re=msg.id))
         for member, _ in self._audience():
-            member.send(chat)
+            self._send(member, chat)
 
 
 def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str]) -> dict:

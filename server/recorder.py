@@ -1,0 +1,100 @@
+"""The recorder: the one writer of the store, and group commit for every table.
+
+Tables hand it their changes with `commit` and wait until those are on the disk: nothing a
+move changes is shown to anyone before the move is durable. Its task takes everything that
+is waiting at once and writes it in one transaction from a worker thread, so a hundred tables
+that moved together share one fsync, and the next batch gathers while one is written.
+
+A write that fails (disk full, file locked or unwritable) is tried again, the same batch
+first, every few seconds until it succeeds; meanwhile `failing` says why, and the tables
+waiting on it pause (see Table._commit). Nothing is dropped and nothing is reordered.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import trio
+
+from . import log
+from .store import Change, Store, StoreError
+
+#: Batches waiting for the writer before `commit` waits for room: about a thousand tables'.
+QUEUE = 1024
+#: Seconds between two tries of a batch that failed, at first and at most.
+RETRY_FIRST = 0.2
+RETRY_MOST = 5.0
+
+
+class Waiting(Protocol):
+    """Who waits on a commit: told when the store fails it, and when it takes it at last."""
+
+    def pause(self, why: str) -> None: ...
+
+    def resume(self) -> None: ...
+
+
+class Recorder:
+    """Group commit into one Store. Run `run` in a nursery; tables `await commit(...)`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._send, self._receive = trio.open_memory_channel[
+            tuple[list[Change], trio.Event, Waiting | None]](QUEUE)
+        #: Why the last write failed, while writes fail; None when they succeed.
+        self.failing: str | None = None
+
+    async def commit(self, changes: list[Change], waiting: Waiting | None = None) -> None:
+        """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
+        failing store (pause) and when it is done after all (resume)."""
+        done = trio.Event()
+        await self._send.send((changes, done, waiting))
+        await done.wait()
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        task_status.started()
+        async with self._receive:
+            while True:
+                batch = [await self._receive.receive()]
+                self._gather(batch)
+                await self._write(batch)
+                for _, done, _ in batch:
+                    done.set()
+
+    def _gather(self, batch: list) -> None:
+        """Add to `batch` everything waiting now."""
+        while True:
+            try:
+                batch.append(self._receive.receive_nowait())
+            except trio.WouldBlock:
+                return
+
+    async def _write(self, batch: list) -> None:
+        """Write the batch until it succeeds. While it fails, what arrives joins it (after
+        it: each table's changes stay in order) and everyone waiting on it is paused; all
+        of them resume once it is written."""
+        wait = RETRY_FIRST
+        paused = 0
+        while True:
+            try:
+                await trio.to_thread.run_sync(
+                    self.store.write, [c for changes, _, _ in batch for c in changes])
+            except StoreError as exc:
+                if self.failing != str(exc):
+                    log.error("store_failed", error=str(exc), batch=len(batch))
+                self.failing = str(exc)
+                for _, _, waiting in batch[paused:]:
+                    if waiting is not None:
+                        waiting.pause(self.failing)
+                paused = len(batch)
+                await trio.sleep(wait)
+                wait = min(RETRY_MOST, wait * 2)
+                self._gather(batch)
+                continue
+            if self.failing is not None:
+                log.info("store_recovered", batch=len(batch))
+                self.failing = None
+                for _, _, waiting in batch:
+                    if waiting is not None:
+                        waiting.resume()
+            return

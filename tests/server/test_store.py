@@ -1,0 +1,164 @@
+"""The server with its store, over real TCP: every accepted move is durable before anyone
+sees it, a server that stops without warning resumes its tables from the file, and a store
+that fails pauses the tables it holds up and loses nothing."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import time
+
+import pytest
+import trio
+
+from engine import record as records
+from protocol import CreateTable, Join, Ready
+from server import Server, ServerConfig
+from server.store import SCHEMA_VERSION, Store, StoreError
+from tests.server.helpers import play_out
+from tests.server.peer import Peer, new_id
+
+
+@pytest.fixture
+def db(tmp_path) -> str:
+    return str(tmp_path / "coup.db")
+
+
+async def served(nursery, db: str, **fields) -> Server:
+    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db,
+                                 **fields))
+    await nursery.start(server.serve)
+    return server
+
+
+async def test_updates_are_held_until_the_store_has_the_move(db, monkeypatch):
+    """Durable before visible: with the store's writes slowed down, a player's update for a
+    move never arrives before the file has that move."""
+    real_write = Store.write
+    written = []
+
+    def slow_write(self, changes):
+        time.sleep(0.02)
+        real_write(self, changes)
+        written.extend(c for c in changes if c[0] == "move")
+
+    monkeypatch.setattr(Store, "write", slow_write)
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, db)
+        peers = [await Peer.connect(server.address[1], n) for n in ("ana", "bruno")]
+        joined = await peers[0].request(CreateTable(id=new_id(), options={"seats": 2}))
+        await peers[1].request(Join(id=new_id(), table=joined.table))
+        for peer in peers:
+            await peer.request(Ready(id=new_id()))
+        for peer in peers:
+            await peer.expect("snapshot")
+        checked = []
+        for peer in peers:
+            def watched(peer=peer, read=peer.next):
+                async def next_checked():
+                    msg = await read()
+                    if msg is not None and msg.TYPE == "update":
+                        # the update arrived: its move was in the file before it was sent
+                        checked.append((peer.view.state_id, len(written)))
+                    return msg
+                return next_checked
+            peer.next = watched()
+        await play_out(peers, seed=2)
+        assert all(made <= stored for made, stored in checked), checked
+        assert len(checked) > 10
+        for peer in peers:
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_server_stopped_without_warning_resumes_its_tables(db):
+    """R: the same table id, private code, seats and tokens after a restart; the players
+    come back with their tokens and finish the game, and the record replays to its end."""
+    async with trio.open_nursery() as nursery:
+        first = await served(nursery, db)
+
+        async def connect(name):
+            return await Peer.connect(first.address[1], name)
+
+        peers = [await connect(name) for name in ("ana", "bruno", "chen")]
+        joined = await peers[0].request(CreateTable(id=new_id(), options={
+            "seats": 3, "private": True}))
+        for peer in peers[1:]:
+            assert (await peer.request(Join(id=new_id(), code=joined.code))).TYPE == "joined"
+        for peer in peers:
+            await peer.request(Ready(id=new_id()))
+        for peer in peers:
+            await peer.expect("snapshot")
+        table = first.lobby.tables[peers[0].table]
+        code, table_id, game_id = table.code, table.id, table.game_id
+        # six moves, then the server is gone at once: no goodbye, nothing closed
+        async with trio.open_nursery() as players:
+            for i, peer in enumerate(peers):
+                players.start_soon(peer.play_random, random.Random(i),
+                                   lambda view: view.state_id >= 6)
+        seen = max(p.view.state_id for p in peers)
+        tokens = {p.seat: p.token for p in peers}
+        first.lobby.recorder.store.close()
+        nursery.cancel_scope.cancel()
+    for peer in peers:
+        await peer.aclose()
+
+    async with trio.open_nursery() as nursery:
+        second = await served(nursery, db)
+        resumed = second.lobby.tables[table_id]
+        assert resumed.code == code and resumed.status == "playing"
+        # no move any player saw accepted is missing
+        assert resumed.game.state_id >= seen and resumed.game_id == game_id
+        back = []
+        for seat, token in sorted(tokens.items()):
+            peer = await Peer.connect(second.address[1], "x", token=token)
+            await peer.expect("snapshot")
+            assert peer.seat == seat
+            back.append(peer)
+        await play_out(back, seed=3)
+        assert resumed.game.over
+        record = second.lobby.recorder.store.record(game_id)
+        assert records.check(record).winner == resumed.game.winner
+        assert len(record["moves"]) == resumed.game.state_id
+        for peer in back:
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_file_is_its_owners_alone_and_of_this_schema(db):
+    Store(db).close()
+    assert os.stat(db).st_mode & 0o777 == 0o600
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_a_file_from_a_newer_coup_is_refused_and_left_alone(db):
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer coup"):
+        Store(db)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+async def test_a_file_that_is_not_a_database_is_refused(db):
+    with open(db, "wb") as f:
+        f.write(b"not a database at all" * 100)
+    with pytest.raises(StoreError, match="not a coup database"):
+        Store(db)
+
+
+async def test_a_second_server_on_the_same_file_is_refused(db):
+    first = Store(db)
+    with pytest.raises(StoreError, match="another coup server"):
+        Store(db)
+    first.close()
+    Store(db).close()
+
+
+async def test_a_place_where_no_file_can_be_made_is_refused_at_startup(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(StoreError, match="cannot use"):
+        Store(str(tmp_path / "a-file" / "coup.db"))
