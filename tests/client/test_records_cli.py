@@ -1,0 +1,136 @@
+"""`coup export` and `coup replay` on real store files and record files: records come out
+oldest first as JSON lines, and whatever cannot be read (no file, not a database, not JSON,
+a record from a newer coup, a game not in the store, a move that does not replay) is refused
+with one line on stderr and exit status 2, before any screen is drawn."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import server.store
+from client.cli import main
+from client.i18n import set_language
+from engine.record import VERSION, check
+from server.store import Store
+from tests.client.records import keep, record
+from tests.client.test_cli import launched
+
+
+@pytest.fixture(autouse=True)
+def english():
+    yield
+    set_language("en")  # coup replay chose the environment's language
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A store file holding three finished games (ids 1-3, finished an hour apart from
+    13:10 UTC on 2026-03-01) and one still in play (id 4)."""
+    path = str(tmp_path / "games.db")
+    store = Store(path)
+    for seed in (3, 4, 5):
+        keep(store, seed)
+    keep(store, 6, over=False)
+    store.close()
+    return path
+
+
+def refused(argv, capsys) -> str:
+    """What `coup ARGV` says on stderr, having exited with status 2 and printed nothing."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    return err
+
+
+def test_export_prints_every_finished_game_oldest_first_as_json_lines(db, capsys):
+    assert main(["export", "--db", db]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    records = [json.loads(line) for line in lines]
+    assert [r["game"] for r in records] == [1, 2, 3]  # the game in play is not there
+    for r in records:
+        check(r)  # each replays through the engine to its result
+
+
+@pytest.mark.parametrize("since,games", [
+    ("2026-03-01", [1, 2, 3]),
+    ("2026-03-01T14:10", [2, 3]),           # UTC when the time names no offset
+    ("2026-03-01T15:10:00+01:00", [2, 3]),  # 14:10 UTC
+    ("2026-03-02", []),
+])
+def test_export_since_keeps_the_games_finished_from_then_on(db, since, games, capsys):
+    assert main(["export", "--db", db, "--since", since]) == 0
+    assert [json.loads(line)["game"] for line in capsys.readouterr().out.splitlines()] == games
+
+
+def test_export_of_a_missing_store_says_so_and_makes_no_file(tmp_path, capsys):
+    path = tmp_path / "none.db"
+    assert "no store at" in refused(["export", "--db", str(path)], capsys)
+    assert not path.exists()
+
+
+def test_export_of_a_file_that_is_no_store_says_so(tmp_path, capsys):
+    path = tmp_path / "notes.db"
+    path.write_text("these are not the games you are looking for\n" * 100)
+    assert "not a coup database" in refused(["export", "--db", str(path)], capsys)
+
+
+def test_export_reads_coup_serves_store_by_default(db, monkeypatch, capsys):
+    monkeypatch.setattr(server.store, "default_path",
+                        lambda kind: db if kind == "server" else "/nonexistent/play.db")
+    assert main(["export"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+def test_replay_opens_a_record_file_as_the_seat_asked(tmp_path, monkeypatch):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record(), indent=2))
+    launch = launched(["replay", str(path), "--as", "2"], monkeypatch)
+    assert launch.mode == "replay" and launch.record == record()
+    assert launch.view_as == 1  # seats count from 1 on the command line
+
+
+def test_replay_opens_the_first_record_of_json_lines(db, tmp_path, monkeypatch, capsys):
+    assert main(["export", "--db", db]) == 0
+    path = tmp_path / "games.jsonl"
+    path.write_text(capsys.readouterr().out)
+    assert launched(["replay", str(path)], monkeypatch).record["game"] == 1
+
+
+def test_replay_finds_a_game_by_id_in_the_players_own_store(db, monkeypatch):
+    monkeypatch.setattr(server.store, "default_path",
+                        lambda kind: db if kind == "play" else "/nonexistent/server.db")
+    assert launched(["replay", "2"], monkeypatch).record["game"] == 2
+    assert launched(["replay", "3", "--db", db], monkeypatch).record["game"] == 3
+
+
+def damaged() -> dict:
+    bad = record()
+    bad["moves"][1]["state_id"] += 5  # a move made against a state that never was
+    return bad
+
+
+@pytest.mark.parametrize("content,said", [
+    ("{not json", "holds no JSON record"),
+    (json.dumps({"format": "chess-pgn"}), "not a coup record"),
+    (json.dumps(dict(record(), version=VERSION + 1)), f"a record of version {VERSION + 1}"),
+    (json.dumps(damaged()), "move 2 does not replay"),
+    (json.dumps(dict(record(), result={"winner": 9, "out": []})), "result is not what"),
+])
+def test_replay_refuses_a_file_that_is_no_record_it_can_replay(tmp_path, content, said,
+                                                                capsys):
+    path = tmp_path / "game.json"
+    path.write_text(content)
+    assert said in refused(["replay", str(path)], capsys)
+
+
+def test_replay_refuses_an_unknown_or_unfinished_game_and_a_seat_not_at_it(db, tmp_path,
+                                                                             capsys):
+    assert "no finished game 9" in refused(["replay", "9", "--db", db], capsys)
+    assert "no finished game 4" in refused(["replay", "4", "--db", db], capsys)  # in play
+    assert "seats 1 to 3" in refused(["replay", "1", "--db", db, "--as", "4"], capsys)
+    assert "cannot read" in refused(["replay", str(tmp_path / "gone.json")], capsys)
+    assert "no store at" in refused(["replay", "1", "--db", str(tmp_path / "x.db")], capsys)
+
