@@ -1,0 +1,58 @@
+"""Stores with games in them, written without a server: the changes the recorder would
+write for a table and its games, each game played by random bots through the engine.
+
+`add_table` writes a table (closed, so that a server opening the store has nothing to
+resume); `add_game` plays and writes one of its games, finished or left in play.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import Game, Options
+from engine.bots import make
+from server.store import Store
+
+#: The time the first game starts, as a POSIX time (2026-01-01 00:00 UTC).
+START = 1_767_225_600.0
+
+
+def add_table(store: Store, table: str = "k7tq2m", name: str = "Friday night") -> int:
+    """A closed table's row."""
+    row = store.take_table_row()
+    store.write([
+        ("table", (row, table, name, {"seats": 4}, None, {"status": "over"}, START)),
+        ("table_closed", (START, row)),
+    ])
+    return row
+
+
+def add_game(store: Store, row: int, names: list[str | None], seed: int, *, number: int = 1,
+             finished: bool = True, moves: int | None = None) -> int:
+    """A game at table `row` with a seat for each of `names` (None: a bot's seat), played by
+    random bots to its end, or with `finished` False for `moves` moves and left in play;
+    its id."""
+    game_id = store.take_game_id()
+    options = Options(players=len(names))
+    game = Game.new(options, seed)
+    started = START + 60 * game_id
+    players = [{"seat": s, "name": n, "bot": None if n else "random"}
+               for s, n in enumerate(names)]
+    changes = [("game", (game_id, row, number, options.to_dict(), str(seed), players, started))]
+    changes += [("player", (game_id, s, n)) for s, n in enumerate(names) if n]
+    bots = [make("random", seed=seed + s) for s in range(len(names))]
+    order = random.Random(seed)
+    n = 0
+    while not game.over and (finished or n < moves):
+        seat = game.waiting[order.randrange(len(game.waiting))]
+        move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
+        state_id = game.state_id
+        game.apply(seat, move, state_id)
+        changes.append(("move", (game_id, n, seat, move.to_dict(), state_id, 1500 * n,
+                                 "player" if names[seat] else "bot")))
+        n += 1
+    if finished:
+        changes.append(("result", (started + 1.5 * n, game.winner, list(game.exiled),
+                                   game_id)))
+    store.write(changes)
+    return game_id
