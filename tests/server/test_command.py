@@ -112,3 +112,26 @@ async def test_coup_serve_stopped_as_soon_as_it_listens_exits_cleanly():
             process.kill()
             await process.wait()
 
+
+
+async def test_coup_serve_keeps_records_in_the_data_directory_and_alone(tmp_path):
+    """By default the records go to server.db in the user's data directory (0600); a second
+    server on that file is refused with a clear error and exit status 2, the first unharmed."""
+    import os
+
+    process = await trio.lowlevel.open_process(
+        COUP + ["serve", "--port", "0", "--log-json"], stderr=subprocess.PIPE)
+    try:
+        with trio.fail_after(20):
+            log = LogLines(process.stderr)
+            assert json.loads(await log.next())["event"] == "listening"
+            db = os.path.join(os.environ["XDG_DATA_HOME"], "coup", "server.db")
+            assert os.stat(db).st_mode & 0o777 == 0o600
+            second = await trio.run_process(COUP + ["serve", "--port", "0"], check=False,
+                                            capture_stderr=True)
+            assert second.returncode == 2
+            assert b"another coup server is using it" in second.stderr
+            assert process.returncode is None
+    finally:
+        process.kill()
+        await process.wait()
