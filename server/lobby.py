@@ -27,7 +27,7 @@ import trio
 from protocol import MAX_LISTED, Chat, Error, Frame, Ok, Tables, encode_once, with_re
 from protocol.messages import NAME
 
-from . import log
+from . import history, log
 from .config import ServerConfig
 from .limits import TokenBucket
 from .session import Session
@@ -131,6 +131,9 @@ class Lobby:
                 self._create(session, msg)
             elif kind == "join":
                 self._join(session, msg)
+            elif kind in ("list_games", "get_game"):
+                self._nursery.start_soon(
+                    history.answer, session, msg, self.recorder.store if self.recorder else None)
             elif kind == "say" and msg.scope == "lobby":
                 self._lobby_chat(session, msg)
             else:  # leave, ready, start, rematch, move, table chat: the table's business
