@@ -16,7 +16,7 @@ from engine import record as records
 from protocol import CreateTable, Join, Ready
 from server import Server, ServerConfig
 from server.store import SCHEMA_VERSION, Store, StoreError
-from tests.server.helpers import play_out
+from tests.server.helpers import eventually, play_out
 from tests.server.peer import Peer, new_id
 
 
@@ -162,3 +162,78 @@ async def test_a_place_where_no_file_can_be_made_is_refused_at_startup(tmp_path)
     (tmp_path / "a-file").write_text("")
     with pytest.raises(StoreError, match="cannot use"):
         Store(str(tmp_path / "a-file" / "coup.db"))
+
+
+@pytest.mark.parametrize("failure", ["full", "locked"])
+async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure,
+                                                                      monkeypatch):
+    """A full disk (the file may not grow) or a file locked by another program while a
+    game is played: its players are told play is paused, the moves wait, and when writes
+    succeed again play resumes and every move is in the file, in order."""
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, db)
+        peers = [await Peer.connect(server.address[1], n) for n in ("ana", "bruno")]
+        joined = await peers[0].request(CreateTable(id=new_id(), options={"seats": 2}))
+        await peers[1].request(Join(id=new_id(), table=joined.table))
+        for peer in peers:
+            await peer.request(Ready(id=new_id()))
+        for peer in peers:
+            await peer.expect("snapshot")
+        table = server.lobby.tables[joined.table]
+        store = server.lobby.recorder.store
+        if failure == "full":  # as the store says it (test_a_full_disk_is_said_so)
+            full = [True]
+            real_write = Store.write
+
+            def write(self, changes):
+                if full:
+                    raise StoreError("the disk is full")
+                real_write(self, changes)
+            monkeypatch.setattr(Store, "write", write)
+        else:
+            other = sqlite3.connect(db, isolation_level=None)
+            other.execute("BEGIN EXCLUSIVE")
+        store._writer.execute("PRAGMA busy_timeout = 0")
+        async with trio.open_nursery() as players:
+            for i, peer in enumerate(peers):
+                players.start_soon(peer.play_random, random.Random(i))
+            await eventually(lambda: table._paused_at is not None)
+            why = server.lobby.recorder.failing
+            assert ("full" if failure == "full" else "locked") in why
+            held = table.game.state_id
+            await trio.sleep(0.5)
+            assert table.game.state_id == held  # nothing more is played while paused
+            if failure == "full":
+                full.clear()
+            else:
+                other.execute("ROLLBACK")
+                other.close()
+        assert table.game.over
+        for peer in peers:  # told, both ways, with the reason
+            notices = [f for f in peer.frames if f["t"] == "paused"]
+            assert [f["paused"] for f in notices] == [True, False]
+            assert why in notices[0]["message"] and notices[0]["table"] == joined.table
+        record = store.record(table.game_id)
+        assert records.check(record).winner == table.game.winner
+        assert len(record["moves"]) == table.game.state_id
+        for peer in peers:
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_full_disk_is_said_so_and_the_next_write_succeeds(db):
+    """SQLite's "database or disk is full" (here: the file may not grow) is a StoreError
+    that says so, the batch is not written in part, and a write after room is made works."""
+    store = Store(db)
+    pages = store._writer.execute("PRAGMA page_count").fetchone()[0]
+    store._writer.execute(f"PRAGMA max_page_count = {pages}")
+    row = store.take_table_row()
+    big = {"padding": "x" * 2000}
+    with pytest.raises(StoreError, match="the disk is full"):
+        for n in range(100):
+            store.write([("table", (row + n, f"t{n}", "n", big, None, {}, 0.0))])
+    written = store._writer.execute("SELECT count(*) FROM tables").fetchone()[0]
+    store._writer.execute("PRAGMA max_page_count = 1073741823")
+    store.write([("table", (row + 1000, "after", "n", big, None, {}, 0.0))])
+    assert store._writer.execute("SELECT count(*) FROM tables").fetchone()[0] == written + 1
+    store.close()
