@@ -362,6 +362,10 @@ def error_text(code: str) -> str:
         "too_many_tables": _("The server has all the tables it can hold: join one, or try "
                              "again later."),
         "table_failed": _("Your table failed on the server and was closed."),
+        "no_such_game": _("There is no finished game with that number."),
+        "no_records": _("This server keeps no records of its games."),
+        "store_failed": _("The server could not read its records; try again later."),
+        "record_too_large": _("That game's record is too large to fetch."),
         "rate_limited": _("Slow down: too many messages."),
         "bad_message": _("The server could not read that request."),
         "unknown_type": _("The server does not know that request."),
