@@ -68,7 +68,6 @@ class ReplayScreen(CoupScreen):
     """One finished game, stepped through from the keyboard; `seat` starts the view as
     that seat saw it (None: every card face up)."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     #: Nothing has the focus: every key is the replay's, until g asks for a turn.
     AUTO_FOCUS = ""
     BINDINGS = [
@@ -123,7 +122,7 @@ class ReplayScreen(CoupScreen):
         step = self.steps[self.at]
         view = self.view(step)
         started = (self.record.get("started") or "")[:16].replace("T", " ")
-        title = _("Replay of game {id} · {table} · {date}").format(
+        title = _("Game {id} · {table} · {date}").format(
             id=self.record["game"], table=self.record["table_name"], date=started + " UTC")
         header = Table.grid(expand=True, padding=(0, 2))
         header.add_column(ratio=1, no_wrap=True, overflow="ellipsis")

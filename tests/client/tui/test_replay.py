@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from client.i18n import card_name
 from client.tui.app import Launch
 from client.tui.narrate import event_text
@@ -175,3 +177,12 @@ def test_every_step_of_a_long_game_is_at_hand_at_once():
     made = steps(rec)
     assert len(made) == len(moves) + 1
     assert time.perf_counter() - began < 1.0
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_log_opens_on_the_first_turn_told_once(size):
+    async def body(app, pilot, screen):
+        await pilot.pause()
+        assert log_lines(screen.query_one("#replay-log", WrappingLog)) == narrated(0)
+
+    open_replay(body, size=size)

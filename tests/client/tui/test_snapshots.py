@@ -1,6 +1,7 @@
 """Snapshots (pytest-textual-snapshot) of the key screens — the menu, the lobby, the table in
 play (a hand, four players, a response prompt), a dialog (the card to lose) and the results —
-at 80×24 and 120×40, in English and in Brazilian Portuguese.
+at 80×24 and 120×40, in English and in Brazilian Portuguese; and a finished game's replay at
+80×24 in both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -20,12 +21,15 @@ from client.tui.messages import Received
 from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
+from client.tui.screens.replay import ReplayScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import TableScreen
 from engine import Game, Options, move, visible_to
 from engine.bots import make
 from engine.summary import summarize
 from protocol import Chat, Joined, Snapshot, TableInfo, Tables, Update
+
+from tests.client.records import record
 
 from .helpers import until
 
@@ -144,3 +148,18 @@ def test_screen(snap_compare, monkeypatch, screen, lang, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_replay(snap_compare, lang):
+    """A finished game's replay at 80×24, nine moves in, as Ana saw it: her cards named,
+    the others' face down, the log of those moves, the step and the turn."""
+    set_language(lang)
+    app = CoupApp(Launch("replay", record=record()))
+
+    async def run_before(pilot):
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "ReplayScreen")
+        await pilot.press(*["right"] * 9, "v")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
