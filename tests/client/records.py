@@ -14,7 +14,7 @@ from server.store import Store
 STARTED = 1772366400.0
 
 PLAYERS = [{"seat": 0, "name": "Ana", "bot": None}, {"seat": 1, "name": "Bruno", "bot": None},
-           {"seat": 2, "name": "", "bot": "heuristic"}]
+           {"seat": 2, "name": None, "bot": "heuristic"}]
 
 
 def played(seed: int = 3, players: int = 3, strategy: str = "random") -> tuple[Game, list]:
@@ -52,7 +52,7 @@ def keep(store: Store, seed: int = 3, finished_at: float | None = None,
     changes = [
         ("table", (row, "f00d42", "Friday night", game.options.to_dict(), None, {}, started)),
         ("game", (game_id, row, 1, game.options.to_dict(), str(seed), PLAYERS, started)),
-        *[("player", (game_id, p["seat"], p["name"])) for p in PLAYERS],
+        *[("player", (game_id, p["seat"], p["name"])) for p in PLAYERS if p["name"]],
         *[("move", (game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"]))
           for n, m in enumerate(moves)],
     ]

@@ -6,13 +6,15 @@ with one line on stderr and exit status 2, before any screen is drawn."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
 import server.store
 from client.cli import main
 from client.i18n import set_language
-from engine.record import VERSION, check
+from engine.record import VERSION, check, replay
 from server.store import Store
 from tests.client.records import keep, record
 from tests.client.test_cli import launched
@@ -134,3 +136,11 @@ def test_replay_refuses_an_unknown_or_unfinished_game_and_a_seat_not_at_it(db, t
     assert "cannot read" in refused(["replay", str(tmp_path / "gone.json")], capsys)
     assert "no store at" in refused(["replay", "1", "--db", str(tmp_path / "x.db")], capsys)
 
+
+
+def test_the_example_in_records_md_replays_as_it_says():
+    text = (Path(__file__).parents[2] / "docs" / "RECORDS.md").read_text(encoding="utf-8")
+    example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    game = check(example)
+    assert (game.winner, game.exiled) == (1, [0])
+    assert replay(example, upto=3).view(0).hands[0] == ("duke", "contessa")
