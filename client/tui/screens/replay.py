@@ -151,9 +151,9 @@ class ReplayScreen(CoupScreen):
         if self.at != self._logged + 1:
             log.clear()
             self._logged = -1
-        for n in range(self._logged + 1, self.at + 1):
-            for line in self._lines(n):
-                log.write(line)
+        lines = [line for n in range(self._logged + 1, self.at + 1) for line in self._lines(n)]
+        if lines:  # in one piece: a long game's hundreds of lines are laid out at once
+            log.write(Text("\n").join(lines))
         self._logged = self.at
 
     def _lines(self, n: int) -> list[Text]:
