@@ -21,6 +21,7 @@ from textual.notifications import SeverityLevel
 from engine import Event, IllegalMove, Move, View, check
 from protocol import CreateTable, Join, Leave, ListTables, MoveRequest, Ready, Rematch, Say, Start
 from server import ServerConfig
+from server.store import default_path
 
 from ..i18n import N_, _
 from . import messages as m
@@ -137,7 +138,8 @@ class CoupApp(App):
             return
         self._starting = "practice"
         self.net.start_server(ServerConfig(
-            host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay))
+            host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
+            db=default_path("play")))
 
     def host_lan(self, port: int, name: str) -> None:
         """A server for the LAN in this process; its lobby, with the address for friends."""
@@ -147,7 +149,7 @@ class CoupApp(App):
             self.net.connect("127.0.0.1", self.servers["lan"], name)
             return
         self._starting = "lan"
-        self.net.start_server(ServerConfig(host="0.0.0.0", port=port))
+        self.net.start_server(ServerConfig(host="0.0.0.0", port=port, db=default_path("play")))
 
     def join_server(self, host: str, port: int, name: str) -> None:
         self._then = "lobby"

@@ -16,11 +16,13 @@ again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import trio
 
 from protocol import Bye
 from server import ServerConfig, serve
+from server.store import StoreError
 
 from ..net import FINAL_GOODBYES, Link, LinkError
 from . import messages as m
@@ -90,7 +92,10 @@ class Net:
 
     async def _serve(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         try:
-            host, port = await nursery.start(serve, config)
+            try:
+                host, port = await nursery.start(serve, config)
+            except StoreError:  # another coup of this player's keeps the records now
+                host, port = await nursery.start(serve, replace(config, db=None))
         except OSError as exc:
             self.post(m.ServerFailed(exc.strerror or str(exc)))
             return
