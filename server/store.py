@@ -144,7 +144,7 @@ class Store:
         try:
             if writer:
                 self._lock = _lock(path)
-                if path != ":memory:" and not os.path.exists(path):
+                if not os.path.exists(path):
                     os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
                 self._writer = self._connect()
                 self._migrate(self._writer)
@@ -169,10 +169,9 @@ class Store:
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA busy_timeout = 5000")
-        if self.path != ":memory:":
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode != "wal":
-                raise sqlite3.OperationalError(f"the file cannot use WAL mode ({mode})")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode != "wal":
+            raise sqlite3.OperationalError(f"the file cannot use WAL mode ({mode})")
         # FULL: a committed transaction is on the disk before write returns, even if the
         # machine loses power; group commits make that one fsync for many tables.
         conn.execute("PRAGMA synchronous = FULL")
@@ -233,8 +232,6 @@ class Store:
     # ------------------------------------------------------------------ reading
 
     def _reader(self) -> sqlite3.Connection:
-        if self.path == ":memory:":
-            return self._writer
         conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
                                check_same_thread=False)
         conn.execute("PRAGMA busy_timeout = 5000")
@@ -263,8 +260,7 @@ class Store:
                 })
             return tables
         finally:
-            if conn is not self._writer:
-                conn.close()
+            conn.close()
 
     def finished(self, before: int | None = None, player: str | None = None,
                  limit: int = 20) -> list[dict]:
@@ -288,8 +284,7 @@ class Store:
                 f"WHERE {' AND '.join(where)} ORDER BY g.id DESC LIMIT ?",
                 (*params, limit)).fetchall()
         finally:
-            if conn is not self._writer:
-                conn.close()
+            conn.close()
         return [{"game": g, "table": t, "table_name": tn, "players": json.loads(p),
                  "winner": w, "started": records.iso(s), "finished": records.iso(f),
                  "moves": n} for g, t, tn, p, w, s, f, n in rows]
@@ -301,8 +296,7 @@ class Store:
         try:
             return self._game(conn, game_id, finished=True)
         finally:
-            if conn is not self._writer:
-                conn.close()
+            conn.close()
 
     def export(self, since: float | None = None) -> Iterator[dict]:
         """The records of every finished game (that finished at or after `since`, a POSIX
@@ -315,8 +309,7 @@ class Store:
             for game_id in ids:
                 yield self._game(conn, game_id, finished=True)
         finally:
-            if conn is not self._writer:
-                conn.close()
+            conn.close()
 
     @staticmethod
     def _game(conn: sqlite3.Connection, game_id: int, finished: bool) -> dict | None:
@@ -350,9 +343,9 @@ class Store:
 
 def _lock(path: str):
     """An exclusive lock on `path` (through PATH.lock) for as long as the returned file stays
-    open: two servers appending to one file would take the same ids. None for :memory: or
-    where the platform has no flock."""
-    if path == ":memory:" or fcntl is None:
+    open: two servers appending to one file would take the same ids. None where the
+    platform has no flock."""
+    if fcntl is None:
         return None
     lock = os.fdopen(os.open(path + ".lock", os.O_CREAT | os.O_RDWR, 0o600), "r+")
     try:
