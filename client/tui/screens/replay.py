@@ -46,6 +46,8 @@ def steps(record: dict) -> list[Step]:
     """Every step of a finished record's game, from the deal (step 0) to its end; raises
     RecordError if the record does not replay to its result."""
     check(record)
+    # The deal from engine.record; the moves are applied here, as replay applies them,
+    # because the log needs the events each one made, which a replayed Game does not keep.
     game = replay(record, upto=0)
     # The deal opens the first turn without an event; the log starts with it all the same.
     events = [Event("turn", seat=game.actor)] if game.actor is not None else []
@@ -98,7 +100,8 @@ class ReplayScreen(CoupScreen):
         yield Static(id="replay-header")
         with Horizontal(id="replay-main"):
             yield SeatsPanel(id="replay-seats")
-            log = WrappingLog(id="replay-log", max_lines=5000)
+            # Room for every line of the longest games (ten seats, some 800 moves), wrapped.
+            log = WrappingLog(id="replay-log", max_lines=20000)
             log.can_focus = False  # the arrows and home/end step the game; page keys scroll it
             yield log
         yield Static(id="replay-step")
@@ -121,7 +124,7 @@ class ReplayScreen(CoupScreen):
     def show(self) -> None:
         step = self.steps[self.at]
         view = self.view(step)
-        started = (self.record.get("started") or "")[:16].replace("T", " ")
+        started = self.record["started"][:16].replace("T", " ")
         title = _("Game {id} · {table} · {date}").format(
             id=self.record["game"], table=self.record["table_name"], date=started + " UTC")
         header = Table.grid(expand=True, padding=(0, 2))
@@ -209,11 +212,14 @@ class ReplayScreen(CoupScreen):
         self._close_input()
         if not event.value:
             return
-        turn = int(event.value)
-        at = next((n for n, step in enumerate(self.steps) if step.turn == turn), None)
+        try:
+            turn = int(event.value)
+        except ValueError:  # a sign alone (an integer input takes one)
+            turn = 0
+        at = next((n for n, step in enumerate(self.steps) if turn and step.turn == turn), None)
         if at is None:
             self.notify(_("There is no turn {n}: this game has turns 1 to {last}.").format(
-                n=turn, last=self.steps[-1].turn), severity="warning")
+                n=event.value, last=self.steps[-1].turn), severity="warning")
             return
         self.go(at)
 
