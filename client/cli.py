@@ -231,7 +231,7 @@ def _store(path: str | None, kind: str):
     from server.store import Store, StoreError, default_path
 
     path = path or default_path(kind)
-    if path != ":memory:" and not os.path.isfile(path):
+    if not os.path.isfile(path):
         raise Refused(f"no store at {path}")
     try:
         return Store(path)
