@@ -3,7 +3,8 @@ and moves between the menu, the lobby, the table and the results.
 
 `Launch` says how the app starts: at the menu (`coup`), at a table against bots (`coup play`:
 an embedded server on loopback, the table created with its bots, started when the player
-presses s), or in a server's lobby (`coup join`). Messages from the server arrive as
+presses s), in a server's lobby (`coup join`), or on a finished game's replay (`coup
+replay`, which closes the app when it closes). Messages from the server arrive as
 `Received` and update the model (the lobby's tables, the table's state); the screens are then
 told to redraw from it.
 """
