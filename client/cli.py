@@ -224,17 +224,12 @@ def _since(text: str) -> float:
 
 
 def _store(path: str | None, kind: str):
-    """The store at `path` (default: the data directory's for `kind`), which must exist:
-    reading never makes an empty one."""
-    import os
-
+    """The store at `path` (default: the data directory's for `kind`), opened only to read:
+    a server may be writing it, and reading never makes an empty one."""
     from server.store import Store, StoreError, default_path
 
-    path = path or default_path(kind)
-    if not os.path.isfile(path):
-        raise Refused(f"no store at {path}")
     try:
-        return Store(path)
+        return Store(path or default_path(kind), writer=False)
     except StoreError as exc:
         raise Refused(str(exc)) from None
 

@@ -67,9 +67,20 @@ def test_export_since_keeps_the_games_finished_from_then_on(db, since, games, ca
     assert [json.loads(line)["game"] for line in capsys.readouterr().out.splitlines()] == games
 
 
+def test_export_reads_a_store_while_a_server_writes_it(db, capsys):
+    server_side = Store(db)  # the one writer, holding the file's lock
+    try:
+        assert main(["export", "--db", db]) == 0
+        assert len(capsys.readouterr().out.splitlines()) == 3
+        assert main(["replay", "2", "--db", db, "--as", "9"]) == 2  # read, then refused
+        assert "seats 1 to 3" in capsys.readouterr().err
+    finally:
+        server_side.close()
+
+
 def test_export_of_a_missing_store_says_so_and_makes_no_file(tmp_path, capsys):
     path = tmp_path / "none.db"
-    assert "no store at" in refused(["export", "--db", str(path)], capsys)
+    assert "no such file" in refused(["export", "--db", str(path)], capsys)
     assert not path.exists()
 
 
@@ -134,7 +145,8 @@ def test_replay_refuses_an_unknown_or_unfinished_game_and_a_seat_not_at_it(db, t
     assert "no finished game 4" in refused(["replay", "4", "--db", db], capsys)  # in play
     assert "seats 1 to 3" in refused(["replay", "1", "--db", db, "--as", "4"], capsys)
     assert "cannot read" in refused(["replay", str(tmp_path / "gone.json")], capsys)
-    assert "no store at" in refused(["replay", "1", "--db", str(tmp_path / "x.db")], capsys)
+    assert "no such file" in refused(["replay", "1", "--db", str(tmp_path / "x.db")],
+                                     capsys)
 
 
 
