@@ -21,6 +21,8 @@ from server import Server, ServerConfig
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers", "server_config(**fields): ServerConfig fields for the test's server")
+    config.addinivalue_line(
+        "markers", "time_limit(seconds): real seconds the test may take, not TEST_LIMIT")
 
 
 def pytest_collection_modifyitems(items) -> None:
@@ -36,10 +38,12 @@ TEST_LIMIT = 30
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
     def expire(signum, frame):
-        raise TimeoutError(f"{item.name} took more than {TEST_LIMIT} s")
+        raise TimeoutError(f"{item.name} took more than {seconds} s")
 
+    marker = item.get_closest_marker("time_limit")
+    seconds = marker.args[0] if marker else TEST_LIMIT
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(TEST_LIMIT)
+    signal.alarm(seconds)
     try:
         yield
     finally:
