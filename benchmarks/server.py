@@ -4,7 +4,8 @@
 
 What runs, all over loopback:
 
-1. **The server** (`server.Server`) in a process of its own (multiprocessing, spawn), with
+1. **The server** (`server.Server`) in a process of its own (multiprocessing, spawn),
+   keeping its records in a fresh store (a SQLite file in a temporary directory), with
    the collector tuned as `coup serve` tunes it, no bot delay, no clocks, and limits wide
    enough that nothing here is throttled: the connection limits and the table count fit the
    run, the rate is 1000/s (burst 2000), the outbox holds 4 MiB. It reports the port
@@ -20,7 +21,9 @@ What runs, all over loopback:
    says `over`; then it leaves the table and closes. The play phase runs all the bots on
    one bare epoll loop (`drive`: no tasks, no scheduler), so that on a machine with few
    cores the load generator takes as little CPU as it can from the server it measures.
-3. **The ceiling**: a bare trio server that echoes msgpack maps (its own process again) and
+3. **Without the store**: the same tables again on a server that keeps no records, to see
+   what durability costs.
+4. **The ceiling**: a bare trio server that echoes msgpack maps (its own process again) and
    the same number of connections (4 N) on the same bare loop as the bots, each sending a
    small map shaped like a `move` and waiting for it to come back, for `--echo-seconds`.
 
@@ -41,9 +44,11 @@ Figures (`--json` prints exactly these keys, in one JSON object):
     server_peak_rss_mb      the server process's peak resident memory, in MiB
     echo_round_trips_per_s  round trips per second of the bare echo, all connections together
     ratio                   moves_per_s / echo_round_trips_per_s
+    moves_per_s_without_store  moves_per_s of the same tables on a server with no store
+    store_ratio             moves_per_s / moves_per_s_without_store
 
 Targets: 500 tables (2,000 connections) all finish with 0 errors, p99 < 100 ms, server RSS
-< 300 MB, ratio >= 0.25. Bots and echo clients share the machine with the server being
+< 300 MB, ratio >= 0.25, store_ratio >= 0.8 at 500 tables. Bots and echo clients share the machine with the server being
 measured: on a machine with few cores they compete with it for CPU, on both measurements alike.
 Without --json the server's CPU time per move and the echo server's per round trip are
 printed too: on a busy machine they are steadier than the rates.
@@ -59,6 +64,7 @@ import json
 import logging
 import multiprocessing
 import os
+import tempfile
 import random
 import resource
 import selectors
@@ -139,8 +145,9 @@ class _CountingHandler(logging.Handler):
         self.counts[f"{record.levelname.lower()}:{record.getMessage()}"] += 1
 
 
-def _game_server_main(pipe, tables: int) -> None:
-    """The game server's process: serve until the parent says stop, then report."""
+def _game_server_main(pipe, tables: int, db: str | None) -> None:
+    """The game server's process, keeping its records in `db` (None: no store): serve until
+    the parent says stop, then report."""
     raise_file_limit()
     from server import Server, ServerConfig
     from server.cli import tune_gc
@@ -157,7 +164,7 @@ def _game_server_main(pipe, tables: int) -> None:
         port=0, bot_delay=0, response_clock=0, turn_clock=0,
         rate=1000.0, burst=2000, outbox_bytes=4 * 1024 * 1024,
         max_connections=connections, max_per_address=connections,
-        max_tables=tables + 16, handshake_timeout=30.0, ping_interval=60.0,
+        max_tables=tables + 16, handshake_timeout=30.0, ping_interval=60.0, db=db,
     )
 
     async def run() -> None:
@@ -697,14 +704,23 @@ def run_echo(port: int, connections: int, seconds: float, server_pid: int | None
 # ---------------------------------------------------------------------- main
 
 
-def measure(tables: int, echo_seconds: float, timeout: float, seed: int) -> tuple[dict, dict]:
-    raise_file_limit()
-    server = Child(_game_server_main, tables)
+def play_tables(tables: int, timeout: float, seed: int, db: str | None) -> tuple[dict, dict]:
+    """The tables played on a game server of their own that keeps its records in `db`
+    (None: none): the bots' figures and the server's report."""
+    server = Child(_game_server_main, tables, db)
     try:
         port = server.port()
         game = run_tables(port, tables, timeout, seed, server.process.pid)
     finally:
         report = server.stop()
+    return game, report
+
+
+def measure(tables: int, echo_seconds: float, timeout: float, seed: int) -> tuple[dict, dict]:
+    raise_file_limit()
+    with tempfile.TemporaryDirectory() as folder:  # the store on: the real configuration
+        game, report = play_tables(tables, timeout, seed, os.path.join(folder, "coup.db"))
+    bare, _ = play_tables(tables, timeout, seed, None)
     echo = Child(_echo_server_main)
     try:
         echo_port = echo.port()
@@ -723,6 +739,9 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int) -> tupl
         "echo_round_trips_per_s": round(ceiling["echo_round_trips_per_s"], 1),
         "ratio": round(game["moves_per_s"] / ceiling["echo_round_trips_per_s"], 3)
         if ceiling["echo_round_trips_per_s"] else 0.0,
+        "moves_per_s_without_store": round(bare["moves_per_s"], 1),
+        "store_ratio": round(game["moves_per_s"] / bare["moves_per_s"], 3)
+        if bare["moves_per_s"] else 0.0,
     }
     extra = {
         "stale_rejections": game["stale"],
@@ -730,7 +749,8 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int) -> tupl
         "bots_cpu_s": round(game["bots_cpu_s"], 2),
         "server_cpu_s": round(report.get("cpu_s", 0.0), 2),
         "server_play_cpu_s": game["server_play_cpu_s"],
-        "problems": game["problems"],
+        "problems": {**bare["problems"], **game["problems"]},
+        "latency_p99_ms_without_store": round(bare["latency_p99_ms"], 2),
         "server_log": report.get("log", {}),
         "echo_connections": ceiling["echo_connections"],
         "echo_failed": ceiling["echo_failed"],
@@ -769,9 +789,10 @@ def main(argv: list[str] | None = None) -> None:
             "latency_p99_ms": result["latency_p99_ms"] < 100,
             "server_peak_rss_mb": result["server_peak_rss_mb"] < 300,
             "ratio": result["ratio"] >= 0.25,
+            "store_ratio": result["store_ratio"] >= 0.8,
         }
         goals = {"finished": "= tables", "errors": "= 0", "latency_p99_ms": "< 100",
-                 "server_peak_rss_mb": "< 300", "ratio": ">= 0.25"}
+                 "server_peak_rss_mb": "< 300", "ratio": ">= 0.25", "store_ratio": ">= 0.8"}
         print(f"server benchmark: {result['tables']} tables of 4 network bots "
               f"({result['tables'] * 4} connections), play phase {extra['play_seconds']} s")
         for key, value in result.items():
