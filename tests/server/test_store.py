@@ -16,7 +16,7 @@ from engine import record as records
 from protocol import CreateTable, Join, Ready
 from server import Server, ServerConfig
 from server.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
-from tests.server.helpers import eventually, play_out
+from tests.server.helpers import eventually, play_out, seat_table
 from tests.server.peer import Peer, new_id
 
 
@@ -30,6 +30,11 @@ async def served(nursery, db: str, **fields) -> Server:
                                  **fields))
     await nursery.start(server.serve)
     return server
+
+
+async def two_at_a_table(server: Server) -> list[Peer]:
+    """Two players at a table of the server's, their game started."""
+    return await seat_table(lambda name: Peer.connect(server.address[1], name), ["ana", "bruno"])
 
 
 async def test_updates_are_held_until_the_store_has_the_move(db, monkeypatch):
@@ -46,13 +51,7 @@ async def test_updates_are_held_until_the_store_has_the_move(db, monkeypatch):
     monkeypatch.setattr(Store, "write", slow_write)
     async with trio.open_nursery() as nursery:
         server = await served(nursery, db)
-        peers = [await Peer.connect(server.address[1], n) for n in ("ana", "bruno")]
-        joined = await peers[0].request(CreateTable(id=new_id(), options={"seats": 2}))
-        await peers[1].request(Join(id=new_id(), table=joined.table))
-        for peer in peers:
-            await peer.request(Ready(id=new_id()))
-        for peer in peers:
-            await peer.expect("snapshot")
+        peers = await two_at_a_table(server)
         checked = []
         for peer in peers:
             def watched(peer=peer, read=peer.next):
@@ -172,14 +171,8 @@ async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure
     succeed again play resumes and every move is in the file, in order."""
     async with trio.open_nursery() as nursery:
         server = await served(nursery, db)
-        peers = [await Peer.connect(server.address[1], n) for n in ("ana", "bruno")]
-        joined = await peers[0].request(CreateTable(id=new_id(), options={"seats": 2}))
-        await peers[1].request(Join(id=new_id(), table=joined.table))
-        for peer in peers:
-            await peer.request(Ready(id=new_id()))
-        for peer in peers:
-            await peer.expect("snapshot")
-        table = server.lobby.tables[joined.table]
+        peers = await two_at_a_table(server)
+        table = server.lobby.tables[peers[0].table]
         store = server.lobby.recorder.store
         if failure == "full":  # as the store says it (test_a_full_disk_is_said_so)
             full = [True]
@@ -212,7 +205,7 @@ async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure
         for peer in peers:  # told, both ways, with the reason
             notices = [f for f in peer.frames if f["t"] == "paused"]
             assert [f["paused"] for f in notices] == [True, False]
-            assert why in notices[0]["message"] and notices[0]["table"] == joined.table
+            assert why in notices[0]["message"] and notices[0]["table"] == table.id
         record = store.record(table.game_id)
         assert records.check(record).winner == table.game.winner
         assert len(record["moves"]) == table.game.state_id
