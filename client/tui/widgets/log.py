@@ -28,7 +28,10 @@ class WrappingLog(RichLog):
         self._shown_height = 0
 
     def write(self, content: RenderableType, *args, **kwargs) -> WrappingLog:
-        self._written.append(content)
+        # Before its first size RichLog holds a write back and makes it again, through this
+        # method, once the size is known: it is kept then, and so once.
+        if self._size_known:
+            self._written.append(content)
         return super().write(content, *args, **kwargs)
 
     def clear(self) -> WrappingLog:

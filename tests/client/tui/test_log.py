@@ -71,3 +71,31 @@ def test_the_log_rewraps_its_lines_when_the_terminal_is_resized():
         assert log.is_vertical_scroll_end
 
     run_app(practice(bots=2), body, size=(120, 40))
+
+
+def test_lines_written_before_the_log_has_a_size_are_kept_once():
+    """RichLog holds back what is written before its first size and writes it then, through
+    `write` again: those lines must not be kept twice, or the next resize shows them twice."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    class OneLog(App):
+        def compose(self) -> ComposeResult:
+            log = WrappingLog(max_lines=100)
+            for i in range(3):
+                log.write(Text(f"early {i}"))  # no size yet: held back
+            yield log
+
+    async def main() -> None:
+        app = OneLog()
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            log = app.query_one(WrappingLog)
+            log.write(Text("late"))
+            await pilot.resize_terminal(90, 20)
+            await pilot.pause()
+            assert " ".join(log_lines(log)).split() == [
+                "early", "0", "early", "1", "early", "2", "late"]
+
+    asyncio.run(main())
