@@ -33,6 +33,16 @@ def claims_text(claims: dict[str, int] | None) -> str:
     return _("claimed: {cards}").format(cards=", ".join(cards))
 
 
+
+def seat_grid(widths: list[int]) -> Table:
+    """A grid for one seat's line: a column of each width (the third, the coins, aligned
+    right), then one that takes the rest of the line and ends in an ellipsis if cut."""
+    grid = Table.grid(padding=(0, 1), expand=True)
+    for column, width in enumerate(widths):
+        grid.add_column(width=width, no_wrap=True, justify="right" if column == 2 else "left")
+    grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    return grid
+
 class PlayersPanel(Static):
     """Redrawn from the app's TableState by `show` (and every half second for the clocks)."""
 
@@ -64,11 +74,7 @@ class PlayersPanel(Static):
         for cells, style, claims in rows:
             if spaced and lines:
                 lines.append(Text())
-            grid = Table.grid(padding=(0, 1), expand=True)
-            for column, width in enumerate(widths):
-                grid.add_column(width=width, no_wrap=True,
-                                justify="right" if column == 2 else "left")
-            grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+            grid = seat_grid(widths)
             if claims and not room:
                 cells[-1].append("  " + claims, style="dim")
             grid.add_row(*cells, style=style)

@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 from rich.cells import cell_len
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
 from engine import View
 
 from ...i18n import _, card_name
+from .players import seat_grid
 
 
 class SeatsPanel(Static):
@@ -49,11 +49,7 @@ class SeatsPanel(Static):
         for seat, (head, hand) in enumerate(zip(heads, cards)):
             if spaced and lines:
                 lines.append(Text())
-            grid = Table.grid(padding=(0, 1), expand=True)
-            for column, width in enumerate(widths):
-                grid.add_column(width=width, no_wrap=True,
-                                justify="right" if column == 2 else "left")
-            grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+            grid = seat_grid(widths)
             if not two_lines:
                 head[3].append(" ").append_text(hand)
             style = "bold" if seat == view.seat else ""
