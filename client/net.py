@@ -17,8 +17,9 @@ import trio
 
 from protocol import (
     CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, Ping, Pong,
-    ProtocolError, Role, VERSIONS, Welcome,
+    ProtocolError, Role, State, VERSIONS, Welcome,
 )
+from protocol.connection import DEFAULT_MAX_FRAME
 
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
@@ -52,9 +53,11 @@ def parse_address(text: str) -> tuple[str, int]:
 class Link:
     """A connected, handshaken client connection."""
 
-    def __init__(self, stream: trio.abc.Stream) -> None:
+    def __init__(self, stream: trio.abc.Stream, max_frame: int = DEFAULT_MAX_FRAME) -> None:
         self.stream = stream
-        self.conn = Connection(Role.CLIENT)
+        #: `max_frame`: the largest frame taken from the server; more than 64 KiB only for
+        #: a client that asks for long records (get_game's max_frame says as much).
+        self.conn = Connection(Role.CLIENT, max_frame=max_frame)
         self._ids = itertools.count(1)
         # Tasks of one connection may send at once (a move while a pong goes out), and a
         # stream allows one sender at a time: frames go out whole, one after the other.
@@ -63,8 +66,10 @@ class Link:
 
     @classmethod
     async def open(cls, host: str, port: int, name: str | None = None,
-                   token: str | None = None, timeout: float = 10) -> Link:
-        """Connect and say hello; LinkError if that fails."""
+                   token: str | None = None, timeout: float = 10,
+                   max_frame: int = DEFAULT_MAX_FRAME) -> Link:
+        """Connect and say hello, taking frames of up to `max_frame` bytes from the server;
+        LinkError if that fails."""
         try:
             with trio.fail_after(timeout):
                 stream = await trio.open_tcp_stream(host, port)
@@ -74,7 +79,7 @@ class Link:
                 cause = cause.exceptions[0]
             reason = getattr(cause, "strerror", None) or str(cause) or "timed out"
             raise LinkError(f"cannot connect to {host}:{port}: {reason}") from None
-        link = cls(stream)
+        link = cls(stream, max_frame)
         try:
             with trio.fail_after(timeout):
                 await link.send(Hello(versions=list(VERSIONS), client=CLIENT_NAME, name=name,
@@ -94,7 +99,8 @@ class Link:
 
     @classmethod
     async def reopen(cls, host: str, port: int, name: str | None,
-                     token: Callable[[], str | None], lasting: float) -> Link:
+                     token: Callable[[], str | None], lasting: float,
+                     max_frame: int = DEFAULT_MAX_FRAME) -> Link:
         """The seat's connection again, after a drop: opened with the seat's reconnect token,
         tried with growing pauses for `lasting` seconds. `token()` is asked before each try
         (None: the seat was given up meanwhile). LinkError when no try is left."""
@@ -102,7 +108,8 @@ class Link:
         pause = FIRST_PAUSE
         while (held := token()) is not None:
             try:
-                return await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT)
+                return await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT,
+                                      max_frame=max_frame)
             except LinkError:
                 if trio.current_time() + pause > deadline:
                     raise
@@ -114,6 +121,10 @@ class Link:
         return next(self._ids)
 
     async def send(self, msg) -> None:
+        # A server that vanished (killed, say) has closed the connection as far as our end
+        # knows once its end of file was read: that is a broken link to reopen, not a bug.
+        if self.conn.state is State.CLOSED:
+            raise LinkError("the connection closed")
         try:
             async with self._sending:
                 await self.stream.send_all(self.conn.send(msg))

@@ -20,7 +20,11 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
 from engine import Event, IllegalMove, Move, View, check
-from protocol import CreateTable, Join, Leave, ListTables, MoveRequest, Ready, Rematch, Say, Start
+from engine.record import RecordError
+from protocol import (
+    CreateTable, GetGame, Join, Leave, ListGames, ListTables, MoveRequest, Ready, Rematch, Say,
+    Start,
+)
 from server import ServerConfig
 from server.store import default_path
 
@@ -29,7 +33,8 @@ from . import messages as m
 from .launch import Launch, default_name
 from .model import Pending, TableState
 from .narrate import error_text
-from .net import Net
+from .net import RECORD_FRAME, Net
+from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen
 from .screens.menu import MenuScreen
 from .screens.replay import ReplayScreen
@@ -299,6 +304,36 @@ class CoupApp(App):
     def create_table(self, options: dict) -> None:
         self.request(CreateTable(id=self.next_id(), options=options))
 
+    # ------------------------------------------------------------------ finished games
+
+    def server_games(self) -> None:
+        """The list of the connected server's finished games."""
+        self.push_screen(GamesScreen(ServerGames(self.server_name)))
+
+    def recent_games(self) -> None:
+        """The list of the games this computer's own servers kept (`coup play`, LAN)."""
+        self.push_screen(GamesScreen(LocalGames(default_path("play"))))
+
+    def list_games(self, before: int | None, player: str | None) -> int | None:
+        """Ask the server for a page of finished games; the request's id, None if not sent.
+        The answer goes to the screens as `games_page`, a refusal as `refused`."""
+        msg = ListGames(id=self.next_id(), before=before, player=player)
+        return msg.id if self.request(msg) else None
+
+    def fetch_game(self, game: int) -> None:
+        """Ask the server for a finished game's record; the replay opens when it comes."""
+        self.request(GetGame(id=self.next_id(), game=game, max_frame=RECORD_FRAME))
+
+    def show_replay(self, record: dict) -> None:
+        """Open a finished game's replay over whatever is shown."""
+        try:
+            screen = ReplayScreen(record)
+        except RecordError as exc:
+            self.notify(_("This game cannot be replayed: {reason}").format(reason=exc),
+                        severity="error", timeout=10)
+            return
+        self.push_screen(screen)
+
     def leave_table(self) -> None:
         """Back to the lobby (from a practice table: back to the menu)."""
         self.request(Leave(id=self.next_id()))
@@ -386,6 +421,17 @@ class CoupApp(App):
             table.pending = None
             self.redraw("pending")
 
+    def _on_games(self, msg) -> None:
+        self._tell("games_page", msg.re, msg.games, msg.next)
+
+    def _on_game_record(self, msg) -> None:
+        self.show_replay(msg.record)
+
+    def _on_paused(self, msg) -> None:
+        if self.table is not None and msg.table == self.table.table:
+            self.table.pause(msg.paused)
+            self.redraw("paused")
+
     def _on_move_accepted(self, msg) -> None:
         self._answered(msg.re)
 
@@ -400,6 +446,7 @@ class CoupApp(App):
             self._left_table()
             return
         self.notify(error_text(msg.code), severity="warning")
+        self._tell("refused", msg.re, error_text(msg.code))
 
     def _on_chat(self, msg) -> None:
         if msg.scope == "lobby":

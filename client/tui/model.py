@@ -66,6 +66,9 @@ class TableState:
     #: The last action: (its seat, its target or None, the monotonic moment its highlight
     #: ends), so that the players panel shows for a moment who just acted on whom.
     spotlight: tuple[int, int | None, float] | None = None
+    #: While the server cannot save the game and play is paused: the monotonic moment it
+    #: stopped, at which the clocks stand still; None while play goes on.
+    paused_at: float | None = None
 
     @property
     def seats(self) -> list[dict]:
@@ -128,8 +131,23 @@ class TableState:
         self.logged = (logged + events)[-MAX_EARLIER_EVENTS:]
         return events
 
+    def _now(self) -> float:
+        """The clocks' present: the moment play paused, while it is paused."""
+        return time.monotonic() if self.paused_at is None else self.paused_at
+
+    def pause(self, paused: bool) -> None:
+        """Play stops (the clocks stand still) or goes on: the clocks then have the time
+        they had left, as the server's have."""
+        if paused and self.paused_at is None:
+            self.paused_at = time.monotonic()
+        elif not paused and self.paused_at is not None:
+            stopped = time.monotonic() - self.paused_at
+            self.deadlines = {seat: (end + stopped, total)
+                              for seat, (end, total) in self.deadlines.items()}
+            self.paused_at = None
+
     def set_deadlines(self, deadlines: list[dict], new_decision: bool) -> None:
-        now = time.monotonic()
+        now = self._now()
         old = {} if new_decision else self.deadlines
         fresh = {}
         for d in deadlines:
@@ -143,7 +161,7 @@ class TableState:
         if seat not in self.deadlines:
             return None
         end, total = self.deadlines[seat]
-        return max(0.0, end - time.monotonic()), total
+        return max(0.0, end - self._now()), total
 
     def set_presence(self, seat: int, status: str, name: str | None) -> None:
         for info in self.seats:

@@ -29,6 +29,9 @@ from . import messages as m
 
 #: Seconds the client keeps trying to get its seat back (the server's default grace).
 RECONNECT_FOR = 120.0
+#: The largest frame the app takes from a server: what its get_game asks for, so that a
+#: long game's record (past the 64 KiB of every other message) still comes.
+RECORD_FRAME = 4 * 1024 * 1024
 
 
 class Net:
@@ -107,7 +110,7 @@ class Net:
         with trio.CancelScope() as scope:
             self._connection = scope
             try:
-                link = await Link.open(host, port, name)
+                link = await Link.open(host, port, name, max_frame=RECORD_FRAME)
             except LinkError as exc:
                 self.post(m.ConnectFailed(str(exc)))
                 return
@@ -120,7 +123,7 @@ class Net:
                 self.post(m.ConnectionLost(reason))
                 try:
                     link = await Link.reopen(host, port, name, lambda: self.token,
-                                             RECONNECT_FOR)
+                                             RECONNECT_FOR, max_frame=RECORD_FRAME)
                 except LinkError:
                     break
                 self.post(m.Reconnected(link.welcome.name or name or ""))

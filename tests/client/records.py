@@ -43,16 +43,17 @@ def record(seed: int = 3, players: int = 3, game_id: int = 1) -> dict:
 
 
 def keep(store: Store, seed: int = 3, finished_at: float | None = None,
-         over: bool = True) -> int:
-    """Write a game `played` from `seed` to `store`, finished at `finished_at` (or ten
-    minutes after it started) unless not `over`; returns its game id."""
+         over: bool = True, players: list[dict] = PLAYERS) -> int:
+    """Write a game `played` from `seed` by `players` (three seats) to `store`, finished at
+    `finished_at` (or ten minutes after it started) unless not `over`; returns its game
+    id."""
     game, moves = played(seed)
     row, game_id = store.take_table_row(), store.take_game_id()
     started = STARTED + 3600 * game_id
     changes = [
         ("table", (row, "f00d42", "Friday night", game.options.to_dict(), None, {}, started)),
-        ("game", (game_id, row, 1, game.options.to_dict(), str(seed), PLAYERS, started)),
-        *[("player", (game_id, p["seat"], p["name"])) for p in PLAYERS if p["name"]],
+        ("game", (game_id, row, 1, game.options.to_dict(), str(seed), players, started)),
+        *[("player", (game_id, p["seat"], p["name"])) for p in players if p["name"]],
         *[("move", (game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"]))
           for n, m in enumerate(moves)],
     ]

@@ -1,5 +1,5 @@
 """The lobby of a server: its public tables, creating a table with every option, joining by
-id or private code, spectating, and the lobby's chat."""
+id or private code, spectating, the lobby's chat, and the server's finished games."""
 
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ class LobbyScreen(CoupScreen):
         Binding("c", "create", N_("Create")),
         Binding("s", "spectate", N_("Spectate")),
         Binding("k", "code", N_("Code")),
+        Binding("g", "games", N_("Games")),
         Binding("slash", "chat", N_("Chat")),
         Binding("question_mark", "rules", N_("Rules")),
         Binding("escape", "leave", N_("Leave")),
@@ -166,6 +167,9 @@ class LobbyScreen(CoupScreen):
     def _code(self, code) -> None:
         if code:
             self.app.join_table(code=code)
+
+    def action_games(self) -> None:
+        self.app.server_games()
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()

@@ -1,5 +1,5 @@
 """The main menu (`coup`), and the small forms that start a game from it: against bots, on a
-server, or hosting one for the LAN."""
+server, or hosting one for the LAN. Its Recent games lists the games this computer kept."""
 
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ class MenuScreen(CoupScreen):
         Binding("p", "play", N_("Play")),
         Binding("j", "join", N_("Join")),
         Binding("h", "host", N_("Host")),
+        Binding("g", "games", N_("Games")),
         Binding("question_mark", "rules", N_("Rules")),
         Binding("q", "app.quit", N_("Quit")),
     ]
@@ -73,6 +74,7 @@ class MenuScreen(CoupScreen):
                     Option(_("Play against bots"), id="play"),
                     Option(_("Join a server"), id="join"),
                     Option(_("Host a LAN game"), id="host"),
+                    Option(_("Recent games"), id="games"),
                     Option(_("Rules"), id="rules"),
                     Option(_("Quit"), id="quit"),
                     id="menu",
@@ -93,6 +95,9 @@ class MenuScreen(CoupScreen):
 
     def action_host(self) -> None:
         self.app.push_screen(HostForm(self.app.name_wanted), self._host)
+
+    def action_games(self) -> None:
+        self.app.recent_games()
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())

@@ -1,6 +1,7 @@
 """The end of a game: the winner, every hand revealed, the order players went out, each
-player's claims (how many were bluffs) and challenges, and a rematch at the same table (the
-winner starts). It closes by itself when the rematch begins.
+player's claims (how many were bluffs) and challenges, a rematch at the same table (the
+winner starts), and the game's replay on a server that keeps records. It closes by itself
+when the rematch begins.
 
 The claims, bluffs and challenges come from the game's summary, which the server sends only
 once the game is over (R11: a bluff tells what a hand held).
@@ -16,6 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from ...i18n import N_, _, card_name
+from ..narrate import error_text
 from .base import CoupModal
 
 
@@ -45,6 +47,7 @@ class ResultsScreen(CoupModal):
     BINDINGS = [
         Binding("r", "rematch", N_("Rematch")),
         Binding("l", "leave", N_("Leave the table")),
+        Binding("p", "replay", N_("Replay")),
         Binding("escape", "close", N_("Back to the table")),
     ]
 
@@ -65,6 +68,8 @@ class ResultsScreen(CoupModal):
             with Horizontal(classes="buttons"):
                 if state.seat is not None:
                     yield Button(_("Rematch (r)"), variant="primary", id="rematch")
+                if self._game() is not None:
+                    yield Button(_("Replay (p)"), id="replay")
                 yield Button(_("Leave the table (l)"), id="leave")
                 yield Button(_("Back to the table (esc)"), id="close")
 
@@ -99,6 +104,21 @@ class ResultsScreen(CoupModal):
         if self.app.table is not None and self.app.table.seat is not None:
             self.app.rematch()
             self.notify(_("Rematch asked: it starts when everyone agrees."))
+
+    def _game(self) -> int | None:
+        """The id of the game that just ended, on a server that keeps records."""
+        table = self.app.table
+        return ((table.info if table is not None else None) or {}).get("game")
+
+    def action_replay(self) -> None:
+        """Fetch the game's record from the server it was played on; its replay opens over
+        the table when it comes (the results are a click away there)."""
+        game = self._game()
+        if game is None:
+            self.notify(error_text("no_records"), severity="warning")
+            return
+        self.dismiss(None)
+        self.app.fetch_game(game)
 
     def action_leave(self) -> None:
         self.dismiss(None)

@@ -81,7 +81,7 @@ class TableScreen(CoupScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="table-header")
-        yield Static(_("Connection lost — reconnecting…"), id="banner")
+        yield Static(id="banner")
         with Horizontal(id="table-main"):
             with Vertical(id="table-left"):
                 yield PlayersPanel(id="players")
@@ -109,7 +109,7 @@ class TableScreen(CoupScreen):
         state = self.state
         if state is None:
             return
-        self.query_one("#banner").display = not self.app.connected
+        self._banner()
         info = state.info or {}
         parts = [info.get("name") or _("Table {id}").format(id=state.table)]
         if state.code:
@@ -125,6 +125,16 @@ class TableScreen(CoupScreen):
         self.query_one(HandPanel).show()
         self.query_one(DecisionPanel).show()
         self._offer()
+
+    def _banner(self) -> None:
+        """Across the screen while play cannot go on: the connection is lost, or the server
+        cannot save the game (play paused, clocks stopped)."""
+        banner = self.query_one("#banner", Static)
+        if not self.app.connected:
+            banner.update(_("Connection lost — reconnecting…"))
+        elif self.state.paused_at is not None:
+            banner.update(_("Play is paused: the server cannot save the game. Clocks stopped."))
+        banner.display = not self.app.connected or self.state.paused_at is not None
 
     def game_changed(self, events, new_game: bool, earlier=()) -> None:
         """Draw a new view: the log writes `events`, what just happened, after `earlier`,

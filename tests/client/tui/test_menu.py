@@ -38,7 +38,7 @@ def test_the_menu_offers_every_entry():
         screen = await opened(app, pilot, MenuScreen)
         entries = screen.query_one("#menu", OptionList)
         assert [entries.get_option_at_index(i).id for i in range(entries.option_count)] == [
-            "play", "join", "host", "rules", "quit"]
+            "play", "join", "host", "games", "rules", "quit"]
         assert entries.has_focus
         assert "The bluffing card game" in shown(screen.query_one("#subtitle"))
 
@@ -70,7 +70,7 @@ def test_the_rules_card_on_question_mark_and_from_the_menu():
         assert "the rules card" in rules.query_one(Markdown).source
         await pilot.press("escape")
         await opened(app, pilot, MenuScreen)
-        await pilot.press("down", "down", "down", "enter")  # the Rules entry
+        await pilot.press("down", "down", "down", "down", "enter")  # the Rules entry
         await opened(app, pilot, RulesScreen)
         await pilot.press("q")  # closes the card, and does not quit
         await opened(app, pilot, MenuScreen)
