@@ -9,8 +9,10 @@ seed; `check` says what is wrong with data that claims to be a record.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Iterator
 
 from .errors import IllegalMove, OptionsError
+from .events import Event
 from .game import Game
 from .moves import Move
 from .options import Options
@@ -56,28 +58,40 @@ def make(*, game: int, table: str, table_name: str, number: int, options: dict, 
     }
 
 
-def replay(record: dict, upto: int | None = None) -> Game:
-    """The game after the record's first `upto` moves (all of them by default), played
-    through the engine from its options and seed; RecordError if the record is not one
-    this code reads, or a move does not replay (the record is damaged)."""
+def play(record: dict) -> Iterator[tuple[Game, list[Event]]]:
+    """The record's game move by move, through the engine from its options and seed: the
+    deal first (with no events), then the game after each move with the events it made
+    (one Game, changed in place). RecordError if the record is not one this code reads, or
+    a move does not replay (the record is damaged)."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError("not a coup record (its format is not 'coup-record')")
     version = record.get("version")
     if not isinstance(version, int) or not 1 <= version <= VERSION:
         raise RecordError(f"a record of version {version!r}; this coup reads versions 1 to "
                           f"{VERSION}")
+    n = 0
     try:
         game = Game.new(Options.from_dict(record["options"]), int(record["seed"]))
-        moves = record["moves"][:upto]
-        for n, step in enumerate(moves):
+        yield game, []
+        for n, step in enumerate(record["moves"]):
             if step["move"] is None:
-                game.forfeit(step["seat"])
+                events = game.forfeit(step["seat"])
             else:
-                game.apply(step["seat"], Move.from_dict(step["move"]), step["state_id"])
+                events = game.apply(step["seat"], Move.from_dict(step["move"]),
+                                    step["state_id"])
+            yield game, events
     except IllegalMove as exc:
         raise RecordError(f"move {n + 1} does not replay: {exc.message}") from None
     except (KeyError, TypeError, ValueError, OptionsError) as exc:
         raise RecordError(f"the record is damaged: {exc!r}") from None
+
+
+def replay(record: dict, upto: int | None = None) -> Game:
+    """The game after the record's first `upto` moves (all of them by default); RecordError
+    as `play`."""
+    for made, (game, _) in enumerate(play(record)):
+        if made == upto:
+            break
     return game
 
 

@@ -18,8 +18,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
-from engine import Event, Move, View, visible_to
-from engine.record import check, replay
+from engine import Event, View, visible_to
+from engine.record import check, play
 
 from ...i18n import N_, _
 from ..model import TableState
@@ -46,18 +46,13 @@ def steps(record: dict) -> list[Step]:
     """Every step of a finished record's game, from the deal (step 0) to its end; raises
     RecordError if the record does not replay to its result."""
     check(record)
-    # The deal from engine.record; the moves are applied here, as replay applies them,
-    # because the log needs the events each one made, which a replayed Game does not keep.
-    game = replay(record, upto=0)
-    # The deal opens the first turn without an event; the log starts with it all the same.
-    events = [Event("turn", seat=game.actor)] if game.actor is not None else []
     made: list[Step] = []
     turn = 0
-    for entry in [None, *record["moves"]]:
-        if entry is not None:
-            seat = entry["seat"]
-            events = (game.forfeit(seat) if entry["move"] is None else
-                      game.apply(seat, Move.from_dict(entry["move"]), entry["state_id"]))
+    for game, events in play(record):
+        if not made and game.actor is not None:
+            # The deal opens the first turn without an event; the log starts with it all
+            # the same.
+            events = [Event("turn", seat=game.actor)]
         turn += sum(e.kind == "turn" for e in events)
         seats = range(game.options.players)
         full = replace(game.view(None), hands=tuple(tuple(h) for h in game.hands),
