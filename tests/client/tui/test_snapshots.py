@@ -1,7 +1,7 @@
 """Snapshots (pytest-textual-snapshot) of the key screens — the menu, the lobby, the table in
 play (a hand, four players, a response prompt), a dialog (the card to lose) and the results —
-at 80×24 and 120×40, in English and in Brazilian Portuguese; and a finished game's replay at
-80×24 in both.
+at 80×24 and 120×40, in English and in Brazilian Portuguese; and a finished game's replay and
+the list of finished games at 80×24 in both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -12,6 +12,8 @@ the SVGs in __snapshots__/.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from client.i18n import set_language
@@ -19,6 +21,7 @@ from client.tui import model
 from client.tui.app import CoupApp, Launch
 from client.tui.messages import Received
 from client.tui.screens.dialogs import ChooseDialog
+from client.tui.screens.history import GamesScreen
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.replay import ReplayScreen
@@ -27,9 +30,10 @@ from client.tui.screens.table import TableScreen
 from engine import Game, Options, move, visible_to
 from engine.bots import make
 from engine.summary import summarize
-from protocol import Chat, Joined, Snapshot, TableInfo, Tables, Update
+from protocol import Chat, Games, Joined, Snapshot, TableInfo, Tables, Update
+from server.store import Store
 
-from tests.client.records import record
+from tests.client.records import keep, record
 
 from .helpers import until
 
@@ -163,3 +167,35 @@ def test_replay(snap_compare, lang):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_games_list(snap_compare, monkeypatch, tmp_path, lang):
+    """The lobby's list of finished games at 80×24: a page of twenty, newest first, with a
+    next page to come, its times in this computer's zone (UTC here)."""
+    set_language(lang)
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    store = Store(str(tmp_path / "coup.db"))
+    for seed in range(21):
+        keep(store, seed=seed)
+    lines = store.finished(limit=20)
+    store.close()
+    app = CoupApp(Launch(name="Ana"))
+
+    async def run_before(pilot):
+        app.me, app.server_name = "Ana", "coup-server/0.1"
+        app.net.link = object()  # a stand-in: the app believes it is connected
+        app.server_games()
+        screen = await until(pilot, lambda: isinstance(app.screen, GamesScreen)
+                             and app.screen._asked is not None and app.screen,
+                             "GamesScreen")
+        app.post_message(Received(Games(re=screen._asked, games=lines, next=2)))
+        await until(pilot, lambda: screen.lines, "the page")
+        await pilot.pause()
+
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
