@@ -35,6 +35,7 @@ import trio
 from engine import (
     Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize, visible_to,
 )
+from engine import record as records
 from engine.bots import Strategy
 from engine.views import public_dict, view_dict
 from protocol import (
@@ -258,12 +259,7 @@ class Table:
             return
         self.game_id = record["game"]
         self.game_started = datetime.fromisoformat(record["started"]).timestamp()
-        game = Game.new(Options.from_dict(record["options"]), record["seed"])
-        for step in record["moves"]:
-            if step["move"] is None:
-                events = game.forfeit(step["seat"])
-            else:
-                events = game.apply(step["seat"], Move.from_dict(step["move"]), step["state_id"])
+        for game, events in records.play(record):
             self.recent.extend(events)
             for seat in self.seats:
                 if seat.bot is not None and (game.alive[seat.index] or game.over):
