@@ -198,6 +198,10 @@ class GamesScreen(CoupScreen):
                             for n, c in enumerate(cells)), key=key)
         self.query_one("#games-status", Static).update(self._status())
 
+    def on_resize(self) -> None:
+        if self.lines:  # the players' column takes the new width
+            self._show()
+
     def _status(self) -> str:
         if not self.lines:
             if self.player:

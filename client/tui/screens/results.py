@@ -70,8 +70,8 @@ class ResultsScreen(CoupModal):
                     yield Button(_("Rematch (r)"), variant="primary", id="rematch")
                 if self._game() is not None:
                     yield Button(_("Replay (p)"), id="replay")
-                yield Button(_("Leave the table (l)"), id="leave")
-                yield Button(_("Back to the table (esc)"), id="close")
+                yield Button(_("Leave (l)"), id="leave")
+                yield Button(_("Back (esc)"), id="close")
 
     def _hands(self, state, reveal, summary: dict | None) -> Table:
         """One row per seat: its cards, and with the summary its claims, bluffs and
