@@ -43,11 +43,12 @@ def record(seed: int = 3, players: int = 3, game_id: int = 1) -> dict:
 
 
 def keep(store: Store, seed: int = 3, finished_at: float | None = None,
-         over: bool = True, players: list[dict] = PLAYERS) -> int:
-    """Write a game `played` from `seed` by `players` (three seats) to `store`, finished at
-    `finished_at` (or ten minutes after it started) unless not `over`; returns its game
-    id."""
-    game, moves = played(seed)
+         over: bool = True, players: list[dict] = PLAYERS,
+         made: tuple[Game, list] | None = None) -> int:
+    """Write a game `played` from `seed` by `players` (three seats) to `store`, or the game
+    already `made` from `seed` and its moves, finished at `finished_at` (or ten minutes
+    after it started) unless not `over`; returns its game id."""
+    game, moves = made or played(seed)
     row, game_id = store.take_table_row(), store.take_game_id()
     started = STARTED + 3600 * game_id
     changes = [

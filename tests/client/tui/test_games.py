@@ -15,7 +15,9 @@ from client.tui.screens.replay import ReplayScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import TableScreen
 from client.tui import messages as m
-from protocol import Paused
+from engine import Game, Options
+from engine.bots import make
+from protocol import GameRecord, Paused, encode
 from server import ServerConfig
 from server.store import Store, default_path
 from tests.client.records import PLAYERS, keep
@@ -204,3 +206,53 @@ def test_a_paused_table_says_so_and_its_clocks_stand_still_until_play_goes_on():
         assert stood[0] - 0.2 < left <= stood[0]
 
     run_app(practice(bots=2, response_clock=60, turn_clock=60, seed=5), body, size=(80, 24))
+
+
+def long_game(seed: int = 1) -> tuple[Game, list]:
+    """A ten-seat game of more than 1200 moves: every turn an Exchange that all let stand,
+    until the random bots play it out. Its record is larger than 64 KiB."""
+    game = Game.new(Options(players=10), seed)
+    bots = [make("random", seed + s) for s in range(10)]
+    moves = []
+    while not game.over:
+        seat = game.waiting[0]
+        legal = game.legal_moves(seat)
+        stalling = [mv for mv in legal if mv.kind in ("exchange", "pass", "keep")]
+        mv = stalling[0] if stalling and len(moves) < 1300 else \
+            bots[seat].choose(game.view(seat), legal)
+        moves.append({"seat": seat, "move": mv.to_dict(), "state_id": game.state_id,
+                      "ms": 100 * len(moves), "by": "player"})
+        game.apply(seat, mv, game.state_id)
+    return game, moves
+
+
+def test_a_record_larger_than_64_kib_comes_whole(tmp_path):
+    """get_game asks for frames up to 4 MiB, and the app's connection takes them: a long
+    game's record, past the 64 KiB of every other message, opens in the replay."""
+    db = str(tmp_path / "server.db")
+    game, moves = long_game()
+    players = [{"seat": s, "name": f"P{s}", "bot": None} for s in range(10)]
+    store = Store(db)
+    try:
+        game_id = keep(store, seed=1, players=players, made=(game, moves))
+        size = len(encode(GameRecord(re=1, record=store.record(game_id)), 2**24))
+    finally:
+        store.close()
+    assert size > 64 * 1024
+    thread = ServerThread(ServerConfig(port=0, db=db)).start()
+    try:
+        async def body(app, pilot):
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("g")
+            screen = await games_screen(app, pilot)
+            await page_shows(pilot, screen, game_id, 1)
+            await pilot.press("enter")
+            replay = await until(pilot, lambda: isinstance(app.screen, ReplayScreen)
+                                 and app.screen, "the replay")
+            assert len(replay.record["moves"]) == len(moves)
+            assert app.connected
+
+        run_app(Launch(mode="join", host="127.0.0.1", port=thread.port, name="Ana"), body,
+                size=(80, 24))
+    finally:
+        thread.stop()
