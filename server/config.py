@@ -61,6 +61,9 @@ class ServerConfig:
                                "demonstrations); by default each table draws one from secrets",
                                int)
     log_json: bool = setting(False, "log one JSON object per line")
+    forget_tables: bool = setting(False, "at startup, close the unfinished tables the store "
+                                  "kept instead of resuming them: for a server whose players "
+                                  "cannot come back to them")
     db: str | None = setting(None, "the SQLite file that keeps every table, accepted move and "
                              "finished game, so that a restarted server resumes its tables "
                              "(coup serve: server.db in the user's data directory); :memory: "

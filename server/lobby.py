@@ -20,6 +20,7 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import secrets
+import time
 from collections import Counter
 
 import trio
@@ -86,7 +87,12 @@ class Lobby:
                 nursery.start_soon(self._push)
                 if self.recorder:
                     await nursery.start(self.recorder.run)
-                    for saved in self.recorder.store.open_tables():
+                    kept = self.recorder.store.open_tables()
+                    if self.config.forget_tables:
+                        await self.recorder.commit(
+                            [("table_closed", (time.time(), saved["row"])) for saved in kept])
+                        kept = []
+                    for saved in kept:
                         try:
                             self._resume(saved)
                         except Exception as exc:  # noqa: BLE001 — one bad table, not all

@@ -145,7 +145,7 @@ class CoupApp(App):
         self._starting = "practice"
         self.net.start_server(ServerConfig(
             host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
-            db=default_path("play")))
+            db=default_path("play"), forget_tables=True))
 
     def host_lan(self, port: int, name: str) -> None:
         """A server for the LAN in this process; its lobby, with the address for friends."""
@@ -155,7 +155,8 @@ class CoupApp(App):
             self.net.connect("127.0.0.1", self.servers["lan"], name)
             return
         self._starting = "lan"
-        self.net.start_server(ServerConfig(host="0.0.0.0", port=port, db=default_path("play")))
+        self.net.start_server(ServerConfig(host="0.0.0.0", port=port, db=default_path("play"),
+                                           forget_tables=True))
 
     def join_server(self, host: str, port: int, name: str) -> None:
         self._then = "lobby"

@@ -246,3 +246,23 @@ async def test_a_file_of_any_earlier_schema_is_brought_up_to_date(db, version):
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"tables", "games", "game_players", "moves", "takeovers"} <= names
+
+
+async def test_a_server_that_forgets_its_tables_closes_them_and_frees_their_names(db):
+    """coup play's own server (forget_tables): its player cannot come back to last time's
+    table, so it is closed at startup, not resumed, and its seat's name is free again."""
+    async with trio.open_nursery() as nursery:
+        first = await served(nursery, db)
+        peers = await two_at_a_table(first)
+        first.lobby.recorder.store.close()
+        nursery.cancel_scope.cancel()
+    for peer in peers:
+        await peer.aclose()
+    async with trio.open_nursery() as nursery:
+        second = await served(nursery, db, forget_tables=True)
+        assert second.lobby.tables == {}
+        ana = await Peer.connect(second.address[1], "ana")
+        assert ana.name == "ana"  # not ana-2: no seat holds the name
+        await ana.aclose()
+        nursery.cancel_scope.cancel()
+    assert Store(db, writer=False).open_tables() == []
