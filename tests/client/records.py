@@ -58,8 +58,9 @@ def keep(store: Store, seed: int = 3, finished_at: float | None = None,
         *[("move", (game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"]))
           for n, m in enumerate(moves)],
     ]
-    if over:
-        changes.append(("result", (finished_at or started + 600, game.winner,
-                                   list(game.exiled), game_id)))
+    if over:  # and its table closed: a server on the store has nothing to resume
+        ended = finished_at or started + 600
+        changes += [("result", (ended, game.winner, list(game.exiled), game_id)),
+                    ("table_closed", (ended, row))]
     store.write(changes)
     return game_id
