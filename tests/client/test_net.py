@@ -13,7 +13,7 @@ import trio
 import trio.testing
 
 from client.net import Link, LinkError
-from protocol import Chat, Connection, Hello, Ping, Pong, Role, Welcome
+from protocol import Chat, Connection, Hello, ListTables, Ping, Pong, Role, Welcome
 
 
 async def handshaken() -> tuple[Link, trio.testing.MemoryStream, Connection]:
@@ -36,6 +36,18 @@ async def test_a_ping_is_answered_by_the_link_and_never_returned() -> None:
     assert isinstance(await link.receive(), Chat)
     server.receive_data(await theirs.receive_some())
     assert server.next_message() == Pong(re=7)
+
+
+@pytest.mark.trio
+async def test_sending_on_a_link_the_server_closed_is_a_broken_link() -> None:
+    """A server that vanished (killed) closes the stream: once the link has read that end,
+    sending is a LinkError, which the runner and the app reopen, and not the protocol's
+    error about a closed connection, which ended the runner."""
+    link, theirs, _ = await handshaken()
+    await theirs.aclose()
+    assert await link.receive() is None
+    with pytest.raises(LinkError):
+        await link.send(ListTables(id=1))
 
 
 class Flaky(Link):
