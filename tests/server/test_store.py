@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from engine import record as records
-from protocol import CreateTable, Join, Ready
+from protocol import CreateTable, Join, Ready, Start
 from server import Server, ServerConfig
 from server.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 from tests.server.helpers import eventually, play_out, seat_table
@@ -266,3 +266,35 @@ async def test_a_server_that_forgets_its_tables_closes_them_and_frees_their_name
         await ana.aclose()
         nursery.cancel_scope.cancel()
     assert Store(db, writer=False).open_tables() == []
+
+
+async def test_bot_seats_play_on_after_a_restart(db):
+    """A table of one person and three server bots, stopped without warning mid-game: after
+    the restart its bots are dealt again from their kept seeds, and once the person is back
+    they play the game to its end with them; the record replays to that end."""
+    async with trio.open_nursery() as nursery:
+        first = await served(nursery, db)
+        ana = await Peer.connect(first.address[1], "ana")
+        joined = await ana.request(CreateTable(id=new_id(), options={
+            "seats": 4, "bots": "heuristic"}))
+        assert (await ana.request(Start(id=new_id()))).TYPE == "ok"
+        await ana.expect("snapshot")
+        await ana.play_random(random.Random(4), lambda view: view.state_id >= 8)
+        table = first.lobby.tables[joined.table]
+        bots = [(s.bot.name, s.bot_seed) for s in table.seats if s.bot]
+        first.lobby.recorder.store.close()
+        nursery.cancel_scope.cancel()
+    await ana.aclose()
+
+    async with trio.open_nursery() as nursery:
+        second = await served(nursery, db)
+        resumed = second.lobby.tables[joined.table]
+        assert [(s.bot.name, s.bot_seed) for s in resumed.seats if s.bot] == bots
+        back = await Peer.connect(second.address[1], "ana", token=joined.token)
+        await back.expect("snapshot")
+        await play_out([back], seed=6)
+        assert resumed.game.over
+        assert records.check(second.lobby.recorder.store.record(resumed.game_id)).winner \
+            == resumed.game.winner
+        await back.aclose()
+        nursery.cancel_scope.cancel()
