@@ -25,9 +25,9 @@ import random
 import secrets
 import string
 import time
-from datetime import datetime
 from collections import deque
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 import trio
@@ -338,8 +338,8 @@ class Table:
         except Exception as exc:  # noqa: BLE001 — one bad request must not end the table
             log.error("table_error", table=self.id, error=repr(exc), exc_info=True)
             if session is not None:
-                self._send(session, Error(code="internal_error", message="The table failed to handle "
-                                   "that request; nothing changed.", re=request_id))
+                self._send(session, Error(code="internal_error", re=request_id, message=(
+                    "The table failed to handle that request; nothing changed.")))
 
     # ------------------------------------------------------------------ seats
 
@@ -395,7 +395,7 @@ class Table:
         seat.token = token_key(token)
         self.host.issue(seat.token, self)
         self._send(session, Joined(table=self.id, re=request_id, seat=seat.index, token=token,
-                            code=self.code))
+                                   code=self.code))
         self._changed()
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
         return seat

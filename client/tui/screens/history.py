@@ -81,7 +81,8 @@ class LocalGames:
 
         def read() -> None:
             try:
-                lines = self._read(lambda store: store.finished(before, player, MAX_GAMES_LISTED + 1))
+                lines = self._read(
+                    lambda store: store.finished(before, player, MAX_GAMES_LISTED + 1))
             except StoreError as exc:
                 screen.app.call_from_thread(screen.refused, asked, str(exc))
                 return
