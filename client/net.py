@@ -88,6 +88,9 @@ class Link:
         except trio.TooSlowError:
             await link.aclose()
             raise LinkError(f"{host}:{port} did not answer hello") from None
+        except LinkError:  # reset while saying hello: a server killed, or restarting
+            await link.aclose()
+            raise
         if isinstance(reply, Error):
             await link.aclose()
             raise LinkError(f"{host}:{port} refused: {reply.code}: {reply.message}")

@@ -99,3 +99,30 @@ async def test_reopen_stops_when_the_seat_is_given_up(flaky, autojump_clock) -> 
     with pytest.raises(LinkError, match="given up"):
         await flaky.reopen("127.0.0.1", 1, "Ana", lambda: next(tokens), 60)
     assert len(flaky.tries) == 2
+
+
+@pytest.mark.trio
+async def test_a_server_that_hangs_up_during_hello_leaves_no_socket_open(monkeypatch) -> None:
+    """A server killed while a link says hello (as one being restarted is): the hello finds
+    the connection reset, LinkError, and the link's socket is closed, not left open for the
+    collector to find."""
+    import gc
+    import warnings
+
+    async def reset(self, msg) -> None:
+        raise LinkError("the connection broke: reset by peer")
+
+    async def listen(stream: trio.SocketStream) -> None:
+        await trio.sleep_forever()
+
+    monkeypatch.setattr(Link, "send", reset)
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(trio.serve_tcp, listen, 0)
+        port = listeners[0].socket.getsockname()[1]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(LinkError):
+                await Link.open("127.0.0.1", port, "ana")
+            gc.collect()
+        assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+        nursery.cancel_scope.cancel()
