@@ -32,6 +32,14 @@ async def served(nursery, db: str, **fields) -> Server:
     return server
 
 
+def assert_kept(store: Store, game_id: int, game) -> None:
+    """The finished game's record replays through the engine to its end: the same winner,
+    every move once."""
+    record = store.record(game_id)
+    assert records.check(record).winner == game.winner
+    assert len(record["moves"]) == game.state_id
+
+
 async def two_at_a_table(server: Server) -> list[Peer]:
     """Two players at a table of the server's, their game started."""
     return await seat_table(lambda name: Peer.connect(server.address[1], name), ["ana", "bruno"])
@@ -117,9 +125,7 @@ async def test_a_server_stopped_without_warning_resumes_its_tables(db):
             back.append(peer)
         await play_out(back, seed=3)
         assert resumed.game.over
-        record = second.lobby.recorder.store.record(game_id)
-        assert records.check(record).winner == resumed.game.winner
-        assert len(record["moves"]) == resumed.game.state_id
+        assert_kept(second.lobby.recorder.store, game_id, resumed.game)
         for peer in back:
             await peer.aclose()
         nursery.cancel_scope.cancel()
@@ -206,9 +212,7 @@ async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure
             notices = [f for f in peer.frames if f["t"] == "paused"]
             assert [f["paused"] for f in notices] == [True, False]
             assert why in notices[0]["message"] and notices[0]["table"] == table.id
-        record = store.record(table.game_id)
-        assert records.check(record).winner == table.game.winner
-        assert len(record["moves"]) == table.game.state_id
+        assert_kept(store, table.game_id, table.game)
         for peer in peers:
             await peer.aclose()
         nursery.cancel_scope.cancel()
@@ -294,7 +298,6 @@ async def test_bot_seats_play_on_after_a_restart(db):
         await back.expect("snapshot")
         await play_out([back], seed=6)
         assert resumed.game.over
-        assert records.check(second.lobby.recorder.store.record(resumed.game_id)).winner \
-            == resumed.game.winner
+        assert_kept(second.lobby.recorder.store, resumed.game_id, resumed.game)
         await back.aclose()
         nursery.cancel_scope.cancel()
