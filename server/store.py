@@ -34,7 +34,7 @@ except ImportError:  # Windows: one server per file is then the operator's care
 from engine import record as records
 
 #: The schema this code reads and writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: The statements that bring a file from version n - 1 to version n.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -95,6 +95,32 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             after INTEGER NOT NULL,
             ms INTEGER NOT NULL
         )""",
+    ),
+    2: (
+        # Identities: a verified public key (hex) and the name it holds on this server; a
+        # name belongs to the first key that used it.
+        """CREATE TABLE identities (
+            key TEXT PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            first_seen REAL NOT NULL,
+            last_seen REAL NOT NULL
+        ) WITHOUT ROWID""",
+        # A rated player: "key:<hex>" for an identity, "bot:<strategy>" for a server bot;
+        # its openskill rating, games and wins.
+        """CREATE TABLE ratings (
+            player TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            updated REAL NOT NULL
+        ) WITHOUT ROWID""",
+        # Who sat in a seat, beyond the name: its player id as ratings know it (NULL: a
+        # guest), and whether the game counts for ratings.
+        "ALTER TABLE game_players ADD COLUMN player TEXT",
+        "CREATE INDEX game_players_player ON game_players(player, game)",
+        "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
     ),
 }
 

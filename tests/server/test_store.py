@@ -301,3 +301,21 @@ async def test_bot_seats_play_on_after_a_restart(db):
         assert_kept(second.lobby.recorder.store, resumed.game_id, resumed.game)
         await back.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_version_1_file_keeps_its_games_when_brought_up_to_date(db, monkeypatch):
+    """A file written by the first schema (before identities and ratings) is migrated when
+    opened, and its finished games are served as they were."""
+    from tests.server.recorded import add_game, add_table
+
+    monkeypatch.setattr("server.store.SCHEMA_VERSION", 1)
+    old = Store(db)
+    game_id = add_game(old, add_table(old), ["ana", "bruno", None], seed=4)
+    before = old.record(game_id)
+    old.close()
+    monkeypatch.undo()
+    store = Store(db)
+    assert store.record(game_id) == before
+    store.close()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 2
