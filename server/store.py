@@ -97,6 +97,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         )""",
     ),
     2: (
+        # Facts about the server itself: its id, which identities sign for.
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         # Identities: a verified public key (hex) and the name it holds on this server; a
         # name belongs to the first key that used it.
         """CREATE TABLE identities (
