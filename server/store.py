@@ -33,6 +33,8 @@ except ImportError:  # Windows: one server per file is then the operator's care
 
 from engine import record as records
 
+from . import ratings
+
 #: The schema this code reads and writes.
 SCHEMA_VERSION = 2
 
@@ -148,6 +150,14 @@ CHANGES: dict[str, str] = {
     "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
     "result": "UPDATE games SET finished = ?, winner = ?, out = ? WHERE id = ?",
 }
+#: One more change is not a statement: ("rate", (game_id, time)) moves the ratings of a
+#: finished rated game's players (server/ratings.py), in the transaction with its result.
+
+#: A player's rating written over its last.
+RATING = ("INSERT INTO ratings (player, name, mu, sigma, games, wins, updated) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player) DO UPDATE SET name = excluded.name, "
+          "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+          "wins = excluded.wins, updated = excluded.updated")
 
 #: A change: its name in CHANGES and its parameters.
 Change = tuple[str, tuple]
@@ -248,7 +258,10 @@ class Store:
             conn.execute("BEGIN")
             try:
                 for name, params in changes:
-                    conn.execute(CHANGES[name], tuple(_json(p) for p in params))
+                    if name == "rate":
+                        self._rate(conn, *params)
+                    else:
+                        conn.execute(CHANGES[name], tuple(_json(p) for p in params))
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
@@ -257,7 +270,67 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(_why(exc)) from exc
 
+    @staticmethod
+    def _rate(conn: sqlite3.Connection, game_id: int, when: float) -> None:
+        """Move the ratings of game `game_id`'s players, if it is rated and over."""
+        row = conn.execute("SELECT winner, out, rated, players FROM games WHERE id = ?",
+                           (game_id,)).fetchone()
+        if row is None or row[0] is None or not row[2]:
+            return
+        winner, out, _, seats = row
+        players: list[str | None] = [None] * len(json.loads(seats))
+        names: dict[str, str] = {}
+        for seat, player, name in conn.execute(
+                "SELECT seat, player, name FROM game_players WHERE game = ?", (game_id,)):
+            players[seat] = player
+            if player is not None:
+                names[player] = name
+        known = {p: ratings.Rating(mu, sigma, games, wins) for p, mu, sigma, games, wins in
+                 conn.execute("SELECT player, mu, sigma, games, wins FROM ratings WHERE "
+                              f"player IN ({','.join('?' * len(names))})", tuple(names))}
+        for player, r in ratings.rate(known, players, winner, json.loads(out)).items():
+            conn.execute(RATING, (player, names[player], r.mu, r.sigma, r.games, r.wins, when))
+
     # ------------------------------------------------------------------ reading
+
+    def leaderboard(self, offset: int = 0, limit: int = 20) -> list[dict]:
+        """Rated players from the highest ordinal (mu - 3 sigma) down, `limit` from the
+        `offset`-th: rank, player, name, ordinal, mu, sigma, games, wins."""
+        conn = self._reader()
+        try:
+            rows = conn.execute(
+                "SELECT player, name, mu, sigma, games, wins FROM ratings "
+                "ORDER BY mu - 3 * sigma DESC, player LIMIT ? OFFSET ?",
+                (limit, offset)).fetchall()
+        finally:
+            conn.close()
+        return [{"rank": offset + i + 1, "player": p, "name": n,
+                 "ordinal": round(mu - 3 * sigma, 3), "mu": round(mu, 3),
+                 "sigma": round(sigma, 3), "games": g, "wins": w}
+                for i, (p, n, mu, sigma, g, w) in enumerate(rows)]
+
+    def profile(self, player: str, recent: int = 10) -> dict | None:
+        """`player`'s rating, rank and record, with its `recent` latest finished games (as
+        `finished` lists them); None if it has never played a rated game."""
+        conn = self._reader()
+        try:
+            row = conn.execute("SELECT name, mu, sigma, games, wins FROM ratings "
+                               "WHERE player = ?", (player,)).fetchone()
+            if row is None:
+                return None
+            name, mu, sigma, games, wins = row
+            rank = conn.execute("SELECT count(*) FROM ratings WHERE mu - 3 * sigma > ?",
+                                (mu - 3 * sigma,)).fetchone()[0] + 1
+        finally:
+            conn.close()
+        lines = self._lines(["g.finished IS NOT NULL",
+                             "g.id IN (SELECT game FROM game_players WHERE player = ?)"],
+                            [player], recent)
+        return {"player": player, "name": name, "rank": rank,
+                "ordinal": round(mu - 3 * sigma, 3), "mu": round(mu, 3),
+                "sigma": round(sigma, 3), "games": games, "wins": wins,
+                "recent": lines}
+
 
     def _reader(self) -> sqlite3.Connection:
         conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
@@ -295,16 +368,20 @@ class Store:
         """Finished games, newest first: those with an id below `before` (a page's cursor),
         with a seat named `player` (in any case) if given; each as a line of a list: id,
         table, players, winner's seat and the times."""
+        where = ["g.finished IS NOT NULL"]
+        params: list = []
+        if before is not None:
+            where.append("g.id < ?")
+            params.append(before)
+        if player is not None:
+            where.append("g.id IN (SELECT game FROM game_players WHERE name = ?)")
+            params.append(player)
+        return self._lines(where, params, limit)
+
+    def _lines(self, where: list[str], params: list, limit: int) -> list[dict]:
+        """The games that meet every condition of `where`, newest first, as list lines."""
         conn = self._reader()
         try:
-            where = ["g.finished IS NOT NULL"]
-            params: list = []
-            if before is not None:
-                where.append("g.id < ?")
-                params.append(before)
-            if player is not None:
-                where.append("g.id IN (SELECT game FROM game_players WHERE name = ?)")
-                params.append(player)
             rows = conn.execute(
                 "SELECT g.id, t.id, t.name, g.players, g.winner, g.started, g.finished, "
                 "(SELECT count(*) FROM moves m WHERE m.game = g.id) "
