@@ -623,6 +623,8 @@ class Table:
             if self.recorder:
                 self._changes.append(("result", (time.time(), game.winner, list(game.exiled),
                                                  self.game_id)))
+                if self.options.get("rated"):
+                    self._changes.append(("rate", (self.game_id, time.time())))
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
