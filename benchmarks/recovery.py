@@ -54,7 +54,7 @@ def write_store(path: str, tables: int, moves: int, seed: int = 0) -> None:
                       [{"seat": s, "name": name, "bot": None} for s, name in enumerate(names)],
                       now)),
         ]
-        changes += [("player", (game_id, s, name)) for s, name in enumerate(names)]
+        changes += [("player", (game_id, s, name, None)) for s, name in enumerate(names)]
         for k in range(moves):
             if game.over:
                 break

@@ -41,6 +41,12 @@ SEATS = List(SEAT, 10)
 STRATEGY = Str(32, 1)
 #: A finished or running game's id on its server: the id its record is fetched by.
 GAME_ID = Int(1, 2**31 - 1)
+#: 32 random bytes as hex: a connection's nonce, an Ed25519 public key.
+HEX32 = Str(64, 64)
+#: A server's id: 16 random bytes as hex, made once per server (kept in its store).
+SERVER_ID = Str(32, 32)
+#: The prefix of what a client signs to identify: the signature is good for nothing else.
+IDENTIFY_CONTEXT = b"coup-identify\0"
 
 #: Options of a table, as create_table sends them and table summaries show them.
 TABLE_OPTIONS = Map((
@@ -63,6 +69,7 @@ SEAT_INFO = Map((
     Field("bot", Nullable(STRATEGY)),
     Field("ready", Bool()),
     Field("away", Bool()),
+    Field("guest", Bool(), False),
 ))
 
 #: A table as the lobby lists it.
@@ -285,6 +292,40 @@ class Welcome(Message):
     server: str = spec(Str(64, 1))
     name: str | None = spec(NAME, None)
     max_frame: int | None = spec(Int(1024, 2**24), None)
+    #: This connection's nonce and the server's id, for a client that identifies.
+    nonce: str | None = spec(HEX32, None)
+    server_id: str | None = spec(SERVER_ID, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Identify(Message):
+    """Who the client is: its Ed25519 public `key`, and its `signature` over `signed(...)` of
+    the nonce and server id its welcome carried. Answered by `identified`."""
+
+    TYPE = "identify"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    key: str = spec(HEX32)
+    nonce: str = spec(HEX32)
+    server_id: str = spec(SERVER_ID)
+    signature: str = spec(Str(128, 128))
+
+    @staticmethod
+    def signed(server_id: str, nonce: str) -> bytes:
+        """The bytes a client signs: bound to one server and one connection."""
+        return IDENTIFY_CONTEXT + server_id.encode() + b"\0" + nonce.encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Identified(Message):
+    """The key is this player's identity here, named `name`; with `table`, that table gives
+    the player's seat back (`joined` without `re` follows)."""
+
+    TYPE = "identified"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    name: str = spec(NAME)
+    table: str | None = spec(TABLE_ID, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -610,7 +651,7 @@ class GameRecord(Message):
 
 
 ALL: tuple[type[Message], ...] = (
-    Hello, Welcome, Ping, Pong, Error, Bye,
+    Hello, Welcome, Identify, Identified, Ping, Pong, Error, Bye,
     ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
     Snapshot, Update, MoveRequest, MoveAccepted, MoveRejected,
     Say, Chat, Presence, Paused,

@@ -25,18 +25,21 @@ from collections import Counter
 
 import trio
 
-from protocol import MAX_LISTED, Chat, Error, Frame, Ok, Tables, encode_once, with_re
+from protocol import (
+    MAX_LISTED, Chat, Error, Frame, Identified, Ok, Tables, encode_once, with_re,
+)
 from protocol.messages import NAME
 
 from . import history, log
 from .config import ServerConfig
+from .identity import Identities, player_id
 from .limits import TokenBucket
 from .session import Session
 from .thinking import Thinkers
 from .recorder import Recorder
 from .store import Store
 from .table import (
-    DISCONNECT, QUIT, RECONNECT, Refused, Table, code_key, fill_options, token_key,
+    DISCONNECT, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options, token_key,
 )
 
 #: Seconds between two pushes of the table list to the lobby.
@@ -56,6 +59,9 @@ class Lobby:
         self.thinkers = Thinkers(config)
         #: The store's one writer, if the server keeps records.
         self.recorder = Recorder(Store(config.db)) if config.db else None
+        #: The server's id and its identities' names.
+        self.identities = Identities(self.recorder.store if self.recorder else None)
+        self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}
         #: Private tables by their code as `code_key` keeps it.
         self.codes: dict[str, Table] = {}
@@ -142,6 +148,8 @@ class Lobby:
                     history.answer, session, msg, self.recorder.store if self.recorder else None)
             elif kind == "say" and msg.scope == "lobby":
                 self._lobby_chat(session, msg)
+            elif kind == "identify":
+                self._identify(session, msg)
             else:  # leave, ready, start, rematch, move, table chat: the table's business
                 table = self.where.get(session)
                 if table is None:
@@ -230,6 +238,28 @@ class Lobby:
         if table is None or table.closed or not table.submit(session, msg):
             raise Refused("no_such_table", "There is no such table.")
 
+    def _identify(self, session: Session, msg) -> None:
+        """A verified key is the session's player from now on, under the name the key holds
+        here; a table that keeps a seat of that player gives it back (the client may have
+        been closed with its token)."""
+        self.identities.verify(msg, session.nonce, session.spend_nonce)
+        name, visit = self.identities.bind(msg.key, session.asked, session.name)
+        if self.recorder:
+            self._nursery.start_soon(self.recorder.commit, [visit])
+        player = player_id(msg.key)
+        self._free_name(session)
+        self._take_name(session, name)
+        session.identified(player, name)
+        table = None
+        if session not in self.where:
+            table = next((t for t in self.tables.values()
+                          if not t.closed and t.seat_of_player(player)), None)
+        session.send(Identified(re=msg.id, name=name, table=table.id if table else None))
+        if table is not None:
+            table.submit(session, (RESEAT, player))
+        log.info("identified", session=session.number, name=name, player=player,
+                 reseated=table.id if table else None)
+
     def _by_code(self, session: Session, code: str) -> Table | None:
         """The private table of `code`. Wrong codes are limited per address, and over the
         limit no code is even looked up: guessing must stay hopeless (docs/SERVER.md)."""
@@ -293,13 +323,17 @@ class Lobby:
     def _unique(self, name: str) -> str:
         """`name`, or if it is taken the first of `name-2`, `name-3`, … that is not (cut so
         that it stays within a name's length on the wire)."""
-        if not self._names[name.casefold()]:
+        if not self._taken(name):
             return name
         for number in itertools.count(2):
             suffix = f"-{number}"
             candidate = name[:NAME.max_len - len(suffix)] + suffix
-            if not self._names[candidate.casefold()]:
+            if not self._taken(candidate):
                 return candidate
+
+    def _taken(self, name: str) -> bool:
+        """Someone here has `name`, or an identity holds it (which a guest may not take)."""
+        return bool(self._names[name.casefold()]) or self.identities.holder(name) is not None
 
     def _take_name(self, holder: Session | str, name: str) -> None:
         key = name.casefold()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import secrets
 from collections import deque
 from typing import Awaitable, Callable, Protocol
 
@@ -42,6 +43,9 @@ class _Closing(Exception):
 
 class Router(Protocol):
     """What a session asks of the lobby above it."""
+
+    #: This server's id, which identities sign for (welcome tells it).
+    server_id: str
 
     def arrive(self, session: Session, name: str, token: str | None) -> str:
         """`session` said hello, asking for `name` (with a reconnect `token`): it is in the
@@ -94,6 +98,13 @@ class Session:
         self.number = next(_ids)
         self.conn = Connection(Role.SERVER, max_frame=self.config.max_frame)
         self.name = f"guest-{self.number}"
+        #: The name hello asked for, if it was printable.
+        self.asked: str | None = None
+        #: Who the client is once it identified ("key:<hex>"); None: a guest.
+        self.player: str | None = None
+        #: This connection's nonce, which welcome gives and one identify may sign.
+        self.nonce = secrets.token_hex(32)
+        self._nonce_spent = False
         #: The client said goodbye (bye client_quit) rather than dropping the connection.
         self.quit = False
         self._cancel = trio.CancelScope()
@@ -205,6 +216,16 @@ class Session:
         self._closing = True
         self._cancel.deadline = min(self._cancel.deadline, trio.current_time() + 2)
         self._writer_waits.unpark()
+
+    def spend_nonce(self) -> bool:
+        """Use this connection's nonce up; False if an identify used it already."""
+        spent, self._nonce_spent = self._nonce_spent, True
+        return not spent
+
+    def identified(self, player: str, name: str) -> None:
+        """The client proved it is `player`, known here as `name`."""
+        self.player = player
+        self.name = name
 
     # ------------------------------------------------------------------ running
 
@@ -361,9 +382,11 @@ class Session:
         name = hello.name
         if name is not None and (not name.isprintable() or not name.strip()):
             name = None
-        self.name = self.router.arrive(self, name.strip() if name else self.name, hello.token)
+        self.asked = name.strip() if name else None
+        self.name = self.router.arrive(self, self.asked or self.name, hello.token)
         self.send(Welcome(version=version, server=self.config.name, name=self.name,
-                          max_frame=self.config.max_frame))
+                          max_frame=self.config.max_frame, nonce=self.nonce,
+                          server_id=self.router.server_id))
         if hello.name is not None and name is None:
             self.send(Error(code="bad_message", message=f"Names must be printable; you are "
                             f"{self.name}."))

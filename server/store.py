@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 from typing import Iterator, Sequence
 
@@ -144,7 +145,10 @@ CHANGES: dict[str, str] = {
     "table_closed": "UPDATE tables SET closed = ? WHERE row = ?",
     "game": "INSERT INTO games (id, table_row, number, options, seed, players, started) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-    "player": "INSERT INTO game_players (game, seat, name) VALUES (?, ?, ?)",
+    "player": "INSERT INTO game_players (game, seat, name, player) VALUES (?, ?, ?, ?)",
+    # A verified key: its name is set by its first visit, and kept.
+    "identity": "INSERT INTO identities (key, name, first_seen, last_seen) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET last_seen = excluded.last_seen",
     "move": "INSERT INTO moves (game, n, seat, move, state_id, ms, by) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
     "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
@@ -291,7 +295,28 @@ class Store:
         for player, r in ratings.rate(known, players, winner, json.loads(out)).items():
             conn.execute(RATING, (player, names[player], r.mu, r.sigma, r.games, r.wins, when))
 
+    def server_id(self) -> str:
+        """This server's id (16 random bytes as hex), made and kept the first time it is
+        asked: what its players' identities sign for."""
+        row = self._writer.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+        if row is not None:
+            return row[0]
+        value = secrets.token_hex(16)
+        try:
+            self._writer.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?)", (value,))
+        except sqlite3.Error as exc:
+            raise StoreError(_why(exc)) from exc
+        return value
+
     # ------------------------------------------------------------------ reading
+
+    def identities(self) -> list[tuple[str, str]]:
+        """Every identity as (key, name)."""
+        conn = self._reader()
+        try:
+            return conn.execute("SELECT key, name FROM identities").fetchall()
+        finally:
+            conn.close()
 
     def leaderboard(self, offset: int = 0, limit: int = 20) -> list[dict]:
         """Rated players from the highest ordinal (mu - 3 sigma) down, `limit` from the

@@ -58,6 +58,8 @@ DISCONNECT = "disconnect"
 #: the game runs, it keeps its seat like a dropped connection, and may come back.
 QUIT = "quit"
 RECONNECT = "reconnect"
+#: An identified session comes back to its player's seat (it may hold no token).
+RESEAT = "reseat"
 
 
 class Refused(Exception):
@@ -105,6 +107,9 @@ class Seat:
     ready: bool = False
     rematch: bool = False
     away_since: float | None = None
+    #: Who the person is ("key:<hex>", an identity), or None for a guest; kept while the
+    #: seat is theirs, so that they get it back by identity as well as by token.
+    player: str | None = None
 
     @property
     def human(self) -> bool:
@@ -117,7 +122,7 @@ class Seat:
             "bot": self.bot.name if self.bot else None,
             "ready": self.ready or self.bot is not None,  # bots always are
             "away": self.away_since is not None,
-        }
+        } | ({"guest": True} if self.human and self.player is None else {})
 
 
 #: Letters and digits of private codes: the 32 that cannot be misread for one another.
@@ -243,7 +248,8 @@ class Table:
         now = trio.current_time()
         self.seats = []
         for index, kept in enumerate(state["seats"]):
-            seat = Seat(index, name=kept["name"], token=kept["token"], ready=kept["ready"])
+            seat = Seat(index, name=kept["name"], token=kept["token"], ready=kept["ready"],
+                        player=kept.get("player"))
             if kept["bot"]:
                 seat.bot_seed = kept["bot_seed"]
                 seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
@@ -330,6 +336,8 @@ class Table:
                 self._leave(session)
             elif isinstance(item, tuple) and item[0] == RECONNECT:
                 self._reconnected(session, item[1])
+            elif isinstance(item, tuple) and item[0] == RESEAT:
+                self._reseated(session, item[1])
             else:
                 handler = getattr(self, "_on_" + item.TYPE)
                 handler(session, item)
@@ -347,6 +355,10 @@ class Table:
         """The name of the seat whose token has the hash `token` (read-only: safe from any
         task)."""
         return next((s.name for s in self.seats if s.token == token), None)
+
+    def seat_of_player(self, player: str) -> Seat | None:
+        """The seat `player` holds here, connected or away (read-only: safe from any task)."""
+        return next((s for s in self.seats if s.player == player and s.token), None)
 
     def seat_of(self, session: Session) -> Seat | None:
         for seat in self.seats:
@@ -391,6 +403,7 @@ class Table:
     def _sit(self, session: Session, seat: Seat, request_id: int) -> Seat:
         seat.name = session.name
         seat.session = session
+        seat.player = session.player
         token = secrets.token_urlsafe(24)
         seat.token = token_key(token)
         self.host.issue(seat.token, self)
@@ -425,6 +438,7 @@ class Table:
         name = seat.name
         seat.session = None
         seat.token = None
+        seat.player = None
         seat.away_since = None
         seat.ready = False
         if seat is self.creator_seat:
@@ -468,9 +482,28 @@ class Table:
         if seat is None:
             self._send(session, Error(code="bad_token", message="That seat is no longer yours."))
             return
+        self._take_up(session, seat, token)
+
+    def _reseated(self, session: Session, player: str) -> None:
+        """An identified session takes its player's seat back, with no token or an old one:
+        the seat gets a new token, for this session alone."""
+        seat = self.seat_of_player(player)
+        if seat is None or seat.session is session:  # gone meanwhile, or back by its token
+            return
+        self._take_up(session, seat, None)
+
+    def _take_up(self, session: Session, seat: Seat, token: str | None) -> None:
+        """`session` is the seat's player again: the one before it is closed, and it gets
+        the seat (with `token`, or a new one), the table and the game; the others see it
+        here."""
         if not self.host.claim(session, self):
             self._send(session, Error(code="already_at_table", message="Leave your table first."))
             return
+        if token is None:
+            token = secrets.token_urlsafe(24)
+            self.host.revoke(seat.token)
+            seat.token = token_key(token)
+            self.host.issue(seat.token, self)
         if seat.session is not None and seat.session is not session:
             seat.session.close("replaced", "Your seat was taken up by a new connection.")
         seat.session = session
@@ -549,7 +582,10 @@ class Table:
                        for s in self.seats]
             self._changes.append(("game", (self.game_id, self.row, self.games, options.to_dict(),
                                            str(self.game.seed), players, self.game_started)))
-            self._changes += [("player", (self.game_id, p["seat"], p["name"])) for p in players]
+            # Each seat's player as ratings know it: a server bot counts as its strategy.
+            self._changes += [("player", (self.game_id, s.index, s.name,
+                                          f"bot:{s.bot.name}" if s.bot else s.player))
+                              for s in self.seats]
         self.recent.clear()
         self.game_summary = None
         self.status = "playing"
@@ -791,7 +827,8 @@ class Table:
             "creator_seat": self.creator_seat.index if self.creator_seat else None,
             "games": self.games,
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
-                       "bot_seed": s.bot_seed, "ready": s.ready} for s in self.seats],
+                       "bot_seed": s.bot_seed, "ready": s.ready, "player": s.player}
+                      for s in self.seats],
         }
 
     def _send(self, session: Session, *frames) -> None:

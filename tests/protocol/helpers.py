@@ -27,7 +27,7 @@ from protocol import (
     MoveAccepted, MoveRejected, MoveRequest, Ok, Paused, Ping, Pong, Presence, Ready, Rematch,
     Role, Say, Snapshot, Start, State, TableInfo, Tables, Update, Welcome, choose_version,
 )
-from protocol.messages import Message
+from protocol.messages import Identified, Identify, Message
 
 #: Every wire type: what `codec.decode` accepts when a test does not care about direction.
 ACCEPT_ALL: frozenset[str] = frozenset(BY_TYPE)
@@ -328,7 +328,11 @@ def one_of_each() -> list[Message]:
     view = mid_game_view()
     msgs: list[Message] = [
         Hello(versions=[1], client="coup-tui/0.1.0", name="ana"),
-        Welcome(version=1, server="coupd/0.1.0", name="ana", max_frame=65536),
+        Welcome(version=1, server="coupd/0.1.0", name="ana", max_frame=65536, nonce="ab" * 32,
+                server_id="5e" * 16),
+        Identify(id=40, key="c0" * 32, nonce="ab" * 32, server_id="5e" * 16,
+                 signature="51" * 64),
+        Identified(re=40, name="ana", table=TABLE),
         Ping(id=41),
         Pong(re=41),
         Error(code="table_full", message="Every seat of table t7 is taken.", re=12),

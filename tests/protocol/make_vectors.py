@@ -271,6 +271,8 @@ def valid_server() -> list:
         ("get_game", {"t": "get_game", "id": 11, "game": 12}),
         ("get_game in a frame of up to 1 MiB",
          {"t": "get_game", "id": 11, "game": 12, "max_frame": 2**20}),
+        ("identify", {"t": "identify", "id": 14, "key": "c0" * 32, "nonce": "ab" * 32,
+                      "server_id": "5e" * 16, "signature": "51" * 64}),
     ]
     cases += [ok(n, s, pack(m), [m]) for n, m in plain]
     cases += [
@@ -307,7 +309,7 @@ def valid_client() -> list:
     """Every message a client accepts, minimal and full."""
     c = "client"
     welcome_full = {"t": "welcome", "version": 1, "server": "coup-server/0.1", "name": "alice",
-                    "max_frame": 65536}
+                    "max_frame": 65536, "nonce": "ab" * 32, "server_id": "5e" * 16}
     cases = [
         ok("welcome, minimal", c, pack({"t": "welcome", "version": 1, "server": "s"}),
            [{"t": "welcome", "version": 1, "server": "s"}], state="handshake"),
@@ -343,6 +345,9 @@ def valid_client() -> list:
         ("joined a private table it created", {"t": "joined", "table": "k7tq2m", "re": 2,
                                                "seat": 0, "token": "x" * 64, "code": "WOLF-42"}),
         ("ok", {"t": "ok", "re": 5}),
+        ("identified", {"t": "identified", "re": 14, "name": "alice"}),
+        ("identified, a seat coming back", {"t": "identified", "re": 14, "name": "alice",
+                                            "table": "k7tq2m"}),
         ("table", {"t": "table", "info": SUMMARY}),
         ("table, minimal summary", {"t": "table", "info": SUMMARY_MIN}),
         ("snapshot of a running game", {"t": "snapshot", "table": "k7tq2m", "view": VIEW,

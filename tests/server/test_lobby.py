@@ -41,7 +41,7 @@ async def test_list_tables_then_pushes_public_tables_only(connect, server):
     assert summary["status"] == "waiting" and summary["creator"] == "bruno"
     assert summary["spectators"] == 0 and len(summary["seats"]) == 3
     assert summary["seats"][0] == {"seat": 0, "name": "bruno", "bot": None, "ready": False,
-                                   "away": False}
+                                   "away": False, "guest": True}
     assert "code" not in summary
 
     private = await create(chen, private=True)

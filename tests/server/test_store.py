@@ -15,7 +15,7 @@ import trio
 from engine import record as records
 from protocol import CreateTable, Join, Ready, Start
 from server import Server, ServerConfig
-from server.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 from tests.server.helpers import eventually, play_out, seat_table
 from tests.server.peer import Peer, new_id
 
@@ -309,6 +309,9 @@ async def test_a_version_1_file_keeps_its_games_when_brought_up_to_date(db, monk
     from tests.server.recorded import add_game, add_table
 
     monkeypatch.setattr("server.store.SCHEMA_VERSION", 1)
+    # The first schema's seats had no `player` column: a seat of it was nobody's.
+    monkeypatch.setitem(CHANGES, "player", "INSERT INTO game_players (game, seat, name) "
+                        "SELECT ?, ?, ? WHERE ? IS NULL")
     old = Store(db)
     game_id = add_game(old, add_table(old), ["ana", "bruno", None], seed=4)
     before = old.record(game_id)

@@ -1,0 +1,89 @@
+"""The player's identity: an Ed25519 key pair, made on first use and kept in a file.
+
+The file is the private key in PEM (PKCS #8, unencrypted), readable and writable by its owner
+only (0600): by default `identity.pem` in the user's config directory, or any file named with
+`--identity` (one per bot, say). The public key (hex) is who the player is on every server;
+the private key never leaves this module but as signatures: `sign` answers a server's
+welcome with a signature bound to that server's id and that connection's nonce, so it opens
+no other connection and no other server. The crypto is the `cryptography` package's.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import platformdirs
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from protocol import Identify
+
+#: The key file's name in the user's config directory.
+FILE_NAME = "identity.pem"
+
+
+class IdentityError(Exception):
+    """The key file cannot be read, made, or is not a key; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A key pair: `key` is the public key as hex (who the player is), the secret stays here."""
+
+    path: str
+    _secret: Ed25519PrivateKey
+
+    @property
+    def key(self) -> str:
+        return self._secret.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+
+    def identify(self, request_id: int, server_id: str, nonce: str) -> Identify:
+        """The `identify` answering a welcome that gave `server_id` and `nonce`."""
+        signature = self._secret.sign(Identify.signed(server_id, nonce))
+        return Identify(id=request_id, key=self.key, nonce=nonce, server_id=server_id,
+                        signature=signature.hex())
+
+
+def default_path() -> str:
+    """Where the player's key is kept unless told: in the user's config directory."""
+    return os.path.join(platformdirs.user_config_dir("coup", appauthor=False), FILE_NAME)
+
+
+def load(path: str | None = None) -> Identity:
+    """The identity kept in `path` (default_path() if None), made there (0600) if the file
+    does not exist; IdentityError if it cannot be read or made, or is not a key."""
+    path = path or default_path()
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except FileNotFoundError:
+        return _make(path)
+    except OSError as exc:
+        raise IdentityError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        secret = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError):
+        secret = None
+    if not isinstance(secret, Ed25519PrivateKey):
+        raise IdentityError(f"{path} is not a coup identity (an Ed25519 private key in PEM)")
+    return Identity(path, secret)
+
+
+def _make(path: str) -> Identity:
+    """A new key pair, written to `path` with no one but its owner able to read it: the file
+    is created 0600, never widened after."""
+    secret = Ed25519PrivateKey.generate()
+    data = secret.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:  # another coup made it meanwhile: use that one
+        return load(path)
+    except OSError as exc:
+        raise IdentityError(f"cannot make {path}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "wb") as file:
+        file.write(data)
+    return Identity(path, secret)

@@ -1,0 +1,83 @@
+"""Who is who on this server: its id, the checks of `identify`, and the name each key holds.
+
+A client proves it holds an Ed25519 key by signing the nonce its connection's welcome gave,
+together with this server's id (protocol.Identify.signed): a signature made for another
+connection or another server proves nothing here. A verified key is a player ("key:<hex>");
+the first key to use a name holds it on this server for good, and comes back to it. The
+names are held in memory, loaded from the store at startup, and every new one is written
+there; a server without a store knows its identities for as long as it runs.
+
+It verifies and remembers; it never sends anything, and never keeps a secret key (it never
+sees one).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from protocol import Identify
+
+from .store import Change, Store
+from .table import Refused
+
+
+def player_id(key: str) -> str:
+    """The player an identity is, as seats, the store and ratings know it."""
+    return f"key:{key}"
+
+
+class Identities:
+    """The server's id and its identities' names (see the module docstring)."""
+
+    def __init__(self, store: Store | None) -> None:
+        #: 16 random bytes as hex: kept in the store, so the same server across restarts.
+        self.server_id = store.server_id() if store else secrets.token_hex(16)
+        self._names: dict[str, str] = {}  # casefolded name -> key
+        self._keys: dict[str, str] = {}  # key -> name
+        for key, name in store.identities() if store else ():
+            self._hold(key, name)
+
+    def _hold(self, key: str, name: str) -> None:
+        self._names[name.casefold()] = key
+        self._keys[key] = name
+
+    def holder(self, name: str) -> str | None:
+        """The key that holds `name` (in any case) here, if one does."""
+        return self._names.get(name.casefold())
+
+    def verify(self, msg: Identify, nonce: str, spend) -> None:
+        """Refused (with its code) unless `msg` signs `nonce`, this connection's, for this
+        server with its key. `spend()` uses the nonce up, False if it was already: one try
+        per connection, so a signature cannot be fished for."""
+        if msg.nonce != nonce:
+            raise Refused("bad_nonce", "That nonce is not this connection's.")
+        if msg.server_id != self.server_id:
+            raise Refused("wrong_server", "That server id is not this server's.")
+        if not spend():
+            raise Refused("nonce_used", "This connection has identified already.")
+        try:
+            Ed25519PublicKey.from_public_bytes(bytes.fromhex(msg.key)).verify(
+                bytes.fromhex(msg.signature), Identify.signed(msg.server_id, msg.nonce))
+        except (ValueError, InvalidSignature):
+            raise Refused("bad_signature", "The signature does not verify with that key.") \
+                from None
+
+    def bind(self, key: str, asked: str | None, name: str) -> tuple[str, Change]:
+        """The name of identity `key` here, and the store's change that records its visit.
+        A known key has its own name; a new one takes `name` (the one its session was
+        given for `asked`) and holds it from now on, unless another key holds `asked`:
+        Refused name_taken."""
+        now = time.time()
+        own = self._keys.get(key)
+        if own is None:
+            holder = self.holder(asked or name)
+            if holder is not None and holder != key:
+                raise Refused("name_taken", f"The name {asked or name} belongs to another "
+                              "player on this server.")
+            own = name
+            self._hold(key, own)
+        return own, ("identity", (key, own, now, now))

@@ -1,0 +1,234 @@
+"""Identities without passwords (issue 16): a client proves it holds a key by signing its
+connection's nonce and the server's id; every way of getting that wrong is refused with its
+own code; the first key to use a name keeps it, guests are marked and never take such a
+name; and a player who comes back with the key gets the seat back, with no token at all,
+even from a restarted server.
+
+Real TCP, the real protocol; the keys are client.identity's, in files of the test's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from client.identity import Identity, load
+from protocol import CreateTable, Identify, Join, ListTables, Ready
+from server import Server, ServerConfig
+from tests.server.helpers import eventually, play
+from tests.server.peer import Peer, new_id
+
+
+@pytest.fixture
+def keys(tmp_path):
+    """keys(n) -> the n-th identity of the test (made in a file on first use)."""
+    return lambda n: load(str(tmp_path / f"key{n}.pem"))
+
+
+def welcome_of(peer: Peer) -> dict:
+    return next(f for f in peer.frames if f["t"] == "welcome")
+
+
+async def identify(peer: Peer, identity: Identity, **changes):
+    """`peer` identifies with `identity` as its welcome asks (fields replaced by `changes`);
+    the server's answer."""
+    welcome = welcome_of(peer)
+    msg = identity.identify(new_id(), welcome["server_id"], welcome["nonce"])
+    fields = {f: getattr(msg, f) for f in ("id", "key", "nonce", "server_id", "signature")}
+    return await peer.request(Identify(**(fields | changes)))
+
+
+async def test_welcome_gives_a_fresh_nonce_and_the_servers_id(connect, server):
+    ana, bruno = await connect("ana"), await connect("bruno")
+    first, second = welcome_of(ana), welcome_of(bruno)
+    assert len(first["nonce"]) == 64 and first["nonce"] != second["nonce"]
+    assert first["server_id"] == second["server_id"] == server.lobby.server_id
+    assert len(first["server_id"]) == 32
+
+
+async def test_a_verified_key_is_the_player_and_keeps_the_name_it_asked(connect, server, keys):
+    ana = await connect("ana")
+    answer = await identify(ana, keys(1))
+    assert answer.TYPE == "identified" and answer.name == "ana" and answer.table is None
+    session = next(s for s in server.lobby.sessions if s.name == "ana")
+    assert session.player == f"key:{keys(1).key}"
+
+
+async def test_a_signature_made_for_another_connection_is_bad_nonce(connect, keys):
+    """A key replayed from another connection: its signature is over that one's nonce."""
+    ana, thief = await connect("ana"), await connect("thief")
+    welcome = welcome_of(ana)
+    stolen = keys(1).identify(new_id(), welcome["server_id"], welcome["nonce"])
+    answer = await thief.request(stolen)
+    assert answer.TYPE == "error" and answer.code == "bad_nonce"
+    # and the connection it was made for may still use it
+    assert (await ana.request(stolen)).TYPE == "identified"
+
+
+async def test_a_signature_for_another_server_is_wrong_server(connect, keys):
+    ana = await connect("ana")
+    other = "0" * 32
+    signed = keys(1).identify(new_id(), other, welcome_of(ana)["nonce"])
+    answer = await ana.request(signed)
+    assert answer.TYPE == "error" and answer.code == "wrong_server"
+
+
+async def test_a_second_identify_on_a_connection_is_nonce_used(connect, keys):
+    ana = await connect("ana")
+    assert (await identify(ana, keys(1))).TYPE == "identified"
+    answer = await identify(ana, keys(2))
+    assert answer.TYPE == "error" and answer.code == "nonce_used"
+
+
+async def test_a_failed_signature_spends_the_nonce_too(connect, keys):
+    """One try per connection: a signature cannot be fished for."""
+    ana = await connect("ana")
+    good = await identify(ana, keys(1), signature="00" * 64)
+    assert good.TYPE == "error" and good.code == "bad_signature"
+    answer = await identify(ana, keys(1))
+    assert answer.TYPE == "error" and answer.code == "nonce_used"
+
+
+@pytest.mark.parametrize("forged", ["signature", "key", "not hex"])
+async def test_a_signature_that_does_not_verify_is_bad_signature(connect, server, keys, forged):
+    ana = await connect("ana")
+    welcome = welcome_of(ana)
+    msg = keys(1).identify(new_id(), welcome["server_id"], welcome["nonce"])
+    change = {"signature": {"signature": msg.signature[:-2] + ("00" if msg.signature[-2:] != "00"
+                                                              else "11")},
+              "key": {"key": keys(2).key},
+              "not hex": {"signature": "zz" * 64}}[forged]
+    answer = await identify(ana, keys(1), **change)
+    assert answer.TYPE == "error" and answer.code == "bad_signature"
+    assert all(s.player is None for s in server.lobby.sessions)
+
+
+async def test_a_name_another_key_holds_is_name_taken(connect, keys):
+    first = await connect("ana")
+    assert (await identify(first, keys(1))).name == "ana"
+    await first.aclose()
+    second = await connect("ANA")  # in any case
+    answer = await identify(second, keys(2))
+    assert answer.TYPE == "error" and answer.code == "name_taken"
+
+
+async def test_an_identity_comes_back_to_its_own_name(connect, server, keys):
+    first = await connect("ana")
+    await identify(first, keys(1))
+    await first.aclose()
+    await eventually(lambda: not server.lobby.sessions)
+    # the name is the identity's: a newcomer asking for it is a guest named otherwise...
+    again = await connect("ana")
+    assert again.name == "ana-2"
+    # ...until it proves it is that identity; whatever name it asks for, it is "ana" here
+    assert (await identify(again, keys(1))).name == "ana"
+    renamed = await connect("anita")
+    assert (await identify(renamed, keys(1))).name == "ana"
+
+
+async def test_a_guest_never_takes_a_name_an_identity_holds(connect, keys):
+    ana = await connect("ana")
+    await identify(ana, keys(1))
+    await ana.aclose()
+    guest = await connect("Ana")
+    assert guest.name == "Ana-2"
+
+
+async def test_guests_are_marked_in_the_lobby_and_at_the_table(connect, keys):
+    ana, bruno, chen = await connect("ana"), await connect("bruno"), await connect("chen")
+    await identify(ana, keys(1))
+    joined = await ana.request(CreateTable(id=new_id(), options={"seats": 2}))
+    await bruno.request(Join(id=new_id(), table=joined.table))
+    info = await ana.expect("table", where=lambda m: m.info["seats"][1]["name"] == "bruno")
+    ana_seat, bruno_seat = info.info["seats"]
+    assert "guest" not in ana_seat and bruno_seat["guest"] is True
+    listed = await chen.request(ListTables(id=new_id()))
+    assert [s.get("guest", False) for s in listed.tables[0]["seats"]] == [False, True]
+
+
+async def start_two(connect, keys) -> tuple[Peer, Peer]:
+    """ana (identified with keys(1)) and bruno (a guest) in a game at a table of two."""
+    ana, bruno = await connect("ana"), await connect("bruno")
+    await identify(ana, keys(1))
+    joined = await ana.request(CreateTable(id=new_id(), options={"seats": 2}))
+    await bruno.request(Join(id=new_id(), table=joined.table))
+    for peer in (ana, bruno):
+        await peer.request(Ready(id=new_id()))
+    for peer in (ana, bruno):
+        await peer.expect("snapshot")
+    return ana, bruno
+
+
+async def test_a_second_connection_of_the_key_takes_the_seat_over(connect, keys):
+    """A client started again while the old one still runs: no token, the seat comes back,
+    and the old connection is told it was replaced."""
+    ana, bruno = await start_two(connect, keys)
+    again = await connect("ana")
+    answer = await identify(again, keys(1))
+    assert answer.TYPE == "identified" and answer.table == ana.table
+    joined = await again.expect("joined")
+    assert joined.re is None and joined.seat == ana.seat and joined.token != ana.token
+    snapshot = await again.expect("snapshot")
+    assert snapshot.view["seat"] == ana.seat
+    await bruno.expect("presence", status="here", seat=ana.seat)
+    words = await ana.until_closed()
+    assert any(m.TYPE == "bye" and m.reason == "replaced" for m in words)
+    # and the seat plays on from the new connection
+    if again.seat in again.view.waiting and again.view.phase == "action":
+        assert (await play(again, "income")).TYPE == "move_accepted"
+
+
+async def test_a_client_closed_and_started_again_gets_its_away_seat_back(connect, keys):
+    ana, bruno = await start_two(connect, keys)
+    seat = ana.seat
+    await ana.aclose()
+    await bruno.expect("presence", status="away", seat=seat)
+    again = await connect("ana")
+    assert (await identify(again, keys(1))).table == ana.table
+    assert (await again.expect("joined")).seat == seat
+    await bruno.expect("presence", status="here", seat=seat)
+
+
+async def test_another_key_of_the_same_name_gets_no_seat(connect, keys):
+    ana, bruno = await start_two(connect, keys)
+    stranger = await connect("bruno")  # bruno is a guest: his name gives no seat
+    answer = await identify(stranger, keys(2))
+    assert answer.TYPE == "identified" and answer.table is None
+    assert answer.name == "bruno-2"
+
+
+async def test_a_restarted_server_gives_the_seat_back_by_identity(tmp_path, keys):
+    """The store keeps who sat where (Seat.player), and the server's id: the same key
+    signs for the same server after the restart, and gets its seat with no token."""
+    db = str(tmp_path / "coup.db")
+
+    async def served(nursery) -> Server:
+        server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                                     db=db))
+        await nursery.start(server.serve)
+        return server
+
+    async with trio.open_nursery() as nursery:
+        first = await served(nursery)
+
+        async def connect(name):
+            return await Peer.connect(first.address[1], name)
+
+        ana, bruno = await start_two(connect, keys)
+        server_id, table, seat = first.lobby.server_id, ana.table, ana.seat
+        first.lobby.recorder.store.close()
+        nursery.cancel_scope.cancel()
+    for peer in (ana, bruno):
+        await peer.aclose()
+
+    async with trio.open_nursery() as nursery:
+        second = await served(nursery)
+        assert second.lobby.server_id == server_id
+        again = await Peer.connect(second.address[1], "ana")
+        answer = await identify(again, keys(1))
+        assert answer.TYPE == "identified" and answer.name == "ana" and answer.table == table
+        assert (await again.expect("joined")).seat == seat
+        snapshot = await again.expect("snapshot")
+        assert snapshot.players[seat]["name"] == "ana" and "guest" not in snapshot.players[seat]
+        await again.aclose()
+        nursery.cancel_scope.cancel()
