@@ -52,7 +52,7 @@ def write_store(path: str, tables: int, moves: int, seed: int = 0) -> None:
             ("table", (row, f"t{n:05x}", options["name"], options, None, state, now)),
             ("game", (game_id, row, 1, game.options.to_dict(), str(game.seed),
                       [{"seat": s, "name": name, "bot": None} for s, name in enumerate(names)],
-                      now)),
+                      now, False)),
         ]
         changes += [("player", (game_id, s, name, None)) for s, name in enumerate(names)]
         for k in range(moves):

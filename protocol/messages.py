@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from engine import ACTIONS, CHARACTERS, FAIL_REASONS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
 from engine import record as records
 
-from .schema import Bool, Enum, Field, Int, List, Map, Nullable, Str
+from .schema import Bool, Enum, Field, Int, List, Map, Nullable, OneOf, Str
 
 #: At most this many tables in one `tables` message: 40 of the largest summaries fit 64 KiB.
 MAX_LISTED = 40
@@ -60,6 +60,7 @@ TABLE_OPTIONS = Map((
     Field("name", NAME, False),
     Field("bots", STRATEGY, False),
     Field("on_disconnect", Enum(("bot", "forfeit")), False),
+    Field("rated", Bool(), False),
 ))
 
 #: One seat as the lobby and the table show it.
@@ -241,6 +242,14 @@ RECORD = Map((
     Field("takeovers", List(TAKEOVER, 64)),
     Field("result", Map((Field("winner", SEAT), Field("out", SEATS)))),
 ))
+
+
+#: Seats a quick-play table may have.
+QUEUE_SEATS = Int(2, 6)
+#: The tables a player in the queue will sit at: a number of seats, or a range of them.
+SEATS_WANTED = OneOf((QUEUE_SEATS, Map((Field("min", QUEUE_SEATS), Field("max", QUEUE_SEATS)))))
+#: How many wait in the queue for tables like yours.
+WAITING = Int(0, 100_000)
 
 
 def spec(s: Any, default: Any = MISSING) -> Any:
@@ -650,12 +659,56 @@ class GameRecord(Message):
     record: dict = spec(RECORD)
 
 
+# --------------------------------------------------------------------------- quick play
+
+
+@dataclass(frozen=True, slots=True)
+class Queue(Message):
+    """Wait for a rated table of `seats` seats (a number, or a range {min, max}) and
+    `variant`, formed by the server; answered by `queued`, then `joined` once it forms."""
+
+    TYPE = "queue"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    seats: int | dict = spec(SEATS_WANTED)
+    variant: str | None = spec(Enum(VARIANTS), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Queued(Message):
+    """You wait in the queue; `waiting` of you (you included) wait for a table like it."""
+
+    TYPE = "queued"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    waiting: int = spec(WAITING)
+
+
+@dataclass(frozen=True, slots=True)
+class Unqueue(Message):
+    """Stop waiting in the queue; answered by `ok` (also when you were not in it)."""
+
+    TYPE = "unqueue"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStatus(Message):
+    """How many wait for a table like yours now (pushed while you wait, when it changes)."""
+
+    TYPE = "queue_status"
+    SENDER = "server"
+    waiting: int = spec(WAITING)
+
+
 ALL: tuple[type[Message], ...] = (
     Hello, Welcome, Identify, Identified, Ping, Pong, Error, Bye,
     ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
     Snapshot, Update, MoveRequest, MoveAccepted, MoveRejected,
     Say, Chat, Presence, Paused,
     ListGames, Games, GetGame, GameRecord,
+    Queue, Queued, Unqueue, QueueStatus,
 )
 
 #: Message classes by wire type.

@@ -58,6 +58,13 @@ class Nullable:
 
 
 @dataclass(frozen=True, slots=True)
+class OneOf:
+    """A value that meets one of `options` (tried in order): an int or a map, say."""
+
+    options: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Field:
     """One field of a map: its name, spec, and whether it must be present."""
 
@@ -145,7 +152,23 @@ class _Generator:
                     *self.check(spec.item, item, path + "[]", indent + 1)]
         if isinstance(spec, Map):
             return self.map(spec, var, path, indent)
+        if isinstance(spec, OneOf):
+            return self.one_of(spec, var, path, indent)
         raise TypeError(f"not a spec: {spec!r}")
+
+    def one_of(self, spec: OneOf, var: str, path: str, indent: int) -> list[str]:
+        """Each option in turn, each tried only if those before it failed. If none fits, the
+        error is the one that got deepest into the value (the first of those): the option
+        the value was meant for, most likely."""
+        lines: list[str] = []
+        errors = [self.name("e") for _ in spec.options]
+        for depth, (option, error) in enumerate(zip(spec.options, errors)):
+            pad = "    " * (indent + depth)
+            lines += [f"{pad}try:", *self.check(option, var, path, indent + depth + 1),
+                      f"{pad}except Invalid as {error}:"]
+        pad = "    " * (indent + len(spec.options))
+        lines.append(f"{pad}raise max(({', '.join(errors)},), key=lambda e: len(e.path))")
+        return lines
 
     def map(self, spec: Map, var: str, path: str, indent: int) -> list[str]:
         pad = "    " * indent

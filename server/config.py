@@ -60,6 +60,9 @@ class ServerConfig:
     seed: int | None = setting(None, "deal every table's games from this seed (tests, "
                                "demonstrations); by default each table draws one from secrets",
                                int)
+    queue_bot_fill: float = setting(0.0, "seconds a player waits in the quick-play queue "
+                                    "before a table forms with server bots in the seats no "
+                                    "one waits for; 0 = never")
     log_json: bool = setting(False, "log one JSON object per line")
     forget_tables: bool = setting(False, "at startup, close the unfinished tables the store "
                                   "kept instead of resuming them: for a server whose players "

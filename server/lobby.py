@@ -26,7 +26,7 @@ from collections import Counter
 import trio
 
 from protocol import (
-    MAX_LISTED, Chat, Error, Frame, Identified, Ok, Tables, encode_once, with_re,
+    MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
 )
 from protocol.messages import NAME
 
@@ -34,12 +34,14 @@ from . import history, log
 from .config import ServerConfig
 from .identity import Identities, player_id
 from .limits import TokenBucket
+from .queue import Formed, QuickPlay, Wish
 from .session import Session
 from .thinking import Thinkers
 from .recorder import Recorder
 from .store import Store
 from .table import (
-    DISCONNECT, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options, token_key,
+    DISCONNECT, QUEUED, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options,
+    token_key,
 )
 
 #: Seconds between two pushes of the table list to the lobby.
@@ -84,6 +86,8 @@ class Lobby:
         self._listing: Frame | None = None
         self._dirty = trio.Event()
         self._nursery: trio.Nursery | None = None
+        #: The sessions waiting for quick play: sitting at any table or ending leaves it.
+        self.quick = QuickPlay(config.queue_bot_fill, self._form)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Run the tables' tasks and the lobby's pushes until cancelled."""
@@ -91,6 +95,7 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 nursery.start_soon(self._push)
+                nursery.start_soon(self.quick.run)
                 if self.recorder:
                     await nursery.start(self.recorder.run)
                     kept = self.recorder.store.open_tables()
@@ -128,6 +133,7 @@ class Lobby:
         self.sessions.discard(session)
         self._free_name(session)
         self.subscribers.discard(session)
+        self.quick.remove(session)
         table = self.where.pop(session, None)
         if table is not None:
             self._members[table].discard(session)
@@ -150,6 +156,11 @@ class Lobby:
                 self._lobby_chat(session, msg)
             elif kind == "identify":
                 self._identify(session, msg)
+            elif kind == "queue":
+                self._queue(session, msg)
+            elif kind == "unqueue":
+                self.quick.remove(session)
+                session.send(Ok(re=msg.id))
             else:  # leave, ready, start, rematch, move, table chat: the table's business
                 table = self.where.get(session)
                 if table is None:
@@ -168,6 +179,7 @@ class Lobby:
             return False
         self.where[session] = table
         self._members[table].add(session)
+        self.quick.remove(session)
         return True
 
     def release(self, session: Session, table: Table) -> None:
@@ -198,13 +210,50 @@ class Lobby:
         if len(self.tables) >= self.config.max_tables:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
         options = fill_options(msg.options, self.config, self.thinkers.allowed)
-        table_id = secrets.token_hex(3)
-        while table_id in self.tables:
-            table_id = secrets.token_hex(3)
-        table = Table(self, self.config, self.thinkers, table_id, options, session.name,
-                      self.recorder)
+        table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
+                      session.name, self.recorder)
         self._open(table)
         table.submit(session, msg)  # the table seats its creator
+
+    def _queue(self, session: Session, msg) -> None:
+        if session in self.where:
+            raise Refused("already_at_table", "Leave your table first.")
+        if session in self.quick:
+            raise Refused("already_queued", "You are waiting in the queue already.")
+        seats = msg.seats if isinstance(msg.seats, dict) else {"min": msg.seats,
+                                                               "max": msg.seats}
+        if seats["min"] > seats["max"]:
+            raise Refused("bad_options", f"A range of seats from {seats['min']} to "
+                          f"{seats['max']} holds no table.")
+        wish = Wish(session, seats["min"], seats["max"], msg.variant or "base",
+                    trio.current_time())
+        session.send(Queued(re=msg.id, waiting=self.quick.waiting_like(wish) + 1))
+        self.quick.add(wish)  # and if a table forms with it, `joined` follows
+
+    def _form(self, formed: Formed) -> None:
+        """Open the rated table the queue formed, its players claimed for it (they are in
+        the lobby: the queue keeps no one who sits or has ended), and seat them."""
+        raw = {"seats": formed.seats, "variant": formed.variant, "rated": True,
+               "name": "Quick play"}
+        if formed.bots:
+            raw["bots"] = self._fill_strategy()
+        table = Table(self, self.config, self.thinkers, self._new_table_id(),
+                      fill_options(raw, self.config, self.thinkers.allowed), "", self.recorder)
+        self._open(table)
+        players = [wish.who for wish in formed.players]
+        for session in players:
+            self.claim(session, table)
+        table.submit(None, (QUEUED, players))
+        log.info("queue_formed", table=table.id, players=len(players), bots=formed.bots)
+
+    def _fill_strategy(self) -> str:
+        """The server bots that fill a quick-play table: `hard` (the heuristic) if this
+        server seats it, else the first strategy it names."""
+        allowed = self.thinkers.allowed
+        if "hard" in allowed:
+            return "hard"
+        return next(n.strip() for n in self.config.bot_strategies.split(",")
+                    if n.strip() in allowed)
 
     def _resume(self, saved: dict) -> None:
         """Open a table the store kept, as it was at its last accepted move."""
@@ -215,6 +264,12 @@ class Lobby:
         table.restore(saved)
         self._open(table)
         log.info("table_resumed_from_store", table=table.id, status=table.status)
+
+    def _new_table_id(self) -> str:
+        table_id = secrets.token_hex(3)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(3)
+        return table_id
 
     def _open(self, table: Table) -> None:
         """Register `table` and run its task."""

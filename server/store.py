@@ -143,8 +143,8 @@ CHANGES: dict[str, str] = {
              "VALUES (?, ?, ?, ?, ?, ?, ?)",
     "table_state": "UPDATE tables SET options = ?, state = ? WHERE row = ?",
     "table_closed": "UPDATE tables SET closed = ? WHERE row = ?",
-    "game": "INSERT INTO games (id, table_row, number, options, seed, players, started) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "game": "INSERT INTO games (id, table_row, number, options, seed, players, started, rated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     "player": "INSERT INTO game_players (game, seat, name, player) VALUES (?, ?, ?, ?)",
     # A verified key: its name is set by its first visit, and kept.
     "identity": "INSERT INTO identities (key, name, first_seen, last_seen) VALUES (?, ?, ?, ?) "

@@ -60,6 +60,8 @@ QUIT = "quit"
 RECONNECT = "reconnect"
 #: An identified session comes back to its player's seat (it may hold no token).
 RESEAT = "reseat"
+#: The players the quick-play queue matched for the table (see Table._seat_queued).
+QUEUED = "queued"
 
 
 class Refused(Exception):
@@ -338,6 +340,8 @@ class Table:
                 self._reconnected(session, item[1])
             elif isinstance(item, tuple) and item[0] == RESEAT:
                 self._reseated(session, item[1])
+            elif isinstance(item, tuple) and item[0] == QUEUED:
+                self._seat_queued(item[1])
             else:
                 handler = getattr(self, "_on_" + item.TYPE)
                 handler(session, item)
@@ -400,7 +404,7 @@ class Table:
         self._claim(session)
         self._sit(session, seat, msg.id)
 
-    def _sit(self, session: Session, seat: Seat, request_id: int) -> Seat:
+    def _sit(self, session: Session, seat: Seat, request_id: int | None) -> Seat:
         seat.name = session.name
         seat.session = session
         seat.player = session.player
@@ -412,6 +416,14 @@ class Table:
         self._changed()
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
         return seat
+
+    def _seat_queued(self, sessions: list[Session]) -> None:
+        """The players the queue matched (the lobby claimed them for this table) take the
+        first seats, in order, each told `joined` with no `re`; the game starts at once, the
+        seats left to the table's bots."""
+        for session, seat in zip(sessions, self.seats):
+            self._sit(session, seat, None)
+        self._start()
 
     def _on_leave(self, session: Session, msg) -> None:
         self._leave(session)
@@ -581,7 +593,8 @@ class Table:
             players = [{"seat": s.index, "name": s.name, "bot": s.bot.name if s.bot else None}
                        for s in self.seats]
             self._changes.append(("game", (self.game_id, self.row, self.games, options.to_dict(),
-                                           str(self.game.seed), players, self.game_started)))
+                                           str(self.game.seed), players, self.game_started,
+                                           self.options.get("rated", False))))
             # Each seat's player as ratings know it: a server bot counts as its strategy.
             self._changes += [("player", (self.game_id, s.index, s.name,
                                           f"bot:{s.bot.name}" if s.bot else s.player))
@@ -928,6 +941,7 @@ def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str]) -> di
         "turn_clock": raw.get("turn_clock", config.turn_clock),
         "private": raw.get("private", False),
         "on_disconnect": raw.get("on_disconnect", "bot"),
+        "rated": raw.get("rated", False),
     }
     if raw.get("name"):
         options["name"] = raw["name"]

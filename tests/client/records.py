@@ -53,7 +53,7 @@ def keep(store: Store, seed: int = 3, finished_at: float | None = None,
     started = STARTED + 3600 * game_id
     changes = [
         ("table", (row, "f00d42", "Friday night", game.options.to_dict(), None, {}, started)),
-        ("game", (game_id, row, 1, game.options.to_dict(), str(seed), players, started)),
+        ("game", (game_id, row, 1, game.options.to_dict(), str(seed), players, started, False)),
         *[("player", (game_id, p["seat"], p["name"], None)) for p in players if p["name"]],
         *[("move", (game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"]))
           for n, m in enumerate(moves)],

@@ -24,8 +24,9 @@ from engine import Event, Game, Options, record, visible_to
 from protocol import (
     ALL, BY_TYPE, CONNECTION_CLOSED, NEED_DATA, VERSIONS, Bye, Chat, Connection, CreateTable,
     Error, GameRecord, Games, GetGame, Hello, Join, Joined, Leave, ListGames, ListTables,
-    MoveAccepted, MoveRejected, MoveRequest, Ok, Paused, Ping, Pong, Presence, Ready, Rematch,
-    Role, Say, Snapshot, Start, State, TableInfo, Tables, Update, Welcome, choose_version,
+    MoveAccepted, MoveRejected, MoveRequest, Ok, Paused, Ping, Pong, Presence, Queue, Queued,
+    QueueStatus, Ready, Rematch, Role, Say, Snapshot, Start, State, TableInfo, Tables, Unqueue,
+    Update, Welcome, choose_version,
 )
 from protocol.messages import Identified, Identify, Message
 
@@ -375,6 +376,10 @@ def one_of_each() -> list[Message]:
         Games(re=11, games=[game_line(18), game_line(17)], next=17),
         GetGame(id=12, game=17),
         GameRecord(re=12, record=game_record()),
+        Queue(id=13, seats={"min": 3, "max": 5}, variant="base"),
+        Queued(re=13, waiting=2),
+        Unqueue(id=14),
+        QueueStatus(waiting=3),
     ]
     assert [type(m) for m in msgs] == list(ALL), "one_of_each must follow ALL"
     return msgs
@@ -410,6 +415,7 @@ def variants() -> list[Message]:
         GetGame(id=0, game=2**31 - 1, max_frame=2**24),
         Games(re=0, games=[game_line(g, "n" * 32) for g in range(20, 0, -1)], next=1),
         GameRecord(re=0, record=game_record(10, 2**64 - 1)),
+        Queue(id=0, seats=6, variant="inquisitor"),
         large_update(),
     ]
     realistic = one_of_each()

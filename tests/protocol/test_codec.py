@@ -26,7 +26,7 @@ from protocol.messages import (
     Chat, CreateTable, Error, Hello, Join, Message, MoveRequest, Ping, Ready, Say, Update,
     Welcome, wire_spec,
 )
-from protocol.schema import Bool, Enum, Int, List, Map, Nullable, Str
+from protocol.schema import Bool, Enum, Int, Invalid, List, Map, Nullable, OneOf, Str, compile_spec
 
 from .helpers import (
     ACCEPT_ALL, get_all_messages, large_update, mid_game_update, one_of_each, open_pair,
@@ -113,6 +113,8 @@ def valid_value(spec: Any) -> Any:
         return None
     if isinstance(spec, Map):
         return {f.name: valid_value(f.spec) for f in spec.fields if f.required}
+    if isinstance(spec, OneOf):
+        return valid_value(spec.options[0])
     raise TypeError(spec)
 
 
@@ -163,7 +165,19 @@ def bad_values(spec: Any) -> list[tuple[str, Any]]:
         return out
     if isinstance(spec, Map):
         return [("list for map", []), ("str for map", "abc"), ("int for map", 0)]
+    if isinstance(spec, OneOf):  # what each option refuses, unless another option takes it
+        checks = [compile_spec(option) for option in spec.options]
+        return [(label, bad) for option in spec.options for label, bad in bad_values(option)
+                if not any(_accepts(check, bad) for check in checks)]
     raise TypeError(spec)
+
+
+def _accepts(check, value: Any) -> bool:
+    try:
+        check(copy.deepcopy(value))
+        return True
+    except Invalid:
+        return False
 
 
 def breaches(spec: Map, value: dict, path: Path = ()) -> Iterator[tuple[Path, str, Any]]:
@@ -183,6 +197,8 @@ def breaches(spec: Map, value: dict, path: Path = ()) -> Iterator[tuple[Path, st
 def breaches_inside(spec: Any, value: Any, path: Path) -> Iterator[tuple[Path, str, Any]]:
     if isinstance(spec, Nullable):
         spec = spec.inner
+    if isinstance(spec, OneOf):  # the option the value takes, broken inside
+        spec = next(o for o in spec.options if _accepts(compile_spec(o), value))
     if isinstance(spec, Map):
         yield from breaches(spec, value, path)
     elif isinstance(spec, List) and value:

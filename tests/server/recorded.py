@@ -38,7 +38,8 @@ def add_game(store: Store, row: int, names: list[str | None], seed: int, *, numb
     started = START + 60 * game_id
     players = [{"seat": s, "name": n, "bot": None if n else "random"}
                for s, n in enumerate(names)]
-    changes = [("game", (game_id, row, number, options.to_dict(), str(seed), players, started))]
+    changes = [("game", (game_id, row, number, options.to_dict(), str(seed), players, started,
+                         False))]
     changes += [("player", (game_id, s, n, None)) for s, n in enumerate(names) if n]
     bots = [make("random", seed=seed + s) for s in range(len(names))]
     order = random.Random(seed)

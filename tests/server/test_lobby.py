@@ -67,7 +67,7 @@ async def test_create_fills_every_default(connect, config):
     assert info["options"] == {
         "seats": 2, "variant": "base", "two_player_draft": True, "treasury": 50,
         "response_clock": config.response_clock, "turn_clock": config.turn_clock,
-        "private": False, "name": "ana's table", "on_disconnect": "bot",
+        "private": False, "name": "ana's table", "on_disconnect": "bot", "rated": False,
     }
     assert info["name"] == "ana's table" and info["creator"] == "ana"
 
@@ -76,7 +76,8 @@ async def test_create_keeps_the_options_given(connect):
     ana = await connect("ana")
     options = {"seats": 5, "variant": "inquisitor", "two_player_draft": False,
                "treasury": 80, "response_clock": 7, "turn_clock": 9, "private": True,
-               "name": "night game", "bots": "honest", "on_disconnect": "forfeit"}
+               "name": "night game", "bots": "honest", "on_disconnect": "forfeit",
+               "rated": True}
     joined = await create(ana, **options)
     assert joined.code
     info = (await ana.expect("table")).info

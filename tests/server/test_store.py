@@ -312,6 +312,9 @@ async def test_a_version_1_file_keeps_its_games_when_brought_up_to_date(db, monk
     # The first schema's seats had no `player` column: a seat of it was nobody's.
     monkeypatch.setitem(CHANGES, "player", "INSERT INTO game_players (game, seat, name) "
                         "SELECT ?, ?, ? WHERE ? IS NULL")
+    # The first schema's games had no `rated` column: a game of it was unrated.
+    monkeypatch.setitem(CHANGES, "game", "INSERT INTO games (id, table_row, number, options, "
+                        "seed, players, started) SELECT ?, ?, ?, ?, ?, ?, ? WHERE ? = 0")
     old = Store(db)
     game_id = add_game(old, add_table(old), ["ana", "bruno", None], seed=4)
     before = old.record(game_id)
