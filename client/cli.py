@@ -76,6 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--code", help="join the private table with this code")
     where.add_argument("--create", type=int, metavar="SEATS",
                        help="create a table of SEATS seats and sit at it")
+    where.add_argument("--queue", action="store_true",
+                       help="wait in the server's quick-play queue for a rated table, and "
+                       "queue again after each game")
+    bot.add_argument("--seats", type=_seats, metavar="N|A-B",
+                     help="with --queue: the tables to sit at, N seats or A to B (2 to 6; "
+                     "default 2-6)")
     bot.add_argument("--games", type=int, default=1,
                      help="games to play, asking for a rematch after each (default 1)")
     bot.add_argument("--playouts", type=int, help=playouts)
@@ -291,6 +297,18 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
     return record
 
 
+def _seats(text: str) -> int | dict:
+    """--seats: N, or A-B, each from 2 to 6 (a quick-play table's sizes)."""
+    low, _, high = text.partition("-")
+    try:
+        lo, hi = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not N or A-B") from None
+    if not 2 <= lo <= hi <= 6:
+        raise argparse.ArgumentTypeError(f"{text!r}: seats go from 2 to 6, the smaller first")
+    return lo if lo == hi else {"min": lo, "max": hi}
+
+
 def _bot(args) -> int:
     import trio
 
@@ -305,11 +323,15 @@ def _bot(args) -> int:
         print(f"coup bot: no strategy {args.strategy!r}; there are "
               f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
         return 2
+    if args.seats and not args.queue:
+        print("coup bot: --seats goes with --queue", file=sys.stderr)
+        return 2
     settings = {"playouts": args.playouts} if args.playouts is not None else {}
+    queue = (args.seats or {"min": 2, "max": 6}) if args.queue else None
     try:
         host, port = parse_address(args.address)
         runner = BotRunner(host, port, make(args.strategy, **settings), name=args.name,
-                           seating=Seating(args.table, args.code, args.create),
+                           seating=Seating(args.table, args.code, args.create, queue),
                            games=args.games)
         wins = trio.run(runner.run)
     except LinkError as exc:

@@ -1,13 +1,14 @@
 """The bot runner: plays any strategy over TCP, as `coup bot` does.
 
 It connects and says hello; finds a table (by id or by the name the lobby shows, by private
-code, by creating one, or else the first public table waiting with a free seat, the server
-listing them oldest first); says ready; and then answers every decision its seat owes with the strategy's
+code, by creating one, by waiting in the server's quick-play queue, or else the first public
+table waiting with a free seat, the server listing them oldest first); says ready; and then answers every decision its seat owes with the strategy's
 choice. The strategy thinks in a task of its own, in a worker thread (see mind.py: never two
 calls of it at once), while the connection is read on: a decision that closes meanwhile is
 no longer waited for. If the strategy is still thinking close to the decision's deadline,
 the runner sends a safe default (the one R10 would play) and says so in the log. After each
-game it asks for a rematch until it has played the games it was asked for. A dropped
+game it asks for a rematch until it has played the games it was asked for (from the queue:
+it leaves the table and queues again, for a new rated table). A dropped
 connection is re-opened with the seat's token, and play goes on from the fresh snapshot (a
 move sent on the broken link is made again if the snapshot still asks for it: it may have
 been lost with the link), unless the server said it is stopping, gave the seat to a newer
@@ -25,7 +26,7 @@ import trio
 from engine import Event, Move, View, default_move, legal_moves
 from engine.bots import Strategy
 from protocol import (
-    MAX_LISTED, CreateTable, Error, Join, Leave, ListTables, MoveRequest, Ready, Rematch,
+    MAX_LISTED, CreateTable, Error, Join, Leave, ListTables, MoveRequest, Queue, Ready, Rematch,
 )
 
 from .mind import Mind
@@ -50,11 +51,13 @@ class Dismissed(LinkError):
 @dataclass
 class Seating:
     """How the runner finds its table: one of table (an id, or a public table's name),
-    code, create (seats), or none."""
+    code, create (seats), queue (the seats wanted: a number, or a range {"min", "max"}), or
+    none."""
 
     table: str | None = None
     code: str | None = None
     create: int | None = None
+    queue: int | dict | None = None
 
 
 @dataclass
@@ -120,6 +123,9 @@ class BotRunner:
             while self.played < self.games:
                 try:
                     await self._play(link)
+                    if self.seating.queue and self.played < self.games:
+                        await link.send(Leave(id=link.next_id()))
+                        await self._find_table(link)
                 except Dismissed:
                     raise
                 except LinkError as exc:
@@ -135,6 +141,9 @@ class BotRunner:
 
     async def _find_table(self, link: Link) -> None:
         seating = self.seating
+        if seating.queue:
+            await self._queue(link)
+            return
         if seating.create:
             request = CreateTable(id=link.next_id(), options={"seats": seating.create})
         elif seating.table:
@@ -154,6 +163,26 @@ class BotRunner:
             if msg.TYPE == "error" and msg.re == request.id:
                 raise LinkError(f"could not sit: {msg.code}: {msg.message}")
         await link.send(Ready(id=link.next_id()))
+
+    async def _queue(self, link: Link) -> None:
+        """Wait in the quick-play queue until the server seats us at a table it formed (the
+        game starts at once: no ready to say)."""
+        request = Queue(id=link.next_id(), seats=self.seating.queue)
+        await link.send(request)
+        while True:
+            msg = await self._receive(link)
+            if msg.TYPE == "queued" and msg.re == request.id:
+                log.info("%s: queued, %d waiting", self.name, msg.waiting)
+            elif msg.TYPE == "error" and msg.re == request.id:
+                if msg.code != "rate_limited":
+                    raise LinkError(f"could not queue: {msg.code}: {msg.message}")
+                await trio.sleep(0.5)  # the server asked us to slow down: ask again
+                request = Queue(id=link.next_id(), seats=self.seating.queue)
+                await link.send(request)
+            elif msg.TYPE == "joined" and msg.re is None:
+                self.table, self.token = msg.table, msg.token
+                log.info("%s: seat %s at table %s", self.name, msg.seat, msg.table)
+                return
 
     async def _table_named(self, link: Link, wanted: str) -> str:
         """The id of the table `wanted` names: a table with that id, else the one public
@@ -292,5 +321,5 @@ class BotRunner:
             self.wins += 1
         self._mind.tell(self.strategy.game_over, view)
         log.info("%s: game %d over, winner seat %s", self.name, self.played, view.winner)
-        if self.played < self.games:
+        if self.played < self.games and not self.seating.queue:
             await link.send(Rematch(id=link.next_id()))

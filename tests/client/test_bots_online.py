@@ -138,3 +138,32 @@ async def test_coup_bot_table_says_when_no_table_has_that_id_or_name(
     with pytest.raises(LinkError, match="no table has the id or name 'Trio'; the tables "
                                         r"are Duel \("):
         await guest.run()
+
+
+@pytest.mark.trio
+async def test_the_runner_plays_games_back_to_back_from_the_queue(port: int) -> None:
+    """Three bots queue (--queue: 3 seats; 2 to 3; 3 to 6) and play four rated games, each
+    at a new table the queue forms: after each game they leave and queue again."""
+    wanted = [3, {"min": 2, "max": 3}, {"min": 3, "max": 6}]
+    runners = [BotRunner("127.0.0.1", port, make("heuristic", seed=s), name=f"q{s}",
+                         seating=Seating(queue=seats), games=4)
+               for s, seats in enumerate(wanted)]
+    tables: list[set[str]] = [set() for _ in runners]
+
+    async def watch() -> None:
+        while True:
+            for runner, seen in zip(runners, tables):
+                if runner.table:
+                    seen.add(runner.table)
+            await trio.sleep(0.001)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch)
+            async with trio.open_nursery() as players:
+                for runner in runners:
+                    players.start_soon(runner.run)
+            nursery.cancel_scope.cancel()
+    assert [r.played for r in runners] == [4, 4, 4]
+    assert sum(r.wins for r in runners) == 4
+    assert tables[0] == tables[1] == tables[2] and len(tables[0]) == 4
