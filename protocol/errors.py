@@ -53,6 +53,7 @@ LOBBY_ERRORS: dict[str, str] = {
     "too_many_attempts": "too many wrong private codes from your address: wait, then try again",
     "table_failed": "your table failed and was closed; you are back in the lobby",
     "too_many_tables": "the server has as many tables as it allows: join one, or try later",
+    "no_such_player": "no one of that name has played a rated game on this server",
     "no_such_game": "there is no finished game with that id (a game in play is never told)",
     "no_records": "this server keeps no records of its games",
     "store_failed": "the server could not read its records; nothing changed, try again later",

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from engine import ACTIONS, CHARACTERS, FAIL_REASONS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
 from engine import record as records
 
-from .schema import Bool, Enum, Field, Int, List, Map, Nullable, OneOf, Str
+from .schema import Bool, Enum, Field, Float, Int, List, Map, Nullable, OneOf, Str
 
 #: At most this many tables in one `tables` message: 40 of the largest summaries fit 64 KiB.
 MAX_LISTED = 40
@@ -702,6 +702,72 @@ class QueueStatus(Message):
     waiting: int = spec(WAITING)
 
 
+# --------------------------------------------------------------------------- ratings
+
+#: Rated players in one `leaderboard` message (a page; `next` asks for more).
+MAX_RANKED = 20
+#: A player as the ratings know it: "key:" and an identity's key, or "bot:" and a strategy.
+PLAYER_ID = Str(80, 5)
+RATING_FIELDS = (
+    Field("player", PLAYER_ID),
+    Field("name", NAME),
+    Field("rank", Int(1, 2**31 - 1)),
+    Field("ordinal", Float()),
+    Field("mu", Float()),
+    Field("sigma", Float()),
+    Field("games", Int(0, 2**31 - 1)),
+    Field("wins", Int(0, 2**31 - 1)),
+)
+#: A rated player on the leaderboard.
+RANKED = Map(RATING_FIELDS)
+#: A rated player's profile: its line of the leaderboard and its latest finished games.
+PROFILE = Map((*RATING_FIELDS, Field("recent", List(GAME_LINE, MAX_GAMES_LISTED))))
+
+
+@dataclass(frozen=True, slots=True)
+class GetLeaderboard(Message):
+    """Ask for the rated players from the highest ordinal (mu - 3 sigma) down, from the
+    `offset`-th (0: the top). Answered by `leaderboard`."""
+
+    TYPE = "get_leaderboard"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    offset: int | None = spec(Int(0, 2**31 - 1), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard(Message):
+    """A page of rated players, best first; `next` is the offset of the next page (absent
+    on the last)."""
+
+    TYPE = "leaderboard"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    players: list = spec(List(RANKED, MAX_RANKED))
+    next: int | None = spec(Int(0, 2**31 - 1), None)
+
+
+@dataclass(frozen=True, slots=True)
+class GetProfile(Message):
+    """Ask for the profile of the rated player named `name` on this server (an identity's
+    name, or a bot strategy's). Answered by `profile`, or `no_such_player`."""
+
+    TYPE = "get_profile"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    name: str = spec(NAME)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile(Message):
+    """A rated player's rating, rank and record, and its latest finished games."""
+
+    TYPE = "profile"
+    SENDER = "server"
+    re: int = spec(REQUEST_ID)
+    profile: dict = spec(PROFILE)
+
+
 ALL: tuple[type[Message], ...] = (
     Hello, Welcome, Identify, Identified, Ping, Pong, Error, Bye,
     ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
@@ -709,6 +775,7 @@ ALL: tuple[type[Message], ...] = (
     Say, Chat, Presence, Paused,
     ListGames, Games, GetGame, GameRecord,
     Queue, Queued, Unqueue, QueueStatus,
+    GetLeaderboard, Leaderboard, GetProfile, Profile,
 )
 
 #: Message classes by wire type.

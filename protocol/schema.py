@@ -1,6 +1,6 @@
 """Value specs: what a field on the wire may hold, compiled into fast checking functions.
 
-A spec describes one value (an int in a range, a string up to a length, a list of at most so
+A spec describes one value (an int or a number in a range, a string up to a length, a list of at most so
 many items, a map with known fields…). `compile_spec` turns it into a function that returns
 the value when it is valid and raises `Invalid` (with the path to the bad part) when it is
 not. This module knows nothing of messages or sockets.
@@ -27,6 +27,14 @@ class Invalid(Exception):
 class Int:
     lo: int = 0
     hi: int = 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Float:
+    """A number with a fraction (msgpack's float), from lo to hi: never NaN or infinite."""
+
+    lo: float = -1e9
+    hi: float = 1e9
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +138,10 @@ class _Generator:
         if isinstance(spec, Int):
             return [f"{pad}if type({var}) is not int or not {spec.lo} <= {var} <= {spec.hi}:",
                     self.fail(path, f"must be an int from {spec.lo} to {spec.hi}", indent + 1)]
+        if isinstance(spec, Float):
+            return [f"{pad}if type({var}) is not float or not {spec.lo!r} <= {var} <= {spec.hi!r}:",
+                    self.fail(path, f"must be a number from {spec.lo:g} to {spec.hi:g}",
+                              indent + 1)]
         if isinstance(spec, Str):
             lo, hi = spec.min_len, spec.max_len
             return [f"{pad}if type({var}) is not str or not {lo} <= len({var}) <= {hi}:",

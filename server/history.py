@@ -1,5 +1,6 @@
-"""The server's answers about finished games: `list_games` (a page of them) and `get_game`
-(one game's record), read from the store.
+"""The server's answers read from the store: about finished games, `list_games` (a page of
+them) and `get_game` (one game's record); about ratings, `get_leaderboard` (a page of the
+rated players) and `get_profile` (one player's).
 
 Reads run in a worker thread, so a slow disk holds up no table. Only finished games are
 ever told: the store's readers return nothing else, and a game in play is answered as
@@ -14,17 +15,23 @@ from functools import partial
 
 import trio
 
-from protocol import Error, GameRecord, Games, LocalProtocolError, Message, encode
+from protocol import (
+    Error, GameRecord, Games, Leaderboard, LocalProtocolError, Message, Profile, encode,
+)
 from protocol.connection import DEFAULT_MAX_FRAME
-from protocol.messages import MAX_GAMES_LISTED, MAX_RECORD_MOVES
+from protocol.messages import MAX_GAMES_LISTED, MAX_RANKED, MAX_RECORD_MOVES
 
 from . import log
 from .store import Store, StoreError
 
 
+#: The requests answered here.
+ASKED = frozenset({"list_games", "get_game", "get_leaderboard", "get_profile"})
+
+
 async def answer(session, msg: Message, store: Store | None) -> None:
-    """Answer `msg` (a list_games or get_game from `session`) from `store`, None when the
-    server keeps no records."""
+    """Answer `msg` (one of ASKED, from `session`) from `store`, None when the server keeps
+    no records."""
     session.send(await _reply(msg, store))
 
 
@@ -35,6 +42,10 @@ async def _reply(msg: Message, store: Store | None) -> Message | bytes:
     try:
         if msg.TYPE == "list_games":
             return await _page(msg, store)
+        if msg.TYPE == "get_leaderboard":
+            return await _ranking(msg, store)
+        if msg.TYPE == "get_profile":
+            return await _profile(msg, store)
         record = await trio.to_thread.run_sync(store.record, msg.game)
     except (StoreError, sqlite3.Error) as exc:
         log.error("store_read_failed", request=msg.TYPE, error=str(exc))
@@ -54,6 +65,29 @@ async def _page(msg: Message, store: Store) -> Games:
     more = len(lines) > MAX_GAMES_LISTED
     lines = lines[:MAX_GAMES_LISTED]
     return Games(re=msg.id, games=lines, next=lines[-1]["game"] if more else None)
+
+
+async def _ranking(msg: Message, store: Store) -> Leaderboard:
+    """A page of the leaderboard, and the offset of the next if there are more."""
+    offset = msg.offset or 0
+    lines = await trio.to_thread.run_sync(
+        partial(store.leaderboard, offset, MAX_RANKED + 1))
+    more = len(lines) > MAX_RANKED
+    return Leaderboard(re=msg.id, players=lines[:MAX_RANKED],
+                       next=offset + MAX_RANKED if more else None)
+
+
+async def _profile(msg: Message, store: Store) -> Message:
+    """The profile of the rated player of that name, or no_such_player."""
+    def read() -> dict | None:
+        player = store.player_named(msg.name)
+        return store.profile(player) if player else None
+
+    profile = await trio.to_thread.run_sync(read)
+    if profile is None:
+        return Error(code="no_such_player", re=msg.id,
+                     message=f"No one named {msg.name} has played a rated game here.")
+    return Profile(re=msg.id, profile=profile)
 
 
 def _record_frame(msg: Message, record: dict) -> Message | bytes:

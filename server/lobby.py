@@ -149,7 +149,7 @@ class Lobby:
                 self._create(session, msg)
             elif kind == "join":
                 self._join(session, msg)
-            elif kind in ("list_games", "get_game"):
+            elif kind in history.ASKED:
                 self._nursery.start_soon(
                     history.answer, session, msg, self.recorder.store if self.recorder else None)
             elif kind == "say" and msg.scope == "lobby":

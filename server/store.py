@@ -334,6 +334,19 @@ class Store:
                  "sigma": round(sigma, 3), "games": g, "wins": w}
                 for i, (p, n, mu, sigma, g, w) in enumerate(rows)]
 
+    def player_named(self, name: str) -> str | None:
+        """The rated player called `name` (in any case): the identity holding that name, or
+        else the bot strategy of that name; None if neither has played a rated game."""
+        conn = self._reader()
+        try:
+            row = conn.execute(
+                "SELECT player FROM ratings WHERE player = (SELECT 'key:' || key FROM "
+                "identities WHERE name = ?) OR player = 'bot:' || ? ORDER BY player DESC",
+                (name, name.lower())).fetchone()
+        finally:
+            conn.close()
+        return row[0] if row else None
+
     def profile(self, player: str, recent: int = 10) -> dict | None:
         """`player`'s rating, rank and record, with its `recent` latest finished games (as
         `finished` lists them); None if it has never played a rated game."""

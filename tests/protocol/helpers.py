@@ -28,7 +28,9 @@ from protocol import (
     QueueStatus, Ready, Rematch, Role, Say, Snapshot, Start, State, TableInfo, Tables, Unqueue,
     Update, Welcome, choose_version,
 )
-from protocol.messages import Identified, Identify, Message
+from protocol.messages import (
+    GetLeaderboard, GetProfile, Identified, Identify, Leaderboard, Message, Profile,
+)
 
 #: Every wire type: what `codec.decode` accepts when a test does not care about direction.
 ACCEPT_ALL: frozenset[str] = frozenset(BY_TYPE)
@@ -321,6 +323,13 @@ def large_update(players: int = 6, seed: int = 5) -> Update:
 # --------------------------------------------------------------------------- messages
 
 
+def ranked(rank: int, name: str, bot: bool = False) -> dict:
+    """A line of the leaderboard."""
+    return {"player": f"bot:{name}" if bot else "key:" + "ab" * 32, "name": name,
+            "rank": rank, "ordinal": 12.5 - rank, "mu": 30.25, "sigma": 5.75 + rank,
+            "games": 40, "wins": 14}
+
+
 def one_of_each() -> list[Message]:
     """One valid, realistic instance of every message class, in the order of ALL.
 
@@ -380,6 +389,11 @@ def one_of_each() -> list[Message]:
         Queued(re=13, waiting=2),
         Unqueue(id=14),
         QueueStatus(waiting=3),
+        GetLeaderboard(id=15),
+        Leaderboard(re=15, players=[ranked(1, "ana"), ranked(2, "heuristic", bot=True)],
+                    next=20),
+        GetProfile(id=16, name="ana"),
+        Profile(re=16, profile=dict(ranked(1, "ana"), recent=[game_line(18)])),
     ]
     assert [type(m) for m in msgs] == list(ALL), "one_of_each must follow ALL"
     return msgs

@@ -197,6 +197,9 @@ def _record() -> dict:
 
 
 RECORD = _record()
+#: A rated player's line of the leaderboard: ordinal, mu and sigma are msgpack floats.
+RANKED = {"player": "key:" + "c0" * 32, "name": "Alice", "rank": 1, "ordinal": 14.25,
+          "mu": 31.5, "sigma": 5.75, "games": 42, "wins": 17}
 GAME_LINE = {
     "game": 12, "table": "k7tq2m", "table_name": "Friday night",
     "players": RECORD["players"], "winner": RECORD["result"]["winner"],
@@ -277,6 +280,9 @@ def valid_server() -> list:
         ("queue for 2 to 6 seats of a variant",
          {"t": "queue", "id": 12, "seats": {"min": 2, "max": 6}, "variant": "inquisitor"}),
         ("unqueue", {"t": "unqueue", "id": 13}),
+        ("get_leaderboard, the top", {"t": "get_leaderboard", "id": 15}),
+        ("get_leaderboard, the third page", {"t": "get_leaderboard", "id": 15, "offset": 40}),
+        ("get_profile", {"t": "get_profile", "id": 16, "name": "Alice"}),
     ]
     cases += [ok(n, s, pack(m), [m]) for n, m in plain]
     cases += [
@@ -404,6 +410,10 @@ def valid_client() -> list:
         ("game_record", {"t": "game_record", "re": 11, "record": RECORD}),
         ("queued", {"t": "queued", "re": 12, "waiting": 1}),
         ("queue_status", {"t": "queue_status", "waiting": 3}),
+        ("leaderboard, a page with more after it",
+         {"t": "leaderboard", "re": 15, "players": [RANKED], "next": 20}),
+        ("leaderboard, empty", {"t": "leaderboard", "re": 15, "players": []}),
+        ("profile", {"t": "profile", "re": 16, "profile": dict(RANKED, recent=[GAME_LINE])}),
         ("table of a quick-play table (rated)",
          {"t": "table", "info": with_(SUMMARY, options={"seats": 4, "rated": True})}),
         ("error: queued already",
@@ -815,6 +825,10 @@ def bad_message() -> list:
         ("list_games for an empty name", {"t": "list_games", "id": 10, "player": ""}, 10),
         ("list_games for a name of 33 characters",
          {"t": "list_games", "id": 10, "player": "n" * 33}, 10),
+        # ratings
+        ("get_leaderboard from a negative offset",
+         {"t": "get_leaderboard", "id": 15, "offset": -1}, 15),
+        ("get_profile without a name", {"t": "get_profile", "id": 16}, 16),
     ]
     cases = [err(n, s, pack(o), "bad_message", re=re) for n, o, re in server_cases]
 

@@ -26,7 +26,9 @@ from protocol.messages import (
     Chat, CreateTable, Error, Hello, Join, Message, MoveRequest, Ping, Ready, Say, Update,
     Welcome, wire_spec,
 )
-from protocol.schema import Bool, Enum, Int, Invalid, List, Map, Nullable, OneOf, Str, compile_spec
+from protocol.schema import (
+    Bool, Enum, Float, Int, Invalid, List, Map, Nullable, OneOf, Str, compile_spec,
+)
 
 from .helpers import (
     ACCEPT_ALL, get_all_messages, large_update, mid_game_update, one_of_each, open_pair,
@@ -101,6 +103,8 @@ def valid_value(spec: Any) -> Any:
     """Some value `spec` accepts."""
     if isinstance(spec, Int):
         return spec.lo
+    if isinstance(spec, Float):
+        return float(spec.lo)
     if isinstance(spec, Str):
         return "x" * max(1, spec.min_len)
     if isinstance(spec, Bool):
@@ -131,6 +135,16 @@ def bad_values(spec: Any) -> list[tuple[str, Any]]:
             ("list for int", [spec.lo]),
             ("int below range", spec.lo - 1),
             ("int above range", spec.hi + 1),
+        ]
+    if isinstance(spec, Float):
+        return [
+            ("int for number", 7),
+            ("str for number", "1.5"),
+            ("bool for number", True),
+            ("NaN", float("nan")),
+            ("infinity", float("inf")),
+            ("number below range", spec.lo * 2 - 1),
+            ("number above range", spec.hi * 2 + 1),
         ]
     if isinstance(spec, Str):
         out = [

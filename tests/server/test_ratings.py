@@ -80,3 +80,53 @@ async def test_an_unrated_game_moves_no_rating(tmp_path):
     store.write([("rate", (game_id, 1.0))])
     assert store.leaderboard() == []
     store.close()
+
+
+async def test_a_rated_game_over_tcp_ranks_its_players_and_serves_their_profiles(tmp_path):
+    """Three identified players finish a rated table: the leaderboard lists all three,
+    the winner first, and each one's profile has the game; an unknown name is
+    no_such_player."""
+    import random
+
+    import trio
+
+    from client.identity import load
+    from protocol import CreateTable, GetLeaderboard, GetProfile, Join, Ready
+    from server import Server, ServerConfig
+    from tests.server.helpers import play_out
+    from tests.server.peer import Peer, new_id
+    from tests.server.test_identity import identify
+
+    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                                 db=str(tmp_path / "coup.db")))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.serve)
+        peers = []
+        for n, name in enumerate(("ana", "bruno", "chen")):
+            peer = await Peer.connect(server.address[1], name)
+            assert (await identify(peer, load(str(tmp_path / f"{n}.pem")))).TYPE == "identified"
+            peers.append(peer)
+        joined = await peers[0].request(CreateTable(id=new_id(), options={
+            "seats": 3, "rated": True}))
+        for peer in peers[1:]:
+            await peer.request(Join(id=new_id(), table=joined.table))
+        for peer in peers:
+            await peer.request(Ready(id=new_id()))
+        for peer in peers:
+            await peer.expect("snapshot")
+        await play_out(peers, seed=random.Random(2).randrange(100))
+        winner = next(p.name for p in peers if p.view.winner == p.seat)
+        board = await peers[0].request(GetLeaderboard(id=new_id()))
+        assert board.TYPE == "leaderboard" and board.next is None
+        assert [line["rank"] for line in board.players] == [1, 2, 3]
+        assert board.players[0]["name"] == winner and board.players[0]["wins"] == 1
+        for peer in peers:
+            profile = await peers[0].request(GetProfile(id=new_id(), name=peer.name.upper()))
+            assert profile.TYPE == "profile" and profile.profile["games"] == 1
+            assert [g["game"] for g in profile.profile["recent"]] == [
+                server.lobby.tables[joined.table].game_id]
+        missing = await peers[0].request(GetProfile(id=new_id(), name="nobody"))
+        assert (missing.TYPE, missing.code) == ("error", "no_such_player")
+        for peer in peers:
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
