@@ -22,8 +22,8 @@ from textual.notifications import SeverityLevel
 from engine import Event, IllegalMove, Move, View, check
 from engine.record import RecordError
 from protocol import (
-    CreateTable, GetGame, Join, Leave, ListGames, ListTables, MoveRequest, Ready, Rematch, Say,
-    Start,
+    CreateTable, GetGame, Join, Leave, ListGames, ListTables, MoveRequest, Queue, Ready, Rematch,
+    Say, Start, Unqueue,
 )
 from server import ServerConfig
 from server.store import default_path
@@ -335,6 +335,14 @@ class CoupApp(App):
             return
         self.push_screen(screen)
 
+    def queue(self, seats: int | dict, variant: str) -> int | None:
+        """Wait in the server's quick-play queue; the request's id, or None if not sent."""
+        msg = Queue(id=self.next_id(), seats=seats, variant=variant)
+        return msg.id if self.request(msg) else None
+
+    def unqueue(self) -> None:
+        self.request(Unqueue(id=self.next_id()))
+
     def leave_table(self) -> None:
         """Back to the lobby (from a practice table: back to the menu)."""
         self.request(Leave(id=self.next_id()))
@@ -421,6 +429,12 @@ class CoupApp(App):
         if table is not None and table.pending is not None and table.pending.id == re:
             table.pending = None
             self.redraw("pending")
+
+    def _on_queued(self, msg) -> None:
+        self._tell("queue_changed", msg.waiting)
+
+    def _on_queue_status(self, msg) -> None:
+        self._tell("queue_changed", msg.waiting)
 
     def _on_games(self, msg) -> None:
         self._tell("games_page", msg.re, msg.games, msg.next)

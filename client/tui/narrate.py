@@ -350,6 +350,7 @@ def error_text(code: str) -> str:
         "bad_token": _("The seat could not be taken back."),
         "not_at_table": _("You are not at a table."),
         "already_at_table": _("You are already at a table."),
+        "already_queued": _("You are already waiting for a quick-play table."),
         "not_seated": _("Spectators cannot do that."),
         "not_creator": _("Only the table's creator can do that."),
         "game_running": _("The game has already started."),

@@ -14,6 +14,7 @@ from ..narrate import strategy_choices, variant_choices, variant_label
 from ..widgets.log import WrappingLog
 from .base import CoupScreen
 from .menu import Form, join_command, lan_address
+from .quick import quick_play
 from .rules import RulesScreen
 
 
@@ -51,14 +52,16 @@ class TableList(DataTable):
 
 class LobbyScreen(CoupScreen):
     # Short descriptions: with the list's Join, the footer fits in 80 columns in every
-    # language.
+    # language. The rules (?) are not in it, to make room for quick play (q, "Play now": the
+    # words that fit in Portuguese too): ? is where people look for help anyway.
     BINDINGS = [
+        Binding("q", "quick", N_("Play now")),
         Binding("c", "create", N_("Create")),
         Binding("s", "spectate", N_("Spectate")),
         Binding("k", "code", N_("Code")),
         Binding("g", "games", N_("Games")),
         Binding("slash", "chat", N_("Chat")),
-        Binding("question_mark", "rules", N_("Rules")),
+        Binding("question_mark", "rules", N_("Rules"), show=False),
         Binding("escape", "leave", N_("Leave")),
     ]
     #: Narrower than this, the chat goes under the list of tables, which needs the width.
@@ -153,6 +156,9 @@ class LobbyScreen(CoupScreen):
         chosen = self._selected()
         if chosen is not None:
             self.app.join_table(table=chosen, spectate=True)
+
+    def action_quick(self) -> None:
+        quick_play(self.app)
 
     def action_create(self) -> None:
         self.app.push_screen(CreateTableForm(), self._create)
