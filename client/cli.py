@@ -299,9 +299,11 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
 
 def _seats(text: str) -> int | dict:
     """--seats: N, or A-B, each from 2 to 6 (a quick-play table's sizes)."""
-    low, _, high = text.partition("-")
+    ends = text.split("-")
     try:
-        lo, hi = int(low), int(high or low)
+        if len(ends) > 2:
+            raise ValueError
+        lo, hi = int(ends[0]), int(ends[-1])
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not N or A-B") from None
     if not 2 <= lo <= hi <= 6:

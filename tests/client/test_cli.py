@@ -157,3 +157,20 @@ def test_the_app_quiets_the_embedded_servers_log_only_while_it_runs(monkeypatch)
     assert main(["play"]) == 0
     assert seen[0][0] is False and len(seen[0][1]) == len(before[1]) + 1
     assert (server_log.propagate, list(server_log.handlers)) == before
+
+
+@pytest.mark.parametrize("text,seats", [("4", 4), ("2-6", {"min": 2, "max": 6}), ("3-3", 3)])
+def test_bot_queue_takes_seats_as_a_number_or_a_range(text, seats):
+    args = build_parser().parse_args(["bot", "127.0.0.1", "--queue", "--seats", text])
+    assert args.queue and args.seats == seats
+
+
+@pytest.mark.parametrize("text", ["7", "1-3", "5-3", "two", "2-"])
+def test_bot_queue_refuses_seats_no_quick_play_table_has(text):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bot", "127.0.0.1", "--queue", "--seats", text])
+
+
+def test_bot_seats_go_with_queue(capsys):
+    assert main(["bot", "127.0.0.1", "--seats", "4"]) == 2
+    assert "--seats goes with --queue" in capsys.readouterr().err

@@ -118,7 +118,8 @@ async def test_after_the_wait_bots_fill_the_table(connect, autojump_clock) -> No
     start = trio.current_time()
     joined, snapshot = await seated(ana)
     assert trio.current_time() - start == pytest.approx(30, abs=1)
-    assert [p["bot"] for p in snapshot.players] == [None, "heuristic", "heuristic"]  # the level hard
+    # The level hard, which the heuristic plays.
+    assert [p["bot"] for p in snapshot.players] == [None, "heuristic", "heuristic"]
     await play_out([ana])
 
 
