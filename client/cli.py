@@ -22,11 +22,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: from the environment's locale)")
     bell = "do not ring the terminal's bell when a decision becomes yours (default: ring)"
     parser.add_argument("--no-bell", dest="bell", action="store_false", help=bell)
+    identity = ("the file of your key, who you are on servers (default: identity.pem in your "
+                "config directory, made on first use)")
+    parser.add_argument("--identity", metavar="FILE", help=identity)
     sub = parser.add_subparsers(dest="command")
     client = argparse.ArgumentParser(add_help=False)  # the client's flags after the command
     client.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     client.add_argument("--no-bell", dest="bell", action="store_false",
                         default=argparse.SUPPRESS, help=bell)
+    client.add_argument("--identity", metavar="FILE", default=argparse.SUPPRESS, help=identity)
     strategies = ", ".join(sorted(STRATEGIES)) + "; or a level: " + ", ".join(LEVELS)
     playouts = (f"playouts per searched decision, for ismcts: more plays stronger and slower "
                 f"(default {PLAYOUTS})")
@@ -68,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--strategy", default="heuristic", metavar="NAME",
                      help=f"how the bot plays: {strategies} (default heuristic)")
     bot.add_argument("--name", help="the bot's name at the table (default: STRATEGY-bot)")
+    bot.add_argument("--identity", metavar="FILE",
+                     help="the file of the bot's key, who it is on servers, made on first use "
+                     "(default: one per bot name in your config directory); give each bot its "
+                     "own")
     where = bot.add_mutually_exclusive_group()
     where.add_argument("--table", metavar="ID_OR_NAME",
                        help="join the table with this id, or else the public table with this "
@@ -161,6 +169,7 @@ def _client(args) -> int:
     from engine.bots import STRATEGIES, known
 
     from .i18n import set_language
+    from .identity import IdentityError, load
     from .net import LinkError, parse_address
 
     try:
@@ -171,6 +180,11 @@ def _client(args) -> int:
     from .tui.app import CoupApp, Launch
     from .tui.launch import CLOCKS
 
+    try:
+        identity = load(args.identity)
+    except IdentityError as exc:
+        print(f"coup: {exc}", file=sys.stderr)
+        return 2
     launch = Launch(bell=args.bell)
     if args.command == "play":
         strategy = args.strategy or args.level
@@ -197,6 +211,7 @@ def _client(args) -> int:
             return 2
         seat = None if args.view_as is None else args.view_as - 1
         launch = Launch("replay", record=record, view_as=seat, bell=args.bell)
+    launch.identity = identity
     # A server inside the client stays quiet while the app runs: its log lines would
     # scribble over the screen. Logging is left as it was found afterwards.
     quiet, null = logging.getLogger("coup.server"), logging.NullHandler()
@@ -316,6 +331,7 @@ def _bot(args) -> int:
 
     from engine.bots import STRATEGIES, known, make
 
+    from .identity import IdentityError, bot_path, load
     from .net import LinkError, parse_address
     from .runner import BotRunner, Seating
 
@@ -335,7 +351,13 @@ def _bot(args) -> int:
         runner = BotRunner(host, port, make(args.strategy, **settings), name=args.name,
                            seating=Seating(args.table, args.code, args.create, queue),
                            games=args.games)
+        # A bot's key is its own, never its owner's: a bot signing as its owner would take
+        # the owner's seat back from them.
+        runner.identity = load(args.identity or bot_path(runner.name))
         wins = trio.run(runner.run)
+    except IdentityError as exc:
+        print(f"coup bot: {exc}", file=sys.stderr)
+        return 2
     except LinkError as exc:
         print(f"coup bot: {exc}", file=sys.stderr)
         return 1

@@ -51,6 +51,13 @@ def default_path() -> str:
     return os.path.join(platformdirs.user_config_dir("coup", appauthor=False), FILE_NAME)
 
 
+def bot_path(name: str) -> str:
+    """Where `coup bot` keeps the key of the bot named `name` unless told: one key per bot
+    name, apart from the player's own."""
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+    return os.path.join(os.path.dirname(default_path()), f"bot-{safe}.pem")
+
+
 def load(path: str | None = None) -> Identity:
     """The identity kept in `path` (default_path() if None), made there (0600) if the file
     does not exist; IdentityError if it cannot be read or made, or is not a key."""

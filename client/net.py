@@ -1,8 +1,9 @@
 """The client's side of a connection, in trio: one object holding the stream and the
 protocol Connection, shared by the bot runner and the terminal client.
 
-`Link.open` connects and does the handshake, and `Link.reopen` takes a seat back after a
-drop (trying again with growing pauses, for as long as the caller says); `send` writes a
+`Link.open` connects and does the handshake, identifying with the player's key when given one
+(client/identity.py), and `Link.reopen` takes a seat back after a drop (trying again with
+growing pauses, for as long as the caller says); `send` writes a
 message (from any task); `receive` returns the next message (None when the server closed),
 having answered the pings before it, so that no caller has to. Ids for requests come from
 `next_id`. Connection failures are turned into `LinkError` with a sentence for people.
@@ -11,15 +12,18 @@ having answered the pings before it, so that no caller has to. Ids for requests 
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from collections.abc import Callable
 
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, Ping, Pong,
+    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, Identified, Ping, Pong,
     ProtocolError, Role, State, VERSIONS, Welcome,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
+
+from .identity import Identity
 
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
@@ -32,7 +36,12 @@ REOPEN_TIMEOUT = 5.0
 
 
 class LinkError(Exception):
-    """The connection could not be made or was refused; the message says why."""
+    """The connection could not be made or was refused; the message says why, and `code`
+    is the server's error code when it refused."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -63,13 +72,19 @@ class Link:
         # stream allows one sender at a time: frames go out whole, one after the other.
         self._sending = trio.Lock()
         self.welcome: Welcome | None = None
+        #: The server's answer to our identify (None: we are a guest).
+        self.identified: Identified | None = None
+        #: Messages that came while the handshake waited for another: `receive` gives them
+        #: first.
+        self._early: deque = deque()
 
     @classmethod
     async def open(cls, host: str, port: int, name: str | None = None,
                    token: str | None = None, timeout: float = 10,
-                   max_frame: int = DEFAULT_MAX_FRAME) -> Link:
-        """Connect and say hello, taking frames of up to `max_frame` bytes from the server;
-        LinkError if that fails."""
+                   max_frame: int = DEFAULT_MAX_FRAME, identity: Identity | None = None) -> Link:
+        """Connect and say hello, taking frames of up to `max_frame` bytes from the server,
+        and identify with `identity` if given and the server asks for one (its welcome has a
+        nonce); LinkError if that fails or the server refuses the identity."""
         try:
             with trio.fail_after(timeout):
                 stream = await trio.open_tcp_stream(host, port)
@@ -98,12 +113,40 @@ class Link:
             await link.aclose()
             raise LinkError(f"{host}:{port} closed the connection")
         link.welcome = reply
+        if identity is not None and reply.nonce and reply.server_id:
+            try:
+                with trio.fail_after(timeout):
+                    await link._identify(identity)
+            except trio.TooSlowError:
+                await link.aclose()
+                raise LinkError(f"{host}:{port} did not answer identify") from None
+            except LinkError:
+                await link.aclose()
+                raise
         return link
+
+    async def _identify(self, identity: Identity) -> None:
+        """Prove who we are, and wait for the answer; what comes meanwhile (a seat given
+        back by its token, say) waits for `receive`."""
+        request = identity.identify(self.next_id(), self.welcome.server_id, self.welcome.nonce)
+        await self.send(request)
+        while True:
+            msg = await self.receive()
+            if msg is None:
+                raise LinkError("the server closed the connection")
+            if isinstance(msg, (Identified, Error)) and msg.re == request.id:
+                break
+            self._early.append(msg)
+        if isinstance(msg, Error):
+            raise LinkError(f"the server refused our identity: {msg.code}: {msg.message}",
+                            msg.code)
+        self.identified = msg
 
     @classmethod
     async def reopen(cls, host: str, port: int, name: str | None,
                      token: Callable[[], str | None], lasting: float,
-                     max_frame: int = DEFAULT_MAX_FRAME) -> Link:
+                     max_frame: int = DEFAULT_MAX_FRAME,
+                     identity: Identity | None = None) -> Link:
         """The seat's connection again, after a drop: opened with the seat's reconnect token,
         tried with growing pauses for `lasting` seconds. `token()` is asked before each try
         (None: the seat was given up meanwhile). LinkError when no try is left."""
@@ -112,13 +155,18 @@ class Link:
         while (held := token()) is not None:
             try:
                 return await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT,
-                                      max_frame=max_frame)
+                                      max_frame=max_frame, identity=identity)
             except LinkError:
                 if trio.current_time() + pause > deadline:
                     raise
             await trio.sleep(pause)
             pause = min(LAST_PAUSE, pause * 2)
         raise LinkError("the seat was given up")
+
+    @property
+    def name(self) -> str | None:
+        """What the server calls us: our identity's name there, else the one welcome gave."""
+        return (self.identified or self.welcome).name
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -137,6 +185,8 @@ class Link:
     async def receive(self):
         """The next message from the server, or None once it closed the connection. Pings
         are answered here and not returned."""
+        if self._early:
+            return self._early.popleft()
         while True:
             try:
                 msg = self.conn.next_message()

@@ -1,14 +1,16 @@
 """The bot runner: plays any strategy over TCP, as `coup bot` does.
 
-It connects and says hello; finds a table (by id or by the name the lobby shows, by private
-code, by creating one, by waiting in the server's quick-play queue, or else the first public
-table waiting with a free seat, the server listing them oldest first); says ready; and then answers every decision its seat owes with the strategy's
-choice. The strategy thinks in a task of its own, in a worker thread (see mind.py: never two
-calls of it at once), while the connection is read on: a decision that closes meanwhile is
-no longer waited for. If the strategy is still thinking close to the decision's deadline,
-the runner sends a safe default (the one R10 would play) and says so in the log. After each
-game it asks for a rematch until it has played the games it was asked for (from the queue:
-it leaves the table and queues again, for a new rated table). A dropped
+It connects, says hello and identifies with its key if it has one (client/identity.py: a bot
+restarted with its key gets its seat back, with no token); finds a table (by id or by the
+name the lobby shows, by private code, by creating one, by waiting in the server's
+quick-play queue, or else the first public table waiting with a free seat, the server
+listing them oldest first); says ready; and then answers every decision its seat owes with
+the strategy's choice. The strategy thinks in a task of its own, in a worker thread (see
+mind.py: never two calls of it at once), while the connection is read on: a decision that
+closes meanwhile is no longer waited for. If the strategy is still thinking close to the
+decision's deadline, the runner sends a safe default (the one R10 would play) and says so in
+the log. After each game it asks for a rematch until it has played the games it was asked
+for (from the queue: it leaves the table and queues again, for a new rated table). A dropped
 connection is re-opened with the seat's token, and play goes on from the fresh snapshot (a
 move sent on the broken link is made again if the snapshot still asks for it: it may have
 been lost with the link), unless the server said it is stopping, gave the seat to a newer
@@ -29,6 +31,7 @@ from protocol import (
     MAX_LISTED, CreateTable, Error, Join, Leave, ListTables, MoveRequest, Queue, Ready, Rematch,
 )
 
+from .identity import Identity
 from .mind import Mind
 from .net import FINAL_GOODBYES, Link, LinkError
 
@@ -81,7 +84,7 @@ class BotRunner:
 
     def __init__(self, host: str, port: int, strategy: Strategy, *, name: str | None = None,
                  seating: Seating | None = None, games: int = 1,
-                 reconnect_for: float = 120.0) -> None:
+                 reconnect_for: float = 120.0, identity: Identity | None = None) -> None:
         self.host = host
         self.port = port
         self.strategy = strategy
@@ -89,6 +92,8 @@ class BotRunner:
         self.seating = seating or Seating()
         self.games = games
         self.reconnect_for = reconnect_for
+        #: Who the bot is on servers (None: a guest, unrated).
+        self.identity = identity
         self.played = 0
         self.wins = 0
         self.token: str | None = None
@@ -116,10 +121,13 @@ class BotRunner:
         return self.wins
 
     async def _play_games(self) -> None:
-        link = await Link.open(self.host, self.port, self.name)
-        self.name = link.welcome.name or self.name
+        link = await Link.open(self.host, self.port, self.name, identity=self.identity)
+        self.name = link.name or self.name
         try:
-            await self._find_table(link)
+            if link.identified and link.identified.table:
+                await self._seat_given_back(link)
+            else:
+                await self._find_table(link)
             while self.played < self.games:
                 try:
                     await self._play(link)
@@ -132,7 +140,8 @@ class BotRunner:
                     log.warning("%s: %s; reconnecting", self.name, exc)
                     await link.aclose()
                     link = await Link.reopen(self.host, self.port, self.name,
-                                             lambda: self.token, self.reconnect_for)
+                                             lambda: self.token, self.reconnect_for,
+                                             identity=self.identity)
             await link.send(Leave(id=link.next_id()))
         finally:
             await link.aclose()
@@ -182,6 +191,16 @@ class BotRunner:
             elif msg.TYPE == "joined" and msg.re is None:
                 self.table, self.token = msg.table, msg.token
                 log.info("%s: seat %s at table %s", self.name, msg.seat, msg.table)
+                return
+
+    async def _seat_given_back(self, link: Link) -> None:
+        """The server knew us by our key and gives our seat back (a bot restarted mid-game):
+        play on from it, at whatever table the seating asked for before."""
+        while True:
+            msg = await self._receive(link)
+            if msg.TYPE == "joined" and msg.re is None:
+                self.table, self.token = msg.table, msg.token
+                log.info("%s: seat %s at table %s given back", self.name, msg.seat, msg.table)
                 return
 
     async def _table_named(self, link: Link, wanted: str) -> str:

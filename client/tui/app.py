@@ -64,7 +64,7 @@ class CoupApp(App):
         #: Ring the terminal's bell when a decision becomes ours (`--no-bell`: never); kept
         #: from the command line whatever the menu launches later.
         self.bell_wanted = self.launch.bell
-        self.net = Net(self.post_message)
+        self.net = Net(self.post_message, self.launch.identity)
         self._trio_done: asyncio.Future | None = None
         #: The port of each server this process runs: "practice" (loopback, for `play`) and
         #: "lan" (every interface, for friends); each is started once and kept.
@@ -74,6 +74,8 @@ class CoupApp(App):
         self._then = "lobby"
         self.server_name = ""
         self.me = ""
+        #: The server knows us by our key (else we are a guest there).
+        self.identified = False
         self.tables: list[dict] = []
         self.table: TableState | None = None
         self.lobby_chat: list[tuple[str, str]] = []
@@ -173,6 +175,7 @@ class CoupApp(App):
 
     def on_connected(self, msg: m.Connected) -> None:
         self.me = msg.name
+        self.identified = msg.identified
         self.server_name = msg.server
         if self._then == "play":
             launch = self.launch
@@ -187,7 +190,8 @@ class CoupApp(App):
             self.request(ListTables(id=self.next_id()))
 
     def on_connect_failed(self, msg: m.ConnectFailed) -> None:
-        self.notify(msg.reason, title=_("Cannot connect"), severity="error", timeout=10)
+        reason = error_text(msg.code) if msg.code else msg.reason
+        self.notify(reason, title=_("Cannot connect"), severity="error", timeout=10)
         self.back_to_menu()
 
     def on_connection_lost(self, msg: m.ConnectionLost) -> None:
@@ -196,6 +200,7 @@ class CoupApp(App):
     def on_reconnected(self, msg: m.Reconnected) -> None:
         # The seat's name; a new one if the seat was given up meanwhile (bad_token follows).
         self.me = msg.name
+        self.identified = msg.identified
         self.redraw("connection")
 
     def on_disconnected(self, msg: m.Disconnected) -> None:

@@ -14,6 +14,8 @@ from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 from server import ServerConfig
 
+from ..identity import Identity
+
 _SERVER = {f.name: f.default for f in fields(ServerConfig)}
 
 #: The clocks a practice table can keep, by name: (seconds to answer, seconds for a turn), 0
@@ -51,6 +53,8 @@ class Launch:
     #: every card face up).
     record: dict | None = None
     view_as: int | None = None
+    #: Who the player is on servers (client/identity.py); None: a guest everywhere.
+    identity: Identity | None = None
 
 
 def default_name() -> str:

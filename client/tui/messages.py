@@ -27,15 +27,20 @@ class ServerFailed(Message):
 
 @dataclass
 class Connected(Message):
-    """The handshake is done; the server calls us `name`."""
+    """The handshake is done; the server calls us `name`, as an identity it verified (else
+    we are a guest there)."""
 
     name: str
     server: str
+    identified: bool
 
 
 @dataclass
 class ConnectFailed(Message):
+    """The connection could not be made, or the server refused it with `code`."""
+
     reason: str
+    code: str | None = None
 
 
 @dataclass
@@ -54,10 +59,11 @@ class ConnectionLost(Message):
 
 @dataclass
 class Reconnected(Message):
-    """The connection is back, and the server calls us `name`; it sends the seat's snapshot
-    next (or bad_token, if the seat was given up meanwhile)."""
+    """The connection is back, and the server calls us `name` (as an identity, or a guest);
+    it sends the seat's snapshot next (or bad_token, if the seat was given up meanwhile)."""
 
     name: str
+    identified: bool
 
 
 @dataclass

@@ -364,6 +364,7 @@ def error_text(code: str) -> str:
                              "again later."),
         "table_failed": _("Your table failed on the server and was closed."),
         "no_such_game": _("There is no finished game with that number."),
+        "no_such_player": _("No one of that name has played a rated game on this server."),
         "no_records": _("This server keeps no records of its games."),
         "store_failed": _("The server could not read its records; try again later."),
         "record_too_large": _("That game's record is too large to fetch."),
@@ -378,6 +379,12 @@ def error_text(code: str) -> str:
         "replaced": _("Your seat was taken back on another connection."),
         "too_many_connections": _("The server is full."),
         "idle_timeout": _("The connection was idle for too long."),
+        "bad_nonce": _("The server did not take this client's proof of who you are."),
+        "wrong_server": _("Your proof of who you are was meant for another server."),
+        "nonce_used": _("This connection has already said who you are."),
+        "bad_signature": _("Your key's signature did not verify: check your identity file."),
+        "name_taken": _("That name belongs to another player on this server: choose "
+                        "another."),
     }
     return texts.get(code, code)
 

@@ -24,6 +24,7 @@ from protocol import Bye
 from server import ServerConfig, serve
 from server.store import StoreError
 
+from ..identity import Identity
 from ..net import FINAL_GOODBYES, Link, LinkError
 from . import messages as m
 
@@ -37,8 +38,10 @@ RECORD_FRAME = 4 * 1024 * 1024
 class Net:
     """The trio side of the app. Run `main` as the guest run's main function."""
 
-    def __init__(self, post: Callable[[object], object]) -> None:
+    def __init__(self, post: Callable[[object], object], identity: Identity | None) -> None:
         self.post = post
+        #: Who the player is on the servers it connects to (None: a guest).
+        self.identity = identity
         self.scope = trio.CancelScope()
         self._jobs_in, self._jobs = trio.open_memory_channel[Callable](64)
         self._outbox_in, self._outbox = trio.open_memory_channel[object](256)
@@ -110,11 +113,13 @@ class Net:
         with trio.CancelScope() as scope:
             self._connection = scope
             try:
-                link = await Link.open(host, port, name, max_frame=RECORD_FRAME)
+                link = await Link.open(host, port, name, max_frame=RECORD_FRAME,
+                                       identity=self.identity)
             except LinkError as exc:
-                self.post(m.ConnectFailed(str(exc)))
+                self.post(m.ConnectFailed(str(exc), exc.code))
                 return
-            self.post(m.Connected(link.welcome.name or name or "", link.welcome.server))
+            self.post(m.Connected(link.name or name or "", link.welcome.server,
+                                  link.identified is not None))
             reason = ""
             while True:
                 reason, final = await self._pump(link)
@@ -123,10 +128,11 @@ class Net:
                 self.post(m.ConnectionLost(reason))
                 try:
                     link = await Link.reopen(host, port, name, lambda: self.token,
-                                             RECONNECT_FOR, max_frame=RECORD_FRAME)
+                                             RECONNECT_FOR, max_frame=RECORD_FRAME,
+                                             identity=self.identity)
                 except LinkError:
                     break
-                self.post(m.Reconnected(link.welcome.name or name or ""))
+                self.post(m.Reconnected(link.name or name or "", link.identified is not None))
             self.post(m.Disconnected(reason))
         if self._connection is scope:
             self._connection = None

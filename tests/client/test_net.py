@@ -58,7 +58,8 @@ class Flaky(Link):
     tries: list[tuple[float, str | None]] = []
 
     @classmethod
-    async def open(cls, host, port, name=None, token=None, timeout=10, max_frame=None) -> Link:
+    async def open(cls, host, port, name=None, token=None, timeout=10, max_frame=None,
+                   identity=None) -> Link:
         cls.tries.append((trio.current_time(), token))
         if cls.failures:
             cls.failures -= 1

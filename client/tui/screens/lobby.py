@@ -101,7 +101,9 @@ class LobbyScreen(CoupScreen):
 
     def model_changed(self, what: str) -> None:
         app = self.app
-        header = _("{server} — you are {name}").format(server=app.server_name, name=app.me)
+        you = (_("{server} — you are {name}") if app.identified
+               else _("{server} — you are {name}, a guest"))
+        header = you.format(server=app.server_name, name=app.me)
         if "lan" in app.servers:  # on a line of its own: the one thing that must show whole
             header += "\n" + _("Friends on your network join with: {command}").format(
                 command=join_command(lan_address(), app.servers["lan"]))

@@ -91,9 +91,12 @@ class PlayersPanel(Static):
         view = state.view
         seat = info["seat"]
         name = Text(state.name(seat))
+        guest = info.get("guest")  # a name no key vouches for: anyone may have typed it
         if seat == state.seat:
-            name.append(" " + _("(you)"), style="bold")
+            name.append(" " + (_("(you, a guest)") if guest else _("(you)")), style="bold")
             name.stylize("bold")
+        elif guest:
+            name.append(" " + _("(guest)"), style="dim")
         marks = []
         if info.get("bot"):
             marks.append(_("bot"))

@@ -17,7 +17,9 @@ import time
 from collections.abc import Callable
 
 import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from client.identity import Identity
 from client.tui.app import CoupApp, Launch
 from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.lobby import LobbyScreen
@@ -57,9 +59,11 @@ async def until(pilot, ready: Callable[[], object], what: str, timeout: float = 
 
 
 def practice(**settings) -> Launch:
-    """`coup play` with bots that move at once and no clocks, unless the test says otherwise."""
+    """`coup play` with bots that move at once and no clocks, unless the test says otherwise,
+    and a key of its own (kept in no file), as `coup play` always has one."""
     values = {"mode": "play", "name": "Ana", "bots": 1, "strategy": "random", "seed": 7,
-              "bot_delay": 0, "response_clock": 0, "turn_clock": 0}
+              "bot_delay": 0, "response_clock": 0, "turn_clock": 0,
+              "identity": Identity("(test)", Ed25519PrivateKey.generate())}
     values.update(settings)
     return Launch(**values)
 

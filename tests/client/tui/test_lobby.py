@@ -252,7 +252,7 @@ def test_joining_a_listed_table_by_its_row(server):
                              and app.table.info and app.screen, "the table")
         assert app.table.table == table and app.table.seat == 1
         players = shown(screen.query_one("#players"))
-        assert "Bruno" in players and "Ana (you)" in players
+        assert "Bruno" in players and "Ana (you, a guest)" in players
         # Not the creator: ready, but no start.
         assert bar_keys(app) == ["r"]
 
@@ -355,7 +355,7 @@ def test_two_players_asking_for_one_name_are_told_apart(server):
         screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
                              and app.table.info and app.screen, "Ana's table")
         players = shown(screen.query_one("#players"))
-        assert "Ana-2 (you)" in players and "Ana (you)" not in players
+        assert "Ana-2 (you, a guest)" in players and "Ana (you" not in players
         assert app.table.seat == 1 and bar_keys(app) == ["r"]
         await server.run(ana.request, Say(id=new_id(), text="hi twin", scope="table"))
         await until(pilot, lambda: "Ana: hi twin" in log_lines(screen.query_one("#log")),

@@ -108,7 +108,7 @@ def test_a_seat_lost_in_a_drop_leaves_the_player_with_the_name_the_server_gives(
                             and app.screen, "the lobby again")
         await until(pilot, lambda: app.me == "Ana", "the name the server gave")
         await until(pilot, lambda: shown(lobby.query_one("#lobby-header")).rstrip().endswith(
-            "you are Ana"), "the header")
+            "you are Ana, a guest"), "the header")
         await until(pilot, lambda: "The seat could not be taken back." in notes(app),
                     "the notice")
         app.create_table({"seats": 2})

@@ -84,7 +84,7 @@ def test_the_waiting_room_ready_and_start_by_the_creator(server):
         assert app.table.view is None
         await pilot.press("s")
         await until(pilot, lambda: app.table.view is not None, "the game")
-        assert len(app.table.view.alive) == 2 and "Ana (you)" in shown(players)
+        assert len(app.table.view.alive) == 2 and "Ana (you, a guest)" in shown(players)
 
     run_app(Launch(mode="join", port=server.port, name="Ana"), body)
 

@@ -1,0 +1,118 @@
+"""The player's key (issue 16): made on first use in a file only its owner can read, the same
+key every time after; `--identity FILE` chooses another, and a file that is not a key is a
+one-line error. Over real TCP a Link identifies with it, a refusal is a LinkError with the
+server's code, and a bot started again with its key gets its seat back with no token.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import stat
+
+import pytest
+import trio
+
+from client.cli import main
+from client.identity import IdentityError, bot_path, default_path, load
+from client.net import Link, LinkError
+from client.runner import BotRunner
+from engine.bots import make
+from protocol import CreateTable, Join, Ready
+from server import Server, ServerConfig
+from tests.server.peer import Peer, new_id
+
+
+def test_a_key_is_made_on_first_use_for_its_owner_alone_and_kept(tmp_path):
+    path = tmp_path / "deep" / "me.pem"
+    first = load(str(path))
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert len(first.key) == 64
+    assert load(str(path)).key == first.key  # the same player the next time
+    assert load(str(tmp_path / "other.pem")).key != first.key
+
+
+def test_the_players_key_and_each_bots_live_apart_in_the_config_directory(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    mine = default_path()
+    assert mine.startswith(str(tmp_path)) and mine.endswith("identity.pem")
+    assert bot_path("honest-bot") != mine
+    assert bot_path("honest-bot") != bot_path("heuristic-bot")
+    assert load().key == load(mine).key
+
+
+def test_a_file_that_is_not_a_key_is_refused(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a key\n")
+    with pytest.raises(IdentityError, match="is not a coup identity"):
+        load(str(path))
+
+
+@pytest.mark.parametrize("argv", [
+    ["--identity", "{file}"],
+    ["join", "127.0.0.1:1", "--identity", "{file}"],
+    ["play", "--identity", "{file}"],
+    ["bot", "127.0.0.1:1", "--identity", "{file}"],
+])
+def test_every_command_says_in_one_line_that_the_file_is_no_key_and_exits_2(tmp_path, capsys,
+                                                                           argv):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a key\n")
+    assert main([a.format(file=path) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{path} is not a coup identity" in err
+
+
+@pytest.fixture
+async def server(nursery):
+    srv = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0))
+    await nursery.start(srv.serve)
+    yield srv
+    nursery.cancel_scope.cancel()
+
+
+@pytest.mark.trio
+async def test_a_link_with_a_key_identifies_and_the_server_knows_the_player(server, tmp_path):
+    me = load(str(tmp_path / "me.pem"))
+    link = await Link.open("127.0.0.1", server.address[1], "ana", identity=me)
+    assert link.identified.name == "ana" and link.name == "ana"
+    assert [s.player for s in server.lobby.sessions] == [f"key:{me.key}"]
+    await link.aclose()
+
+
+@pytest.mark.trio
+async def test_a_link_whose_name_another_key_holds_is_refused_with_its_code(server, tmp_path):
+    first = await Link.open("127.0.0.1", server.address[1], "ana",
+                            identity=load(str(tmp_path / "1.pem")))
+    with pytest.raises(LinkError) as refused:
+        await Link.open("127.0.0.1", server.address[1], "ana",
+                        identity=load(str(tmp_path / "2.pem")))
+    assert refused.value.code == "name_taken"
+    await first.aclose()
+
+
+@pytest.mark.trio
+async def test_a_bot_started_again_with_its_key_gets_its_seat_back_and_plays_on(server,
+                                                                              tmp_path):
+    """A bot's process dies mid-game (no goodbye, its token gone with it); the same key,
+    started again with no idea of the table, is given the seat and plays the game out."""
+    key = load(str(tmp_path / "bot.pem"))
+    ana = await Peer.connect(server.address[1], "ana")
+    joined = await ana.request(CreateTable(id=new_id(), options={"seats": 2}))
+    with trio.fail_after(20):
+        dying = await Link.open("127.0.0.1", server.address[1], "robo", identity=key)
+        await dying.send(Join(id=dying.next_id(), table=joined.table))
+        await dying.send(Ready(id=dying.next_id()))
+        await ana.request(Ready(id=new_id()))
+        await ana.expect("snapshot")
+        await dying.aclose()  # killed: the seat waits, away
+        await ana.expect("presence", status="away")
+        again = BotRunner("127.0.0.1", server.address[1], make("random", seed=2), name="robo",
+                          identity=key)  # no table given: it would otherwise wait for one
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ana.play_random, random.Random(3))
+            wins = await again.run()
+    assert again.table == joined.table and again.played == 1
+    assert wins + (ana.view.winner == ana.seat) == 1
+    await ana.aclose()
