@@ -11,7 +11,7 @@ no other connection and no other server. The crypto is the `cryptography` packag
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import platformdirs
 from cryptography.hazmat.primitives import serialization
@@ -32,7 +32,7 @@ class Identity:
     """A key pair: `key` is the public key as hex (who the player is), the secret stays here."""
 
     path: str
-    _secret: Ed25519PrivateKey
+    _secret: Ed25519PrivateKey = field(repr=False)  # never shown, never sent
 
     @property
     def key(self) -> str:

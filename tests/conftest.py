@@ -1,6 +1,6 @@
 """Every test keeps its files to itself: the user's data directory (where `coup serve` and
-`coup play` keep their records) is a fresh temporary one for each test, and for the
-programs a test starts."""
+`coup play` keep their records) and config directory (where the clients keep their keys)
+are fresh temporary ones for each test, and for the programs a test starts."""
 
 from __future__ import annotations
 
@@ -10,3 +10,4 @@ import pytest
 @pytest.fixture(autouse=True)
 def own_data_directory(tmp_path_factory, monkeypatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
