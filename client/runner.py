@@ -132,7 +132,7 @@ class BotRunner:
                 try:
                     await self._play(link)
                     if self.seating.queue and self.played < self.games:
-                        await link.send(Leave(id=link.next_id()))
+                        await self._leave(link)
                         await self._find_table(link)
                 except Dismissed:
                     raise
@@ -172,6 +172,14 @@ class BotRunner:
             if msg.TYPE == "error" and msg.re == request.id:
                 raise LinkError(f"could not sit: {msg.code}: {msg.message}")
         await link.send(Ready(id=link.next_id()))
+
+    async def _leave(self, link: Link) -> None:
+        """Leave the table, and wait until the server says so: the table lets us go in its
+        own time, and a queue request that arrives before is refused (already_at_table)."""
+        request = Leave(id=link.next_id())
+        await link.send(request)
+        while getattr(await self._receive(link), "re", None) != request.id:
+            pass
 
     async def _queue(self, link: Link) -> None:
         """Wait in the quick-play queue until the server seats us at a table it formed (the
