@@ -220,6 +220,8 @@ class Lobby:
             raise Refused("already_at_table", "Leave your table first.")
         if session in self.quick:
             raise Refused("already_queued", "You are waiting in the queue already.")
+        if len(self.tables) >= self.config.max_tables:  # as create_table is refused
+            raise Refused("too_many_tables", "The server has as many tables as it allows.")
         seats = msg.seats if isinstance(msg.seats, dict) else {"min": msg.seats,
                                                                "max": msg.seats}
         if seats["min"] > seats["max"]:

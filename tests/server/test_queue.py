@@ -186,3 +186,12 @@ async def test_a_game_from_the_queue_is_stored_rated(nursery, tmp_path) -> None:
     for peer in peers:
         await peer.aclose()
     nursery.cancel_scope.cancel()
+
+
+@pytest.mark.server_config(max_tables=1)
+async def test_a_server_with_all_the_tables_it_allows_queues_no_one(connect) -> None:
+    """The queue makes tables, so it keeps to --max-tables as create_table does."""
+    ana, bo = await connect("ana"), await connect("bo")
+    await ana.request(CreateTable(id=new_id(), options={"seats": 2}))
+    refused = await queue(bo, 2)
+    assert (refused.TYPE, refused.code) == ("error", "too_many_tables")
