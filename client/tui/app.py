@@ -22,8 +22,8 @@ from textual.notifications import SeverityLevel
 from engine import Event, IllegalMove, Move, View, check
 from engine.record import RecordError
 from protocol import (
-    CreateTable, GetGame, Join, Leave, ListGames, ListTables, MoveRequest, Queue, Ready, Rematch,
-    Say, Start, Unqueue,
+    CreateTable, GetGame, GetLeaderboard, GetProfile, Join, Leave, ListGames, ListTables,
+    MoveRequest, Queue, Ready, Rematch, Say, Start, Unqueue,
 )
 from server import ServerConfig
 from server.store import default_path
@@ -37,6 +37,7 @@ from .net import RECORD_FRAME, Net
 from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen
 from .screens.menu import MenuScreen
+from .screens.ratings import LeaderboardScreen
 from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
 
@@ -76,6 +77,10 @@ class CoupApp(App):
         self.me = ""
         #: The server knows us by our key (else we are a guest there).
         self.identified = False
+        #: Our own ordinal on the server, when we are identified and rated there (the lobby
+        #: shows it), and the id of the request that asks for it.
+        self.rating: float | None = None
+        self._rating_asked: int | None = None
         self.tables: list[dict] = []
         self.table: TableState | None = None
         self.lobby_chat: list[tuple[str, str]] = []
@@ -340,6 +345,31 @@ class CoupApp(App):
             return
         self.push_screen(screen)
 
+    # ------------------------------------------------------------------ ratings
+
+    def leaderboard(self) -> None:
+        """The connected server's rated players."""
+        self.push_screen(LeaderboardScreen())
+
+    def get_leaderboard(self, offset: int) -> int | None:
+        """Ask for a page of the leaderboard; the request's id, None if not sent. The answer
+        goes to the screens as `leaderboard_page`, a refusal as `refused`."""
+        msg = GetLeaderboard(id=self.next_id(), offset=offset or None)
+        return msg.id if self.request(msg) else None
+
+    def get_profile(self, name: str) -> int | None:
+        """Ask for the profile of the rated player `name`; the request's id, None if not
+        sent. The answer goes to the screens as `profile`, a refusal as `refused`."""
+        msg = GetProfile(id=self.next_id(), name=name)
+        return msg.id if self.request(msg) else None
+
+    def ask_own_rating(self) -> None:
+        """Ask for our own rating, if the server knows us by our key: the lobby shows it
+        once it comes (a guest, or a player not rated yet, has none)."""
+        self.rating = None
+        if self.identified and self.connected:
+            self._rating_asked = self.get_profile(self.me)
+
     def queue(self, seats: int | dict, variant: str) -> int | None:
         """Wait in the server's quick-play queue; the request's id, or None if not sent."""
         msg = Queue(id=self.next_id(), seats=seats, variant=variant)
@@ -444,6 +474,16 @@ class CoupApp(App):
     def _on_games(self, msg) -> None:
         self._tell("games_page", msg.re, msg.games, msg.next)
 
+    def _on_leaderboard(self, msg) -> None:
+        self._tell("leaderboard_page", msg.re, msg.players, msg.next)
+
+    def _on_profile(self, msg) -> None:
+        if msg.re == self._rating_asked:
+            self.rating = msg.profile["ordinal"]
+            self.redraw("rating")
+            return
+        self._tell("profile", msg.re, msg.profile)
+
     def _on_game_record(self, msg) -> None:
         self.show_replay(msg.record)
 
@@ -461,6 +501,8 @@ class CoupApp(App):
 
     def _on_error(self, msg) -> None:
         self._answered(msg.re)
+        if msg.re is not None and msg.re == self._rating_asked:
+            return  # not rated there (or no records kept): the lobby just shows no rating
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self.notify(error_text(msg.code), severity="error", timeout=10)
             self._left_table()

@@ -15,6 +15,7 @@ from ..widgets.log import WrappingLog
 from .base import CoupScreen
 from .menu import Form, join_command, lan_address
 from .quick import quick_play
+from .ratings import rating_text
 from .rules import RulesScreen
 
 
@@ -53,13 +54,15 @@ class TableList(DataTable):
 class LobbyScreen(CoupScreen):
     # Short descriptions: with the list's Join, the footer fits in 80 columns in every
     # language. The rules (?) are not in it, to make room for quick play (q, "Play now": the
-    # words that fit in Portuguese too): ? is where people look for help anyway.
+    # words that fit in Portuguese too): ? is where people look for help anyway. The ratings
+    # (r) are not in it either: the footer has no room left for them.
     BINDINGS = [
         Binding("q", "quick", N_("Play now")),
         Binding("c", "create", N_("Create")),
         Binding("s", "spectate", N_("Spectate")),
         Binding("k", "code", N_("Code")),
         Binding("g", "games", N_("Games")),
+        Binding("r", "ratings", N_("Ratings"), show=False),
         Binding("slash", "chat", N_("Chat")),
         Binding("question_mark", "rules", N_("Rules"), show=False),
         Binding("escape", "leave", N_("Leave")),
@@ -88,6 +91,7 @@ class LobbyScreen(CoupScreen):
         if not self.built:
             return
         self.call_after_refresh(self._show_chat_history)
+        self.app.ask_own_rating()
         self.model_changed("tables")
         self.query_one("#tables", DataTable).focus()
 
@@ -104,6 +108,8 @@ class LobbyScreen(CoupScreen):
         you = (_("{server} — you are {name}") if app.identified
                else _("{server} — you are {name}, a guest"))
         header = you.format(server=app.server_name, name=app.me)
+        if app.rating is not None:
+            header += " · " + rating_text(app.rating)
         if "lan" in app.servers:  # on a line of its own: the one thing that must show whole
             header += "\n" + _("Friends on your network join with: {command}").format(
                 command=join_command(lan_address(), app.servers["lan"]))
@@ -178,6 +184,9 @@ class LobbyScreen(CoupScreen):
 
     def action_games(self) -> None:
         self.app.server_games()
+
+    def action_ratings(self) -> None:
+        self.app.leaderboard()
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()
