@@ -1,7 +1,7 @@
 """Snapshots (pytest-textual-snapshot) of the key screens — the menu, the lobby, the table in
 play (a hand, four players, a response prompt), a dialog (the card to lose) and the results —
-at 80×24 and 120×40, in English and in Brazilian Portuguese; and a finished game's replay and
-the list of finished games at 80×24 in both.
+at 80×24 and 120×40, in English and in Brazilian Portuguese; and a finished game's replay,
+the list of finished games and the leaderboard at 80×24 in both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -24,13 +24,14 @@ from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.history import GamesScreen
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
+from client.tui.screens.ratings import LeaderboardScreen
 from client.tui.screens.replay import ReplayScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import TableScreen
 from engine import Game, Options, move, visible_to
 from engine.bots import make
 from engine.summary import summarize
-from protocol import Chat, Games, Joined, Snapshot, TableInfo, Tables, Update
+from protocol import Chat, Games, Joined, Leaderboard, Snapshot, TableInfo, Tables, Update
 from server.store import Store
 
 from tests.client.records import keep, record
@@ -199,3 +200,29 @@ def test_games_list(snap_compare, monkeypatch, tmp_path, lang):
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_leaderboard(snap_compare, lang):
+    """The server's leaderboard at 80×24: the first page of twenty, people and bots (marked
+    as bots), best ordinal first, with a next page to come."""
+    set_language(lang)
+    players = [{"player": f"bot:s{n}" if n % 3 else f"key:{n:064x}",
+                "name": f"s{n}" if n % 3 else f"Player {n}", "rank": n + 1,
+                "ordinal": round(20 - 1.5 * n, 3), "mu": round(30 - n, 3),
+                "sigma": round(3.3 + n / 6, 3), "games": 40 - n, "wins": (40 - n) // (2 + n % 3)}
+               for n in range(20)]
+    app = CoupApp(Launch(name="Ana"))
+
+    async def run_before(pilot):
+        app.me, app.server_name = "Ana", "coup-server/0.1"
+        app.net.link = object()  # a stand-in: the app believes it is connected
+        app.leaderboard()
+        screen = await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen)
+                             and app.screen._asked is not None and app.screen,
+                             "LeaderboardScreen")
+        app.post_message(Received(Leaderboard(re=screen._asked, players=players, next=20)))
+        await until(pilot, lambda: screen.lines, "the page")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
