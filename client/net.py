@@ -131,7 +131,9 @@ class Link:
         request = identity.identify(self.next_id(), self.welcome.server_id, self.welcome.nonce)
         await self.send(request)
         while True:
-            msg = await self.receive()
+            # Off the connection, not through receive: that gives back what waits in
+            # _early first, and a message set aside here would come round for ever.
+            msg = await self._next()
             if msg is None:
                 raise LinkError("the server closed the connection")
             if isinstance(msg, (Identified, Error)) and msg.re == request.id:
@@ -187,6 +189,11 @@ class Link:
         are answered here and not returned."""
         if self._early:
             return self._early.popleft()
+        return await self._next()
+
+    async def _next(self):
+        """The next message off the connection (what `receive` gives when nothing waits in
+        `_early`), or None once it closed."""
         while True:
             try:
                 msg = self.conn.next_message()

@@ -127,3 +127,36 @@ async def test_a_server_that_hangs_up_during_hello_leaves_no_socket_open(monkeyp
             gc.collect()
         assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.trio
+async def test_messages_that_come_before_identified_wait_for_receive(tmp_path) -> None:
+    """A server that gives a seat back sends its news before it answers identify: the link
+    keeps them for receive, in order, and identifies. It spun for ever, every message set
+    aside coming round again, and a bot restarted with its key hung at 100% CPU."""
+    from client.identity import load
+    from protocol import Identified, Identify
+
+    async def scripted(stream: trio.SocketStream) -> None:
+        server = Connection(Role.SERVER)
+        server.receive_data(await stream.receive_some())
+        assert isinstance(server.next_message(), Hello)
+        await stream.send_all(server.send(Welcome(version=1, server="scripted",
+                                                  nonce="ab" * 32, server_id="cd" * 16)))
+        while not isinstance(msg := server.next_message(), Identify):
+            server.receive_data(await stream.receive_some())
+        await stream.send_all(server.send(Chat(scope="lobby", name="Ana", text="one"))
+                              + server.send(Chat(scope="lobby", name="Ana", text="two"))
+                              + server.send(Identified(re=msg.id, name="bo")))
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(trio.serve_tcp, scripted, 0)
+        port = listeners[0].socket.getsockname()[1]
+        with trio.fail_after(5):
+            link = await Link.open("127.0.0.1", port, "bo",
+                                   identity=load(str(tmp_path / "bo.pem")))
+            assert link.identified.name == "bo"
+            assert [(await link.receive()).text for _ in range(2)] == ["one", "two"]
+        await link.aclose()
+        nursery.cancel_scope.cancel()
