@@ -175,11 +175,18 @@ class BotRunner:
 
     async def _leave(self, link: Link) -> None:
         """Leave the table, and wait until the server says so: the table lets us go in its
-        own time, and a queue request that arrives before is refused (already_at_table)."""
-        request = Leave(id=link.next_id())
-        await link.send(request)
-        while getattr(await self._receive(link), "re", None) != request.id:
-            pass
+        own time, and a queue request that arrives before is refused (already_at_table). A
+        leave the server rate-limits (a fast bot's last moves spent its budget) is asked
+        again."""
+        while True:
+            request = Leave(id=link.next_id())
+            await link.send(request)
+            msg = await self._receive(link)
+            while getattr(msg, "re", None) != request.id:
+                msg = await self._receive(link)
+            if not (isinstance(msg, Error) and msg.code == "rate_limited"):
+                return
+            await trio.sleep(0.5)  # the server asked us to slow down: ask again
 
     async def _queue(self, link: Link) -> None:
         """Wait in the quick-play queue until the server seats us at a table it formed (the
