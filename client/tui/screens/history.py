@@ -127,6 +127,38 @@ class GameList(DataTable):
     BINDINGS = [Binding("enter", "select_cursor", N_("Replay"))]
 
 
+class Pages:
+    """Where a list paged by the server is: the cursor of every page shown so far (the
+    first page's is `first`), this one last, and the next page's as the server said
+    (None: this is the last)."""
+
+    def __init__(self, first: int | None) -> None:
+        self.cursors: list[int | None] = [first]
+        self.next: int | None = None
+
+    @property
+    def cursor(self) -> int | None:
+        return self.cursors[-1]
+
+    @property
+    def number(self) -> int:
+        return len(self.cursors)
+
+    def forward(self) -> bool:
+        """To the next page, if there is one."""
+        if self.next is None:
+            return False
+        self.cursors.append(self.next)
+        return True
+
+    def back(self) -> bool:
+        """To the page before, if there is one."""
+        if len(self.cursors) == 1:
+            return False
+        self.cursors.pop()
+        return True
+
+
 class GamesScreen(CoupScreen):
     """A list of finished games from `source` (ServerGames or LocalGames)."""
 
@@ -140,9 +172,8 @@ class GamesScreen(CoupScreen):
     def __init__(self, source: ServerGames | LocalGames) -> None:
         super().__init__()
         self.source = source
-        #: The `before` of every page shown so far, this one last (None: the newest).
-        self.cursors: list[int | None] = [None]
-        self.next: int | None = None
+        #: The pages by their `before` (None: the newest).
+        self.pages = Pages(None)
         self.player: str | None = None
         #: The id of the page asked for last: an answer to any other is stale.
         self._asked: int | None = None
@@ -162,14 +193,14 @@ class GamesScreen(CoupScreen):
 
     def _ask(self) -> None:
         self.query_one("#games-status", Static).update(_("Reading the games…"))
-        self._asked = self.source.page(self, self.cursors[-1], self.player)
+        self._asked = self.source.page(self, self.pages.cursor, self.player)
 
     # ------------------------------------------------------------------ answers
 
     def games_page(self, asked: int, lines: list[dict], next_cursor: int | None) -> None:
         if asked != self._asked or not self.built:
             return
-        self.lines, self.next = lines, next_cursor
+        self.lines, self.pages.next = lines, next_cursor
         self._show()
 
     def refused(self, asked: int | None, why: str) -> None:
@@ -209,10 +240,11 @@ class GamesScreen(CoupScreen):
                 return _("No finished games with a player named {name}.").format(
                     name=self.player)
             return _("No games yet: finished games show here.")
-        page = _("Page {n}").format(n=len(self.cursors))
+        page = _("Page {n}").format(n=self.pages.number)
         if self.player:
             page += " · " + _("games of {name}").format(name=self.player)
-        return page + " · " + (_("n: older games") if self.next else _("the oldest games"))
+        return page + " · " + (_("n: older games") if self.pages.next is not None
+                                 else _("the oldest games"))
 
     # ------------------------------------------------------------------ keys
 
@@ -221,13 +253,11 @@ class GamesScreen(CoupScreen):
         self.source.open(self, int(event.row_key.value))
 
     def action_next_page(self) -> None:
-        if self.next is not None:
-            self.cursors.append(self.next)
+        if self.pages.forward():
             self._ask()
 
     def action_previous_page(self) -> None:
-        if len(self.cursors) > 1:
-            self.cursors.pop()
+        if self.pages.back():
             self._ask()
 
     def action_filter(self) -> None:
@@ -236,7 +266,7 @@ class GamesScreen(CoupScreen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.player = event.value.strip() or None
-        self.cursors = [None]
+        self.pages = Pages(None)
         self.query_one("#games", GameList).focus()
         self._ask()
 

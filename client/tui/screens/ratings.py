@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ...i18n import N_, _, ngettext
 from .base import CoupScreen
-from .history import GameList, players_text, when_text, winner_text
+from .history import GameList, Pages, players_text, when_text, winner_text
 
 
 def who_text(line: dict) -> str:
@@ -55,9 +55,8 @@ class LeaderboardScreen(CoupScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        #: The offset of every page shown so far, this one last.
-        self.offsets: list[int] = [0]
-        self.next: int | None = None
+        #: The pages by their offset.
+        self.pages = Pages(0)
         self.lines: list[dict] | None = None
         #: The ids of the page and the profile asked for last: answers to others are stale.
         self._asked: int | None = None
@@ -76,14 +75,14 @@ class LeaderboardScreen(CoupScreen):
 
     def _ask(self) -> None:
         self.query_one("#ranked-status", Static).update(_("Reading the ratings…"))
-        self._asked = self.app.get_leaderboard(self.offsets[-1])
+        self._asked = self.app.get_leaderboard(self.pages.cursor)
 
     # ------------------------------------------------------------------ answers
 
     def leaderboard_page(self, asked: int, lines: list[dict], next_offset: int | None) -> None:
         if asked != self._asked or not self.built:
             return
-        self.lines, self.next = lines, next_offset
+        self.lines, self.pages.next = lines, next_offset
         table = self.query_one("#ranked", RankedList)
         table.clear(columns=True)
         for label in (_("Rank"), _("Player"), _("Rating"), _("Games"), _("Wins"),
@@ -100,8 +99,8 @@ class LeaderboardScreen(CoupScreen):
     def _status(self) -> str:
         if not self.lines:
             return _("No one has played a rated game here yet.")
-        page = _("Page {n}").format(n=len(self.offsets))
-        return page + " · " + (_("n: next page") if self.next is not None
+        page = _("Page {n}").format(n=self.pages.number)
+        return page + " · " + (_("n: next page") if self.pages.next is not None
                                else _("the last page"))
 
     def profile(self, asked: int, profile: dict) -> None:
@@ -120,13 +119,11 @@ class LeaderboardScreen(CoupScreen):
         self._profile_asked = self.app.get_profile(event.row_key.value)
 
     def action_next_page(self) -> None:
-        if self.next is not None:
-            self.offsets.append(self.next)
+        if self.pages.forward():
             self._ask()
 
     def action_previous_page(self) -> None:
-        if len(self.offsets) > 1:
-            self.offsets.pop()
+        if self.pages.back():
             self._ask()
 
     def action_close(self) -> None:
