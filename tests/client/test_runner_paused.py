@@ -10,22 +10,14 @@ import trio
 from client.runner import BotRunner, Seating
 from engine.bots import make
 from server import Server, ServerConfig
-from server.store import Store, StoreError
+from tests.server.helpers import FullDisk
 
 
 @pytest.mark.trio
 async def test_the_runner_plays_on_through_a_pause(tmp_path, monkeypatch) -> None:
     server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
                                  db=str(tmp_path / "coup.db")))
-    full = False
-    write = Store.write
-
-    def failing(self, changes):
-        if full:
-            raise StoreError("the disk is full")
-        write(self, changes)
-
-    monkeypatch.setattr(Store, "write", failing)
+    disk = FullDisk(monkeypatch, full=False)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             await nursery.start(server.serve)
@@ -38,12 +30,12 @@ async def test_the_runner_plays_on_through_a_pause(tmp_path, monkeypatch) -> Non
             guest = BotRunner("127.0.0.1", port, make("random", seed=2), name="guest",
                               seating=Seating(table=host.table))
             table = server.lobby.tables[host.table]
-            full = True
+            disk.full = True
             nursery.start_soon(guest.run)
             while table._paused_at is None:
                 await trio.sleep(0.01)
             await trio.sleep(0.3)
-            full = False
+            disk.full = False
             while host.played < 1 or guest.played < 1:
                 await trio.sleep(0.01)
             nursery.cancel_scope.cancel()

@@ -88,3 +88,21 @@ async def catch_up(peer: Peer, state_id: int) -> None:
     """Read `peer`'s updates until its view is at `state_id` (or later)."""
     while peer.view is None or peer.view.state_id < state_id:
         await next_view(peer)
+
+
+class FullDisk:
+    """Every Store.write fails as on a full disk while `full` is true (set it to let the
+    writes through again): a store that fails in play, without filling a disk."""
+
+    def __init__(self, monkeypatch, full: bool = True) -> None:
+        from server.store import Store, StoreError
+
+        self.full = full
+        write = Store.write
+
+        def failing(store, changes):
+            if self.full:
+                raise StoreError("the disk is full")
+            write(store, changes)
+
+        monkeypatch.setattr(Store, "write", failing)

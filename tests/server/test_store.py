@@ -16,7 +16,7 @@ from engine import record as records
 from protocol import CreateTable, Join, Ready, Start
 from server import Server, ServerConfig
 from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
-from tests.server.helpers import eventually, play_out, seat_table
+from tests.server.helpers import FullDisk, eventually, play_out, seat_table
 from tests.server.peer import Peer, new_id
 
 
@@ -181,14 +181,7 @@ async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure
         table = server.lobby.tables[peers[0].table]
         store = server.lobby.recorder.store
         if failure == "full":  # as the store says it (test_a_full_disk_is_said_so)
-            full = [True]
-            real_write = Store.write
-
-            def write(self, changes):
-                if full:
-                    raise StoreError("the disk is full")
-                real_write(self, changes)
-            monkeypatch.setattr(Store, "write", write)
+            disk = FullDisk(monkeypatch)
         else:
             other = sqlite3.connect(db, isolation_level=None)
             other.execute("BEGIN EXCLUSIVE")
@@ -203,7 +196,7 @@ async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure
             await trio.sleep(0.5)
             assert table.game.state_id == held  # nothing more is played while paused
             if failure == "full":
-                full.clear()
+                disk.full = False
             else:
                 other.execute("ROLLBACK")
                 other.close()
