@@ -96,34 +96,33 @@ class Link:
             raise LinkError(f"cannot connect to {host}:{port}: {reason}") from None
         link = cls(stream, max_frame)
         try:
-            with trio.fail_after(timeout):
-                await link.send(Hello(versions=list(VERSIONS), client=CLIENT_NAME, name=name,
-                                      token=token))
-                reply = await link.receive()
-        except trio.TooSlowError:
-            await link.aclose()
-            raise LinkError(f"{host}:{port} did not answer hello") from None
-        except LinkError:  # reset while saying hello: a server killed, or restarting
-            await link.aclose()
+            await link._handshake(f"{host}:{port}", name, token, timeout, identity)
+        except BaseException:  # refused, reset, timed out, cancelled: the socket goes too
+            await trio.aclose_forcefully(stream)
             raise
+        return link
+
+    async def _handshake(self, where: str, name: str | None, token: str | None,
+                         timeout: float, identity: Identity | None) -> None:
+        """Hello, its welcome, and the identify the welcome asks for; LinkError if not."""
+        try:
+            with trio.fail_after(timeout):
+                await self.send(Hello(versions=list(VERSIONS), client=CLIENT_NAME, name=name,
+                                      token=token))
+                reply = await self.receive()
+        except trio.TooSlowError:
+            raise LinkError(f"{where} did not answer hello") from None
         if isinstance(reply, Error):
-            await link.aclose()
-            raise LinkError(f"{host}:{port} refused: {reply.code}: {reply.message}")
+            raise LinkError(f"{where} refused: {reply.code}: {reply.message}")
         if not isinstance(reply, Welcome):
-            await link.aclose()
-            raise LinkError(f"{host}:{port} closed the connection")
-        link.welcome = reply
+            raise LinkError(f"{where} closed the connection")
+        self.welcome = reply
         if identity is not None and reply.nonce and reply.server_id:
             try:
                 with trio.fail_after(timeout):
-                    await link._identify(identity)
+                    await self._identify(identity)
             except trio.TooSlowError:
-                await link.aclose()
-                raise LinkError(f"{host}:{port} did not answer identify") from None
-            except LinkError:
-                await link.aclose()
-                raise
-        return link
+                raise LinkError(f"{where} did not answer identify") from None
 
     async def _identify(self, identity: Identity) -> None:
         """Prove who we are, and wait for the answer; what comes meanwhile (a seat given
