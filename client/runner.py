@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import trio
@@ -173,37 +174,34 @@ class BotRunner:
                 raise LinkError(f"could not sit: {msg.code}: {msg.message}")
         await link.send(Ready(id=link.next_id()))
 
-    async def _leave(self, link: Link) -> None:
-        """Leave the table, and wait until the server says so: the table lets us go in its
-        own time, and a queue request that arrives before is refused (already_at_table). A
-        leave the server rate-limits (a fast bot's last moves spent its budget) is asked
-        again."""
+    async def _ask(self, link: Link, request: Callable[[int], object]):
+        """Send the request `request(id)` makes and return its answer (what comes before
+        it passes by); one the server rate-limits is asked again after a pause."""
         while True:
-            request = Leave(id=link.next_id())
-            await link.send(request)
+            sent = request(link.next_id())
+            await link.send(sent)
             msg = await self._receive(link)
-            while getattr(msg, "re", None) != request.id:
+            while getattr(msg, "re", None) != sent.id:
                 msg = await self._receive(link)
             if not (isinstance(msg, Error) and msg.code == "rate_limited"):
-                return
+                return msg
             await trio.sleep(0.5)  # the server asked us to slow down: ask again
+
+    async def _leave(self, link: Link) -> None:
+        """Leave the table, and wait until the server says so: the table lets us go in its
+        own time, and a queue request that arrives before is refused (already_at_table)."""
+        await self._ask(link, lambda id: Leave(id=id))
 
     async def _queue(self, link: Link) -> None:
         """Wait in the quick-play queue until the server seats us at a table it formed (the
         game starts at once: no ready to say)."""
-        request = Queue(id=link.next_id(), seats=self.seating.queue)
-        await link.send(request)
+        answer = await self._ask(link, lambda id: Queue(id=id, seats=self.seating.queue))
+        if answer.TYPE == "error":
+            raise LinkError(f"could not queue: {answer.code}: {answer.message}")
+        log.info("%s: queued, %d waiting", self.name, answer.waiting)
         while True:
             msg = await self._receive(link)
-            if msg.TYPE == "queued" and msg.re == request.id:
-                log.info("%s: queued, %d waiting", self.name, msg.waiting)
-            elif msg.TYPE == "error" and msg.re == request.id:
-                if msg.code != "rate_limited":
-                    raise LinkError(f"could not queue: {msg.code}: {msg.message}")
-                await trio.sleep(0.5)  # the server asked us to slow down: ask again
-                request = Queue(id=link.next_id(), seats=self.seating.queue)
-                await link.send(request)
-            elif msg.TYPE == "joined" and msg.re is None:
+            if msg.TYPE == "joined" and msg.re is None:
                 self.table, self.token = msg.table, msg.token
                 log.info("%s: seat %s at table %s", self.name, msg.seat, msg.table)
                 return
