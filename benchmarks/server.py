@@ -48,8 +48,9 @@ Figures (`--json` prints exactly these keys, in one JSON object):
     store_ratio             moves_per_s / moves_per_s_without_store
 
 Targets: 500 tables (2,000 connections) all finish with 0 errors, p99 < 100 ms, server RSS
-< 300 MB, ratio >= 0.25, store_ratio >= 0.8 at 500 tables. Bots and echo clients share the machine with the server being
-measured: on a machine with few cores they compete with it for CPU, on both measurements alike.
+< 300 MB, ratio >= 0.25, store_ratio >= 0.8 at 500 tables. Bots and echo clients share the
+machine with the server being measured: on a machine with few cores they compete with it for
+CPU, on both measurements alike.
 Without --json the server's CPU time per move and the echo server's per round trip are
 printed too: on a busy machine they are steadier than the rates.
 

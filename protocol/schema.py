@@ -1,7 +1,7 @@
 """Value specs: what a field on the wire may hold, compiled into fast checking functions.
 
-A spec describes one value (an int or a number in a range, a string up to a length, a list of at most so
-many items, a map with known fields…). `compile_spec` turns it into a function that returns
+A spec describes one value (an int or a number in a range, a string up to a length, a list
+of at most so many items, a map with known fields…). `compile_spec` turns it into a function that returns
 the value when it is valid and raises `Invalid` (with the path to the bad part) when it is
 not. This module knows nothing of messages or sockets.
 """

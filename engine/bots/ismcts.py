@@ -24,9 +24,9 @@ reads no clock, so a seed and a view always give the same move, on any machine, 
 load and in any process (nothing it does follows the order of a set). Its time is bounded all
 the same: a decision plays about PLAYOUTS playouts (more only when the budget is too small
 to try every move in MIN_WORLDS worlds and each survivor once a round) of at most PLAYOUT_CAP
-moves each, at any number of seats. There is no time cap as a safety net: stopping by the clock is exactly
-what made the moves depend on the machine; a caller that must answer sooner sets a smaller
-budget.
+moves each, at any number of seats. There is no time cap as a safety net: stopping by the
+clock is exactly what made the moves depend on the machine; a caller that must answer sooner
+sets a smaller budget.
 """
 
 from __future__ import annotations
