@@ -247,7 +247,7 @@ def _since(text: str) -> float:
 def _store(path: str | None, kind: str):
     """The store at `path` (default: the data directory's for `kind`), opened only to read:
     a server may be writing it, and reading never makes an empty one."""
-    from server.store import Store, StoreError, default_path
+    from server import Store, StoreError, default_path
 
     try:
         return Store(path or default_path(kind), writer=False)

@@ -1,11 +1,15 @@
 """The trio game server: lobbies, tables with clocks and bots, reconnects, limits.
 
 The one public entry point is `serve(config)` (or a `Server` for those who need to stop it
-cleanly); `coup serve` runs it from the command line with `main`.
+cleanly); `coup serve` runs it from the command line with `main`. The client also reads the
+records a store keeps on this computer (`Store`, at `default_path`, failing with
+`StoreError`) for `coup export`, `coup replay` and its list of recent games. Every other
+module here is the server's own: the import contracts in pyproject.toml keep the client out.
 """
 
 from .app import Server, serve
 from .cli import main
 from .config import ServerConfig
+from .store import Store, StoreError, default_path
 
-__all__ = ["Server", "ServerConfig", "main", "serve"]
+__all__ = ["Server", "ServerConfig", "Store", "StoreError", "default_path", "main", "serve"]

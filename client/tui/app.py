@@ -25,8 +25,7 @@ from protocol import (
     CreateTable, GetGame, GetLeaderboard, GetProfile, Join, Leave, ListGames, ListTables,
     MoveRequest, Queue, Ready, Rematch, Say, Start, Unqueue,
 )
-from server import ServerConfig
-from server.store import default_path
+from server import ServerConfig, default_path
 
 from ..i18n import N_, _
 from . import messages as m

@@ -21,8 +21,7 @@ from dataclasses import replace
 import trio
 
 from protocol import Bye
-from server import ServerConfig, serve
-from server.store import StoreError
+from server import ServerConfig, StoreError, serve
 
 from ..identity import Identity
 from ..net import FINAL_GOODBYES, Link, LinkError

@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Input, Static
 
 from protocol.messages import MAX_GAMES_LISTED
-from server.store import Store, StoreError
+from server import Store, StoreError
 
 from ...i18n import N_, _, ngettext
 from ..model import TableState
