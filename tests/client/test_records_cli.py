@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import server.store
+import server
 from client.cli import main
 from client.i18n import set_language
 from engine.record import VERSION, check, replay
@@ -91,7 +91,7 @@ def test_export_of_a_file_that_is_no_store_says_so(tmp_path, capsys):
 
 
 def test_export_reads_coup_serves_store_by_default(db, monkeypatch, capsys):
-    monkeypatch.setattr(server.store, "default_path",
+    monkeypatch.setattr(server, "default_path",
                         lambda kind: db if kind == "server" else "/nonexistent/play.db")
     assert main(["export"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
@@ -113,7 +113,7 @@ def test_replay_opens_the_first_record_of_json_lines(db, tmp_path, monkeypatch, 
 
 
 def test_replay_finds_a_game_by_id_in_the_players_own_store(db, monkeypatch):
-    monkeypatch.setattr(server.store, "default_path",
+    monkeypatch.setattr(server, "default_path",
                         lambda kind: db if kind == "play" else "/nonexistent/server.db")
     assert launched(["replay", "2"], monkeypatch).record["game"] == 2
     assert launched(["replay", "3", "--db", db], monkeypatch).record["game"] == 3
