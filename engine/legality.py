@@ -20,8 +20,8 @@ from typing import Any, Callable, NamedTuple
 from . import cards as C
 from .errors import IllegalMove
 from .moves import (
-    BLOCK, CHALLENGE, CONCEDE, DRAFT_PICK, EXAMINE_DECISION, KEEP, KINDS, LOSE, PASS, PROVE,
-    SHOW, Move, fields_of, move,
+    BLOCK, CHALLENGE, CONCEDE, DRAFT_PICK, EXAMINE_DECISION, KEEP, LOSE, PASS, PROVE, SHOW,
+    Move, fields_of, malformed, move,
 )
 
 # Phases: what kind of decision is open.
@@ -89,27 +89,29 @@ def check(s, seat: int, m: Move, state_id: int | None = None) -> None:
 
 def explain(s, seat: object, m: object) -> IllegalMove:
     """Why `m` is not a legal move for `seat` now: the error to raise for an illegal move.
-    The checks that hold in every phase come first, the open phase's own reasons last."""
+    The first failure in the order docs/PROTOCOL.md gives is the answer: the move's form
+    (`moves.malformed`), the game being over, the fields its kind takes and the variant, the
+    seat's influence and turn, the open phase's own reasons last. Staleness is judged before
+    this, by `check_stale`; the server reads every move with `Move.from_dict`, which judges
+    its form before that, so on the wire the form comes first, as the spec says."""
+    form = malformed(m)
+    if form is not None:
+        return form
     if s.phase == OVER:
         return IllegalMove("game_over", "The game is over.")
     if type(seat) is not int or not 0 <= seat < s.options.players:
         return IllegalMove("bad_seat", f"There is no seat {seat!r} at this table.")
-    if not isinstance(m, Move):
-        return IllegalMove("bad_move", "That is not a move.")
-    if m.kind not in KINDS:
-        return IllegalMove("unknown_move", f"There is no move called {m.kind!r}.")
     wanted = fields_of(m.kind)
     for name in ("target", "card", "cards", "swap"):
         if (getattr(m, name) is not None) != (name in wanted):
             code = "bad_target" if name == "target" else "bad_move"
             need = "needs" if name in wanted else "takes no"
             return IllegalMove(code, f"A {m.kind} move {need} {name!r}.")
-    cast = C.CAST[s.options.variant]
-    named = (m.card,) if m.card is not None else m.cards or ()
-    for card in named:
-        if card not in C.CHARACTERS:
-            return IllegalMove("unknown_card", f"There is no character called {card!r}.")
-        if card not in cast:
+    variant = s.options.variant
+    if m.kind in C.ACTIONS and m.kind not in C.ACTIONS_IN[variant]:
+        return IllegalMove("not_in_variant", f"There is no {m.kind} in this game.")
+    for card in (m.card,) if m.card is not None else m.cards or ():
+        if card not in C.CAST[variant]:
             return IllegalMove("not_in_variant", f"There is no {card} in this game.")
     if m.target is not None and not 0 <= m.target < s.options.players:
         return IllegalMove("bad_target", f"There is no seat {m.target} at this table.")
@@ -199,11 +201,8 @@ def _keep_moves(cards: tuple[str, ...], count: int) -> tuple[Move, ...]:
 
 def _refuse_action(s, seat: int, m: Move) -> IllegalMove:
     kind = m.kind
-    variant = s.options.variant
     if kind not in C.ACTIONS:
         return IllegalMove("not_allowed_now", "It is your turn: choose an action.")
-    if kind not in C.ACTIONS_IN[variant]:
-        return IllegalMove("not_in_variant", f"There is no {kind} in this game.")
     coins = s.coins[seat]
     if coins >= C.MUST_COUP and kind != C.COUP:
         return IllegalMove("must_coup", f"With {coins} coins you must Coup.")

@@ -3,8 +3,9 @@
 A move names no seat (the seat that makes it is given beside it), so one object serves every
 seat and every game: every move the engine can offer is made once, at import, and the engine
 lists legal moves by handing out the same few hundred objects again and again. Use `move()`
-(or the constants) to get one; `Move.from_dict` reads one from plain data and refuses a
-malformed one with the engine's own error. Nothing here ever keeps what it was handed.
+(or the constants) to get one; `Move.from_dict` reads one from plain data and refuses one
+of the wrong form (`malformed`) with the engine's own error. Nothing here ever keeps what it
+was handed.
 """
 
 from __future__ import annotations
@@ -69,45 +70,50 @@ class Move(NamedTuple):
 
     @staticmethod
     def from_dict(data: object) -> Move:
-        """Read a move from plain data, refusing anything malformed with IllegalMove."""
+        """Read a move from plain data, refusing one of the wrong form with IllegalMove (as
+        `malformed` judges it). Which fields its kind takes is judged by the game, later."""
         if not isinstance(data, dict):
             raise IllegalMove("bad_move", "A move must be a map with a 'kind'.")
-        kind = data.get("kind")
-        if not isinstance(kind, str):
-            raise IllegalMove("bad_move", "A move must have a 'kind' string.")
-        if kind not in _KINDS:
-            raise IllegalMove("unknown_move", f"There is no move called {kind[:40]!r}.")
-        wanted = _FIELDS[kind]
-        extra = [k for k in data if k != "kind" and k not in wanted]
-        if extra:
-            raise IllegalMove("bad_move", f"A {kind} move has no field {str(extra[0])[:40]!r}.")
-        missing = [k for k in wanted if k not in data]
-        if missing:
-            raise IllegalMove("bad_move", f"A {kind} move needs a {missing[0]!r}.")
-        target = data.get("target")
-        if target is not None and (type(target) is not int or isinstance(target, bool)):
-            raise IllegalMove("bad_move", "A target must be a seat number.")
-        card = data.get("card")
-        if card is not None:
-            _check_card(card)
+        unknown = [k for k in data if k not in _KEYS]
+        if unknown:
+            raise IllegalMove("bad_move", f"A move has no field {str(unknown[0])[:40]!r}.")
         cards = data.get("cards")
-        if cards is not None:
-            if not isinstance(cards, (list, tuple)) or len(cards) > 4:
-                raise IllegalMove("bad_move", "The cards to keep must be a list of cards.")
-            for c in cards:
-                _check_card(c)
-            cards = sort_cards(cards)
-        swap = data.get("swap")
-        if swap is not None and type(swap) is not bool:
-            raise IllegalMove("bad_move", "'swap' must be true or false.")
-        return move(kind, target, card, cards, swap)
+        m = Move(data.get("kind"), data.get("target"), data.get("card"),
+                 tuple(cards) if isinstance(cards, list) else cards, data.get("swap"))
+        error = malformed(m)
+        if error is not None:
+            raise error
+        return move(*m)
 
 
-def _check_card(card: object) -> None:
-    if not isinstance(card, str):
-        raise IllegalMove("bad_move", "A card must be a character id.")
-    if card not in CHARACTERS:
-        raise IllegalMove("unknown_card", f"There is no character called {card[:40]!r}.")
+def malformed(m: object) -> IllegalMove | None:
+    """Why `m` is not a move of the right form, or None: the first step of the order the
+    spec judges a move in, before its staleness and before which fields its kind takes
+    (so a Coup naming a card "bogus" is unknown_card, whatever else is wrong with it).
+
+    The steps of the form, in the spec's order: the kind is a move id (`unknown_move`; one
+    that is not even a string is `bad_move`), each field present has its type (`bad_move`),
+    each card named is a character id (`unknown_card`)."""
+    if not isinstance(m, Move):
+        return IllegalMove("bad_move", "That is not a move.")
+    kind, target, card, cards, swap = m
+    if not isinstance(kind, str):
+        return IllegalMove("bad_move", "A move must have a 'kind' string.")
+    if kind not in _KINDS:
+        return IllegalMove("unknown_move", f"There is no move called {kind[:40]!r}.")
+    if target is not None and type(target) is not int:
+        return IllegalMove("bad_move", "A target must be a seat number.")
+    if card is not None and not isinstance(card, str):
+        return IllegalMove("bad_move", "A card must be a character id.")
+    if cards is not None and (type(cards) is not tuple or len(cards) > 4
+                              or not all(isinstance(c, str) for c in cards)):
+        return IllegalMove("bad_move", "The cards to keep must be a list of cards.")
+    if swap is not None and type(swap) is not bool:
+        return IllegalMove("bad_move", "'swap' must be true or false.")
+    for named in ((card,) if card is not None else ()) + (cards or ()):
+        if named not in CHARACTERS:
+            return IllegalMove("unknown_card", f"There is no character called {named[:40]!r}.")
+    return None
 
 
 _FIELDS: dict[str, tuple[str, ...]] = {k: () for k in KINDS}
@@ -115,6 +121,9 @@ _FIELDS.update({k: ("target",) for k in TARGETED})
 _FIELDS.update({k: ("card",) for k in CARD_KINDS})
 _FIELDS[KEEP] = ("cards",)
 _FIELDS[EXAMINE_DECISION] = ("swap",)
+#: The keys a move's data may have.
+_KEYS = frozenset(Move._fields)
+
 
 def _shapes() -> dict[tuple, Move]:
     """Every move the engine can ever offer, by its fields: each kind with every value its

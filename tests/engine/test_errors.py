@@ -255,23 +255,23 @@ def test_unknown_move_kind():
 
 @covers("bad_move")
 def test_bad_move_malformed_data():
-    """A move read from data must be a map with a kind string and exactly its fields, each
-    of the right type."""
+    """A move read from data must be a map with a kind string, no key that is not a move's
+    field, and each field it has of the right type. Which of them its kind takes is judged
+    by the game (test_bad_move_applied_to_the_game), after staleness."""
     for data in (None, "income", ["income"], {}, {"kind": 3},
-                 {"kind": "coup"},                                  # missing target
-                 {"kind": "income", "target": 1},                   # extra field
+                 {"kind": "income", "amount": 2},                   # no such field
                  {"kind": "coup", "target": "1"},                   # wrong type
                  {"kind": "coup", "target": True},
                  {"kind": "coup", "target": 1.0},
-                 {"kind": "block"},
                  {"kind": "block", "card": 3},
                  {"kind": "keep", "cards": "duke"},
                  {"kind": "keep", "cards": ["duke"] * 5},
-                 {"kind": "examine_decision", "swap": 1},
-                 {"kind": "examine_decision"},
-                 {"kind": "pass", "card": "duke"}):
+                 {"kind": "keep", "cards": ["duke", 3]},
+                 {"kind": "examine_decision", "swap": 1}):
         bad_data(data, "bad_move")
     assert Move.from_dict({"kind": "coup", "target": 1}) == move("coup", target=1)
+    assert Move.from_dict({"kind": "keep", "cards": ["duke", "captain"]}) is move(
+        "keep", cards=("captain", "duke"))
 
 
 @covers("bad_move")
@@ -284,6 +284,10 @@ def test_bad_move_applied_to_the_game():
     refused(g, 0, move("block"), "bad_move")
     refused(g, 0, move("keep"), "bad_move")
     refused(g, 0, "income", "bad_move")
+    for data in ({"kind": "block"}, {"kind": "examine_decision"},
+                 {"kind": "pass", "card": "duke"}):
+        refused(g, 0, Move.from_dict(data), "bad_move")
+    refused(g, 0, Move.from_dict({"kind": "income", "target": 1}), "bad_target")
 
 
 @covers("unknown_card")
@@ -359,6 +363,54 @@ def test_a_target_is_judged_as_the_spec_orders_it():
     refused(g, 0, move("coup", target=5), "bad_target")
     refused(g, 0, move("coup", target=1), "cannot_afford")
     refused(g, 0, move("coup", target=2), "cannot_afford")
+
+
+def judged(g: Game, seat: int, data: dict, state_id: int) -> str:
+    """The code a move sent as `data` gets, read and applied as the server does."""
+    with pytest.raises(IllegalMove) as err:
+        g.apply(seat, Move.from_dict(data), state_id)
+    return err.value.code
+
+
+def test_a_move_is_judged_in_the_order_the_spec_gives():
+    """docs/PROTOCOL.md, the order a move is judged in: its form (unknown_move, bad_move,
+    unknown_card), its staleness, the game being over, the fields its kind takes and the
+    variant, the seat's influence and turn, then the phase's own rules. Each move below
+    breaks one step and every step after it, and gets that step's code."""
+    # seat 1 is exiled and owes nothing; in the base game there is no Inquisitor
+    g = Game.arrange(hands=[["duke", "captain"], [], ["duke", "ambassador"]],
+                     revealed=[[], ["contessa", "assassin"], []], coins=[3, 0, 2])
+    g.apply(0, move("income"))
+    old, now = 0, g.state_id
+    form = [
+        ({"kind": "teleport", "target": "1", "card": "joker"}, "unknown_move"),
+        ({"kind": "pass", "target": "1", "card": "joker"}, "bad_move"),
+        ({"kind": "coup", "card": "joker"}, "unknown_card"),
+    ]
+    for data, code in form + [({"kind": "coup", "card": "inquisitor"}, "stale_state")]:
+        assert judged(g, 1, data, old) == code, data
+    for data, code in form + [
+        ({"kind": "coup", "card": "inquisitor"}, "bad_target"),      # no target, a card
+        ({"kind": "tax", "card": "inquisitor"}, "bad_move"),         # a card tax takes not
+        ({"kind": "block", "card": "inquisitor"}, "not_in_variant"),
+        ({"kind": "examine", "target": 1}, "not_in_variant"),        # and one's own seat
+        ({"kind": "steal", "target": 1}, "bad_target"),              # one's own seat
+        ({"kind": "steal", "target": 7}, "bad_target"),              # no seat at the table
+        ({"kind": "pass"}, "exiled"),
+    ]:
+        assert judged(g, 1, data, now) == code, data
+    assert judged(g, 0, {"kind": "examine", "target": 2}, now) == "not_in_variant"
+    assert judged(g, 0, {"kind": "pass"}, now) == "not_your_turn"
+    assert judged(g, 2, {"kind": "assassinate", "target": 1}, now) == "cannot_afford"
+    # a game that is over: seat 2 is exiled too
+    g = Game.arrange(hands=[["duke", "captain"], ["contessa"], []],
+                     revealed=[[], ["assassin"], ["duke", "ambassador"]], coins=[7, 1, 0])
+    g.apply(0, move("coup", target=1))
+    assert g.over
+    for data, code in form + [({"kind": "coup", "card": "inquisitor"}, "stale_state")]:
+        assert judged(g, 2, data, 0) == code, data
+    for data, code in form + [({"kind": "coup", "card": "inquisitor"}, "game_over")]:
+        assert judged(g, 2, data, g.state_id) == code, data
 
 
 @covers("bad_block")
