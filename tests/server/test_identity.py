@@ -189,6 +189,24 @@ async def test_a_client_closed_and_started_again_gets_its_away_seat_back(connect
     await bruno.expect("presence", status="here", seat=seat)
 
 
+@pytest.mark.parametrize("away", [True, False], ids=["away", "still_connected"])
+async def test_a_seat_given_back_on_identify_is_told_in_the_order_the_spec_gives(
+        connect, keys, away):
+    """docs/PROTOCOL.md, `identify` and Reconnecting: after `identified` the seat comes back
+    as by a token, whether the old connection went away or is still open: joined, table,
+    snapshot, presence (here, of the seat itself), and table again."""
+    ana, bruno = await start_two(connect, keys)
+    if away:
+        await ana.aclose()
+        await bruno.expect("presence", status="away", seat=ana.seat)
+    again = await connect("ana")
+    assert (await identify(again, keys(1))).table == ana.table
+    with trio.fail_after(5):
+        told = [await again.next() for _ in range(5)]
+    assert [m.TYPE for m in told] == ["joined", "table", "snapshot", "presence", "table"]
+    assert (told[3].seat, told[3].status) == (ana.seat, "here")
+
+
 async def test_another_key_of_the_same_name_gets_no_seat(connect, keys):
     ana, bruno = await start_two(connect, keys)
     stranger = await connect("bruno")  # bruno is a guest: his name gives no seat
