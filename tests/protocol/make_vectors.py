@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import struct
+from itertools import product
 from pathlib import Path
 
 import msgpack
@@ -305,7 +306,7 @@ def valid_server() -> list:
          {"kind": "teleport"}),
         ("target seat 9 and an unknown card: valid shape, judged by the engine",
          {"kind": "steal", "target": 9, "card": "joker"}),
-        ("every move field at once (valid shape; the engine answers bad_move)",
+        ("every move field at once (valid shape; the engine answers bad_target)",
          {"kind": "keep", "target": 0, "card": "duke", "cards": [], "swap": False}),
     ]
     cases += [
@@ -599,6 +600,16 @@ def bad_frame() -> list:
         ok("an array of 4096 items (the most)", s, pack({"t": "ping", "id": 1, "x": [0] * 4096}),
            [ping]),
         err("arrays nested 2000 deep", s, b"\x91" * 2000 + b"\x01", "bad_frame"),
+    ]
+    # The nesting limit at its boundary: 1024 levels, the frame's own map being level 1.
+    for kind, (receiver, side) in product(NESTERS, ((s, ""), (c, " (client)"))):
+        cases += [
+            ok(f"{kind} nested to level 1024 in an unknown field (the most){side}", receiver,
+               _nested_in_ping(kind, 1024), [ping]),
+            err(f"{kind} nested to level 1025 in an unknown field{side}", receiver,
+                _nested_in_ping(kind, 1025), "bad_frame"),
+        ]
+    cases += [
         err("the stream ends in the middle of a frame", s, pack(ping)[:-1], "bad_frame",
             eof=True),
         err("the stream ends in the middle of the second frame", s,
@@ -614,6 +625,17 @@ def bad_frame() -> list:
             pack({"t": "ok", "re": 1})[:-1], "bad_frame", eof=True),
     ]
     return cases
+
+
+#: One level of nesting of each kind, as its msgpack header: an array of one item, a map of
+#: one entry (its key "a"); the innermost value is nil.
+NESTERS = {"arrays": b"\x91", "maps": b"\x81\xa1a"}
+
+
+def _nested_in_ping(kind: str, levels: int) -> bytes:
+    """A ping frame whose unknown field `x` holds `kind` nested so that the deepest is at
+    `levels`, counting the frame's own map as level 1 (as docs/PROTOCOL.md counts)."""
+    return b"\x83\xa1t\xa4ping\xa2id\x01\xa1x" + NESTERS[kind] * (levels - 1) + b"\xc0"
 
 
 def _padded(size: int, **fields) -> bytes:

@@ -316,6 +316,22 @@ def test_deep_nesting_is_a_bad_frame(nest: Callable[[int], bytes], depth: int) -
 
 
 @pytest.mark.parametrize("nest", [nested_arrays, nested_maps], ids=["arrays", "maps"])
+def test_nesting_reaches_1024_levels_and_no_further(nest: Callable[[int], bytes]) -> None:
+    """docs/PROTOCOL.md, decoder limits: the frame's own map is level 1, so a field nested
+    1023 deep reaches level 1024, the most, and is ignored as unknown; one more is
+    bad_frame, on either side."""
+    for name, make in [("server", open_server), ("client", open_client)]:
+        conn = make()
+        conn.receive_data(in_ping(nest(1023)))
+        assert conn.next_message() == Ping(id=1), name
+        conn.receive_data(in_ping(nest(1024)))
+        with pytest.raises(RemoteProtocolError) as info:
+            conn.next_message()
+        assert info.value.code == "bad_frame", name
+        assert conn.state is State.CLOSED
+
+
+@pytest.mark.parametrize("nest", [nested_arrays, nested_maps], ids=["arrays", "maps"])
 def test_moderate_nesting_in_an_unknown_field_is_ignored(nest: Callable[[int], bytes]) -> None:
     conn = open_server()
     conn.receive_data(in_ping(nest(200)))
