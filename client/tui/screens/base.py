@@ -1,9 +1,13 @@
-"""What every screen of the app shares: key bindings shown in the chosen language.
+"""What every screen of the app shares: key bindings shown in the chosen language, and notices
+in plain text.
 
 Bindings are declared once per class, in English, marked with `N_` so that the catalog tool
 extracts them. A screen hands them out translated from `active_bindings` (the public
 property the footer and the keys panel read), in the language chosen at start or in a test
 rather than the one at import, the app's own bindings included.
+
+A screen's notices go to the app's `notify` as plain text, as the app's own do: Textual's
+screens would ask for markup, and a notice may carry a name or a code from the network.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from textual.binding import ActiveBinding, Binding
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 
 from ...i18n import _
@@ -43,9 +48,18 @@ class Built:
         return self.is_attached and self.app.is_running and self in self.app.screen_stack
 
 
-class CoupScreen(TranslatedBindings, Built, Screen):
+class PlainNotices:
+    """Mixed into a screen: its notices in plain text unless markup is asked for."""
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        self.app.notify(message, title=title, severity=severity, timeout=timeout,
+                        markup=markup)
+
+
+class CoupScreen(TranslatedBindings, Built, PlainNotices, Screen):
     """A full screen of the app."""
 
 
-class CoupModal(TranslatedBindings, Built, ModalScreen):
+class CoupModal(TranslatedBindings, Built, PlainNotices, ModalScreen):
     """A dialog over another screen; it returns its answer with `dismiss`."""

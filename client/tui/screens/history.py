@@ -228,7 +228,7 @@ class GamesScreen(CoupScreen):
         for key, *cells in rows:
             table.add_row(*(Text(_short(c, widths[n]), justify="right" if n == 4 else "left")
                             for n, c in enumerate(cells)), key=key)
-        self.query_one("#games-status", Static).update(self._status())
+        self.query_one("#games-status", Static).update(Text(self._status()))  # the filter as typed
 
     def on_resize(self) -> None:
         if self.lines:  # the players' column takes the new width

@@ -161,8 +161,9 @@ class ProfileScreen(CoupScreen):
         for label in (_("When"), _("Players"), _("Winner")):
             table.add_column(label)
         for game in self.player["recent"]:
-            table.add_row(when_text(game["started"]), players_text(game["players"]),
-                          winner_text(game), key=str(game["game"]))
+            table.add_row(*(Text(c) for c in (when_text(game["started"]),
+                                              players_text(game["players"]),
+                                              winner_text(game))), key=str(game["game"]))
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

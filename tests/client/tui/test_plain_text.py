@@ -1,8 +1,10 @@
 """Words from the network show as they are, never as markup: a server's, a table's or a
 player's name, a chat line, an error code or a goodbye's reason written as Textual or Rich
 markup appears literally wherever the client shows it — toasts, the lobby's header, list and
-chat, the players, the log, the choices of a dialog (defect 5 of issue 11: an unknown error
-code was shown in a toast that parsed it).
+chat, the players, the log, the choices of a dialog, the leaderboard and a player's profile,
+a screen's own notices (defect 5 of issue 11: an unknown error code was shown in a toast that
+parsed it; a profile's games parsed the players' names). A name typed as the games list's
+filter shows as typed too.
 
 The strings are the kinds that slip through a partial escape: tags, links, actions, Textual
 variables, capitals and spaces inside the brackets, a trailing backslash.
@@ -15,10 +17,12 @@ from textual.widgets import DataTable, OptionList, RichLog
 from client.tui import messages as m
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.menu import MenuScreen
+from client.tui.screens.ratings import ProfileScreen
 from client.tui.screens.table import TableScreen
 from engine import move
 from protocol import Bye, Error, MoveRejected, Say
-from server import ServerConfig
+from server import ServerConfig, Store
 
 from .helpers import (
     ServerThread,
@@ -33,6 +37,8 @@ from .helpers import (
     shown,
     until,
 )
+from .test_games import filter_by, games_screen, status
+from .test_ratings import join, leaderboard, ranked, rated_game
 
 #: Markup, each short enough for a name (32 characters).
 NAME = "[bold red]B[/] [$accent]runo"
@@ -41,6 +47,8 @@ SERVER = "[$accent]Coup[/] [ B]x[/ B]"
 CHAT = "[@click=app.quit]hi[/] [on red]you\\"
 CODE = "[reverse]no_such_code"
 REASON = "[blink]gone[/blink]"
+#: Rated players: a closing tag alone (Rich refuses it as markup), and a bold one.
+RATED = ("[/x]", "[b]bold[/b]")
 
 
 def flat(text: str) -> str:
@@ -116,3 +124,58 @@ def test_the_table_shows_players_names_and_chat_as_sent(server):
             log_lines(log))), "the line about Bruno's drop")
 
     run_app(Launch(mode="join", port=server.port, name="Ana"), body, size=(120, 40))
+
+
+def test_a_screens_own_notices_show_as_sent():
+    async def body(app, pilot):
+        await until(pilot, lambda: app.screen.is_mounted, "the menu")
+        app.screen.notify(CODE)
+        said = await until(pilot, lambda: toasts(app), "the notice on screen")
+        assert len(said) == 1 and CODE in said[0]
+
+    run_app(Launch(), body, notifications=True)
+
+
+def test_the_leaderboard_and_a_profile_show_players_names_as_sent(tmp_path):
+    """Two rated players named in markup: the leaderboard lists them, and the profile of the
+    first shows its name and its game (the players, the winner) as they were sent."""
+    db = str(tmp_path / "server.db")
+    store = Store(db)
+    try:
+        players = [(f"key:k{n}", name) for n, name in enumerate(RATED)]
+        store.write([("identity", (player[4:], name, 0.0, 0.0)) for player, name in players])
+        rated_game(store, players, seed=1)
+    finally:
+        store.close()
+    thread = ServerThread(ServerConfig(port=0, bot_delay=0, db=db)).start()
+    try:
+        async def body(app, pilot):
+            screen = await leaderboard(app, pilot)
+            assert {row[1] for row in ranked(screen)} == set(RATED)
+            board = flat(shown(screen.query_one("#ranked")))
+            assert all(name in board for name in RATED)
+            first = ranked(screen)[0][1]
+            await pilot.press("enter")
+            profile = await until(pilot, lambda: isinstance(app.screen, ProfileScreen)
+                                  and app.screen, "the first player's profile")
+            assert shown(profile.query_one("#profile-header")).strip() == first
+            games = profile.query_one("#profile-games")
+            assert games.row_count == 1
+            assert all(name in flat(shown(games)) for name in RATED)
+
+        run_app(join(thread, None), body, size=(100, 30))
+    finally:
+        thread.stop()
+
+
+def test_a_filter_by_a_name_in_markup_is_shown_as_typed():
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("g")
+        screen = await games_screen(app, pilot)
+        await filter_by(pilot, RATED[0])
+        said = await until(pilot, lambda: screen.player and "…" not in status(screen)
+                           and status(screen), "the filtered list's line")
+        assert said == f"No finished games with a player named {RATED[0]}."
+
+    run_app(Launch(), body, size=(80, 24))
