@@ -35,6 +35,8 @@ WRITE_CHUNK = 256 * 1024
 LINGER = 0.25
 #: Messages of one read a session handles before it lets the other tasks run.
 BURST = 4
+#: A TCP socket's descriptor is a file that os.read and os.write take (not on Windows).
+FAST_IO = os.name == "posix"
 
 
 class _Closing(Exception):
@@ -64,14 +66,16 @@ class Router(Protocol):
 
 def stream_io(stream: trio.abc.Stream) -> tuple[Callable[[bytes], int] | None,
                                                Callable[[], Awaitable[bytes | None]]]:
-    """How a session writes to and reads from `stream`. For a TCP socket: a synchronous,
-    non-blocking write, so that the common case of a message with nothing queued costs a
-    system call and no task switch; and a wait until the socket is readable, then one read
-    (`receive_some` first tries a read that mostly fails while the client thinks, and pays
-    for a checkpoint around it: a tenth of the server's time per move went there). Other
-    streams (TLS, memory) have no direct write, so everything goes through the writer task,
-    and are read with `receive_some`. A read gives None when woken with nothing to read."""
-    if not isinstance(stream, trio.SocketStream):
+    """How a session writes to and reads from `stream`. For a TCP socket on POSIX (FAST_IO):
+    a synchronous, non-blocking write, so that the common case of a message with nothing
+    queued costs a system call and no task switch; and a wait until the socket is readable,
+    then one read (`receive_some` first tries a read that mostly fails while the client
+    thinks, and pays for a checkpoint around it: a tenth of the server's time per move went
+    there). Other streams (TLS, memory), and TCP where a socket is no file os.read and
+    os.write take (Windows), have no direct write, so everything goes through the writer
+    task, and are read with `receive_some`. A read gives None when woken with nothing to
+    read."""
+    if not FAST_IO or not isinstance(stream, trio.SocketStream):
         return None, lambda: stream.receive_some(65536)
     sock = stream.socket
     fd = sock.fileno()
