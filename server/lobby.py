@@ -5,10 +5,12 @@ Sessions reach it as their `Router` (hello, requests, departure); tables reach i
 list of tables changed). Nothing else changes the registry, and the lobby changes nothing
 of a session or a table but through their own methods (`send`, `close`, `submit`).
 
-It runs every table's task under a guard: a table that fails is logged with its id, its
-members are told (`table_failed`) and are back in the lobby, and every other table plays
-on. It pushes the list of tables to the sessions that asked for it at most a few times a
-second, whatever the churn, and it limits wrong private codes per address.
+It runs every table's task under a guard: a table that fails is logged with its id, closed
+in the store (a restarted server would resume it only to fail again), its members are told
+(`table_failed`) and are back in the lobby, and every other table plays on. It pushes the
+list of tables to the sessions that asked for it at most a few times a second, whatever the
+churn, and it limits wrong private codes per address. Requests for records it hands to
+`history`, which answers them.
 
 Names are unique among the server's players (whatever their case): a name is taken while a
 connected session has it, or a seat holds it for a player who may come back with its token.
@@ -49,6 +51,9 @@ LOBBY_PUSH = 0.5
 #: Wrong private codes one address may try at once, and then one every CODE_RETRY seconds.
 CODE_TRIES = 5
 CODE_RETRY = 12.0
+#: Addresses whose wrong codes are counted each on its own; while that many are counted and
+#: not forgiven, any other address counts in one bucket shared by all of them.
+CODE_ADDRESSES = 4096
 
 
 class Lobby:
@@ -63,6 +68,7 @@ class Lobby:
         self.recorder = Recorder(Store(config.db)) if config.db else None
         #: The server's id and its identities' names.
         self.identities = Identities(self.recorder.store if self.recorder else None)
+        self.history = history.History(self.recorder.store if self.recorder else None)
         self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}
         #: Private tables by their code as `code_key` keeps it.
@@ -80,8 +86,10 @@ class Lobby:
         self._issued: dict[Table, set[str]] = {}
         #: Sessions that asked for the list of tables, and so get its changes.
         self.subscribers: set[Session] = set()
-        #: Wrong private codes per address (an IPv6 address counts by its /64).
+        #: Wrong private codes per address (an IPv6 address counts by its /64), the address
+        #: that tried one last at the end; and the bucket of the addresses beyond them.
         self._code_tries: dict[str, TokenBucket] = {}
+        self._crowd = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
         #: The list of tables as packed since it last changed: one for every request.
         self._listing: Frame | None = None
         self._dirty = trio.Event()
@@ -150,8 +158,7 @@ class Lobby:
             elif kind == "join":
                 self._join(session, msg)
             elif kind in history.ASKED:
-                self._nursery.start_soon(
-                    history.answer, session, msg, self.recorder.store if self.recorder else None)
+                self.history.ask(session, msg, self._nursery)
             elif kind == "say" and msg.scope == "lobby":
                 self._lobby_chat(session, msg)
             elif kind == "identify":
@@ -321,24 +328,34 @@ class Lobby:
         """The private table of `code`. Wrong codes are limited per address, and over the
         limit no code is even looked up: guessing must stay hopeless (docs/SERVER.md)."""
         key = _address_key(session.address)
-        tries = self._code_tries.get(key)
+        tries = self._tries(key)
         if tries is not None and tries.peek() < 1:
             raise Refused("too_many_attempts", f"Too many wrong codes: try again in "
                           f"{CODE_RETRY:.0f} seconds.")
         table = self.codes.get(code_key(code))
         if table is None:
-            if tries is None:
-                if len(self._code_tries) >= 4096:
-                    self._forget_code_tries()
-                tries = self._code_tries[key] = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
+            if tries is not self._crowd:
+                tries = self._code_tries.pop(key, None) or TokenBucket(1 / CODE_RETRY,
+                                                                       CODE_TRIES)
+                self._code_tries[key] = tries  # last: the address that tried one last
             tries.take()
             log.info("wrong_code", session=session.number, address=session.address)
         return table
 
-    def _forget_code_tries(self) -> None:
-        """Addresses whose wrong codes are all forgiven need no bucket."""
-        for key in [k for k, b in self._code_tries.items() if b.peek() >= CODE_TRIES]:
-            del self._code_tries[key]
+    def _tries(self, key: str) -> TokenBucket | None:
+        """The wrong codes counted for address `key`: its own bucket, or None while it has
+        none and there is room for one. When CODE_ADDRESSES addresses are counted, the one
+        that tried longest ago (the most forgiven by now) makes room once it is forgiven
+        all; until then a newcomer shares the crowd's bucket. Every wrong code costs the
+        same, and no number of addresses buys more guesses than CODE_ADDRESSES + 1 do."""
+        tries = self._code_tries.get(key)
+        if tries is not None or len(self._code_tries) < CODE_ADDRESSES:
+            return tries
+        oldest = next(iter(self._code_tries))
+        if self._code_tries[oldest].peek() < CODE_TRIES:
+            return self._crowd
+        del self._code_tries[oldest]
+        return None
 
     def _lobby_chat(self, session: Session, msg) -> None:
         session.send(Ok(re=msg.id))
@@ -350,7 +367,7 @@ class Lobby:
     # ------------------------------------------------------------------ tables
 
     async def _run_table(self, table: Table) -> None:
-        """Run one table's task; a failure ends that table alone."""
+        """Run one table's task; a failure ends that table alone, and for good."""
         failed = False
         try:
             await table.run()
@@ -359,6 +376,8 @@ class Lobby:
             log.error("table_failed", table=table.id, error=repr(exc), exc_info=True)
         finally:
             self._forget(table, failed)
+        if failed and self.recorder:
+            await self.recorder.commit([("table_closed", (time.time(), table.row))])
 
     def _forget(self, table: Table, failed: bool) -> None:
         """`table` has closed: its id, code and tokens are gone, its members in the lobby."""

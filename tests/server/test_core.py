@@ -4,6 +4,7 @@ stream (a memory stream here), so evil peers need no sockets."""
 
 from __future__ import annotations
 
+import logging
 import re
 from io import BytesIO
 
@@ -105,7 +106,9 @@ async def test_the_code_limit_counts_addresses_apart(connect):
 
 
 async def test_a_failing_table_ends_alone_and_its_players_are_back_in_the_lobby(
-        connect, server, monkeypatch):
+        connect, server, monkeypatch, caplog):
+    # lint-imports (tests/test_architecture.py) disables the loggers that exist when it runs.
+    monkeypatch.setattr(logging.getLogger("coup.server"), "disabled", False)
     healthy = await seat_table(connect, ["ana", "bruno"], name="healthy")
     doomed = await seat_table(connect, ["chen", "dara"], start=False, name="doomed")
 
@@ -122,6 +125,8 @@ async def test_a_failing_table_ends_alone_and_its_players_are_back_in_the_lobby(
         error = await peer.expect("error", where=lambda m: m.re is None)
         assert error.code == "table_failed"
     await eventually(lambda: len(server.lobby.tables) == 1)
+    assert [r.fields["table"] for r in caplog.records
+            if r.getMessage() == "table_failed"] == [doomed[0].table]
 
     # Its players are in the lobby: they can list tables and sit at a new one.
     for peer in doomed:
