@@ -89,7 +89,7 @@ class Lobby:
         #: Wrong private codes per address (an IPv6 address counts by its /64), the address
         #: that tried one last at the end; and the bucket of the addresses beyond them.
         self._code_tries: dict[str, TokenBucket] = {}
-        self._crowd = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
+        self._crowd: TokenBucket | None = None  # made in `run`: it keeps trio's time
         #: The list of tables as packed since it last changed: one for every request.
         self._listing: Frame | None = None
         self._dirty = trio.Event()
@@ -102,6 +102,7 @@ class Lobby:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
+                self._crowd = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
                 nursery.start_soon(self._push)
                 nursery.start_soon(self.quick.run)
                 if self.recorder:
