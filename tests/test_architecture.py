@@ -5,6 +5,7 @@ no import circle among the server's modules."""
 
 from __future__ import annotations
 
+import logging
 import pkgutil
 import tomllib
 from pathlib import Path
@@ -19,6 +20,12 @@ PUBLIC_SERVER_MODULES = {"server", "server.cli"}
 
 def test_every_import_contract_is_kept(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
+    # import-linter configures logging with every logger that exists disabled: the tests that
+    # run after this one read the server's log lines, so each logger is left as it was.
+    loggers = [logger for logger in logging.Logger.manager.loggerDict.values()
+               if isinstance(logger, logging.Logger)]
+    for logger in loggers:
+        monkeypatch.setattr(logger, "disabled", logger.disabled)
     status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True,
                           no_logo=True)
     report = capsys.readouterr().out

@@ -4,7 +4,6 @@ stream (a memory stream here), so evil peers need no sockets."""
 
 from __future__ import annotations
 
-import logging
 import re
 from io import BytesIO
 
@@ -107,8 +106,6 @@ async def test_the_code_limit_counts_addresses_apart(connect):
 
 async def test_a_failing_table_ends_alone_and_its_players_are_back_in_the_lobby(
         connect, server, monkeypatch, caplog):
-    # lint-imports (tests/test_architecture.py) disables the loggers that exist when it runs.
-    monkeypatch.setattr(logging.getLogger("coup.server"), "disabled", False)
     healthy = await seat_table(connect, ["ana", "bruno"], name="healthy")
     doomed = await seat_table(connect, ["chen", "dara"], start=False, name="doomed")
 

@@ -7,7 +7,6 @@ is."""
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 import threading
 
@@ -57,8 +56,6 @@ def counted_reads(monkeypatch) -> list[int]:
 
 async def test_a_damaged_record_or_a_failing_read_is_store_failed_and_the_server_plays_on(
         connect, stored, monkeypatch, caplog):
-    # lint-imports (tests/test_architecture.py) disables the loggers that exist when it runs.
-    monkeypatch.setattr(logging.getLogger("coup.server"), "disabled", False)
     damaged = stored["games"][0]
     with sqlite3.connect(stored["path"]) as conn:  # its options are no longer JSON
         conn.execute("UPDATE games SET options = '{' WHERE id = ?", (damaged,))
