@@ -6,11 +6,13 @@ For each size and each pair of strategies (a strategy paired with itself include
 complete games in the arena (engine.bots.arena.play: every hook called as the server calls
 it), the two strategies seated alternately and the seating flipped every other game; pairs
 with `ismcts` play `--search-games` games, its budget cut to `--playouts` a decision (that
-changes how well it plays, not what ends its games). Games run in a process per core.
+changes how well it plays, not what ends its games). Games run in a process per core. The
+defaults play about 20,000 games in all, as issue 12 asks.
 
 Figures (`--json`: one object): `games`, `seconds`, `longest` (the most moves any game took),
 `over_1000` (games longer than 1,000 moves), `unfinished` (games the arena stopped at its
-limit), and `by_cell`: the longest game per "seats:first+second".
+limit), and `by_cell`: the longest game per "seats:first+second". The target (issue 12):
+every game ends within 1,000 moves, so `unfinished` and `over_1000` are 0.
 """
 
 from __future__ import annotations
@@ -45,11 +47,16 @@ def cell(players: int, first: str, second: str, games: int, playouts: int) -> li
     return lengths
 
 
+def plan(games: int, search_games: int, playouts: int) -> list[tuple[int, str, str, int, int]]:
+    """Every cell's arguments to `cell`: each size, each pairing, and its number of games."""
+    return [(players, a, b, search_games if "ismcts" in (a, b) else games, playouts)
+            for players in range(2, 7)
+            for a, b in itertools.combinations_with_replacement(sorted(STRATEGIES), 2)]
+
+
 def survey(games: int, search_games: int, playouts: int = 2) -> dict:
     """Play every cell (see the module docstring) and sum up what came out."""
-    cells = [(players, a, b, search_games if "ismcts" in (a, b) else games, playouts)
-             for players in range(2, 7)
-             for a, b in itertools.combinations_with_replacement(sorted(STRATEGIES), 2)]
+    cells = plan(games, search_games, playouts)
     start = time.perf_counter()
     spawn = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
     # The bots' choices can follow the order of sets of strings, which Python shuffles per
@@ -76,24 +83,37 @@ def survey(games: int, search_games: int, playouts: int = 2) -> dict:
 
 
 def main() -> None:
+    games, search_games, playouts = 110, 10, 2
+    total = sum(c[3] for c in plan(games, search_games, playouts))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=660,
-                        help="games per size and pairing without ismcts (default 660: "
-                        "19,800 in all)")
-    parser.add_argument("--search-games", type=int, default=10,
-                        help="games per size and pairing with ismcts (default 10)")
-    parser.add_argument("--playouts", type=int, default=2,
-                        help="ismcts's playouts a decision (default 2)")
+    parser.add_argument("--games", type=int, default=games,
+                        help=f"games per size and pairing without ismcts (default {games}: "
+                        f"{total:,} games in all with the other defaults)")
+    parser.add_argument("--search-games", type=int, default=search_games,
+                        help=f"games per size and pairing with ismcts (default {search_games})")
+    parser.add_argument("--playouts", type=int, default=playouts,
+                        help=f"ismcts's playouts a decision (default {playouts})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     figures = survey(args.games, args.search_games, args.playouts)
     if args.json:
         print(json.dumps(figures))
         return
-    print(f"{figures['games']:,} games in {figures['seconds']} s: longest {figures['longest']} "
-          f"moves, {figures['over_1000']} over {LONG:,}, {figures['unfinished']} unfinished")
+    print(f"endless: every pairing of {len(STRATEGIES)} strategies at 2 to 6 seats")
+    targets = {  # issue 12's: every game ends within LONG moves
+        "unfinished": ("= 0", figures["unfinished"] == 0),
+        "over_1000": ("= 0", figures["over_1000"] == 0),
+        "longest": (f"<= {LONG:,}", figures["longest"] <= LONG),
+    }
+    for key in ("games", "unfinished", "over_1000", "longest", "seconds"):
+        mark = ""
+        if key in targets:
+            goal, ok = targets[key]
+            mark = f"   target {goal}: {'ok' if ok else 'MISSED'}"
+        print(f"  {key:<12}{figures[key]:>12,}{mark}")
+    print("  the longest games, by cell:")
     for name, longest in sorted(figures["by_cell"].items(), key=lambda kv: -kv[1])[:10]:
-        print(f"  {name:<24} longest {longest}")
+        print(f"    {name:<24} {longest:>6,}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """No game between bots goes on for ever (issue 12): every size from 2 to 6 seats and every
 pairing of strategies end within 1,000 moves (R1 to R9 leave room for endless play:
 Assassinate, a Contessa block let stand, Income, and again). The suite plays a sample of
-every cell; `python -m benchmarks.endless` plays 20,000 games the same way."""
+every cell; `python -m benchmarks.endless` plays about 20,000 games the same way."""
 
 from __future__ import annotations
 
