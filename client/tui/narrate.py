@@ -368,6 +368,8 @@ def error_text(code: str) -> str:
         "no_records": _("This server keeps no records of its games."),
         "store_failed": _("The server could not read its records; try again later."),
         "record_too_large": _("That game's record is too large to fetch."),
+        "too_many_pending": _("The server is still reading your last requests: wait for "
+                              "them, then ask again."),
         "rate_limited": _("Slow down: too many messages."),
         "bad_message": _("The server could not read that request."),
         "unknown_type": _("The server does not know that request."),

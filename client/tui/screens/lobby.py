@@ -7,7 +7,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Input, Label, RichLog, Select, Static, Switch
+from textual.widgets import (Checkbox, DataTable, Footer, Input, Label, RichLog, Select,
+                             Static)
 
 from ...i18n import N_, _, ngettext
 from ..narrate import strategy_choices, variant_choices, variant_label
@@ -62,7 +63,7 @@ class LobbyScreen(CoupScreen):
         Binding("s", "spectate", N_("Spectate")),
         Binding("k", "code", N_("Code")),
         Binding("g", "games", N_("Games")),
-        Binding("r", "ratings", N_("Ratings"), show=False),
+        Binding("r", "ratings", N_("Ratings")),
         Binding("slash", "chat", N_("Chat")),
         Binding("question_mark", "rules", N_("Rules"), show=False),
         Binding("escape", "leave", N_("Leave")),
@@ -81,7 +82,7 @@ class LobbyScreen(CoupScreen):
                 yield WrappingLog(id="chat-log", max_lines=500)
                 yield Input(placeholder=_("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
-        yield Footer(show_command_palette=False)
+        yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
         self._rows: list[tuple[str, ...]] | None = None
@@ -268,13 +269,11 @@ class CreateTableForm(Form):
                 yield Select([(_("a bot plays on"), "bot"), (_("the seat forfeits"),
                                                             "forfeit")],
                              value="bot", allow_blank=False, id="on-disconnect", compact=True)
-            with Vertical(classes="switches"):
-                with Horizontal(classes="switch-row"):
-                    yield Switch(id="private")
-                    yield Label(_("Private (join by code)"))
-                with Horizontal(classes="switch-row"):
-                    yield Switch(value=True, id="draft")  # R1.7: on unless turned off
-                    yield Label(_("Two-player draft"))
+            with Vertical(classes="switches"):  # a line each, to fit 80x24
+                yield Checkbox(_("Private (join by code)"), id="private", compact=True)
+                # R1.7: on unless turned off
+                yield Checkbox(_("Two-player draft"), value=True, id="draft", compact=True)
+                yield Checkbox(_("Rated (games move ratings)"), id="rated", compact=True)
 
     def answer(self):
         try:
@@ -303,8 +302,9 @@ class CreateTableForm(Form):
             "treasury": treasury,
             **clocks,
             "on_disconnect": self.query_one("#on-disconnect", Select).value,
-            "private": self.query_one("#private", Switch).value,
-            "two_player_draft": self.query_one("#draft", Switch).value,
+            "private": self.query_one("#private", Checkbox).value,
+            "two_player_draft": self.query_one("#draft", Checkbox).value,
+            "rated": self.query_one("#rated", Checkbox).value,
         }
         if bots := self.query_one("#bots", Select).value:
             options["bots"] = bots

@@ -14,7 +14,7 @@ import asyncio
 
 import pytest
 
-from textual.widgets import DataTable, Footer, Input, Select, Switch
+from textual.widgets import Checkbox, DataTable, Footer, Input, Select
 
 from client.i18n import set_language
 from client.tui.app import Launch
@@ -157,7 +157,8 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
         form.query_one("#response-clock", Input).value = "15"
         form.query_one("#turn-clock", Input).value = "0"
         await pilot.click("#private")
-        assert form.query_one("#private", Switch).value
+        assert form.query_one("#private", Checkbox).value
+        await pilot.click("#rated")
         await pilot.click("#ok")
         screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
                              and app.table.info and app.screen, "the new table")
@@ -167,6 +168,7 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
         assert (options["response_clock"], options["turn_clock"]) == (15, 0)
         assert options["treasury"] == 80
         assert options["private"] and app.table.code
+        assert options["rated"] is True
         header = shown(screen.query_one("#table-header"))
         assert "Ana's game" in header and app.table.code in header
         assert app.table.seat == 0
@@ -199,8 +201,8 @@ def test_the_form_offers_a_level_for_the_empty_seats(server):
 
 def test_the_form_s_defaults_are_the_rules_defaults(server):
     """Untouched, the form asks for what the rules play by default: R1.7's two-player
-    variant on, 50 coins, the base game, a public table, the server's own clocks; and it
-    names the table in the creator's language."""
+    variant on, 50 coins, the base game, a public unrated table, the server's own clocks;
+    and it names the table in the creator's language."""
     set_language("pt_BR")
 
     async def body(app, pilot):
@@ -214,8 +216,8 @@ def test_the_form_s_defaults_are_the_rules_defaults(server):
                     "the new table")
         options = app.table.info["options"]
         assert options["two_player_draft"] is True
-        assert (options["variant"], options["treasury"], options["private"]) == (
-            "base", 50, False)
+        assert (options["variant"], options["treasury"], options["private"],
+                options["rated"]) == ("base", 50, False, False)
         assert options["name"] == "Mesa de Ana"
         assert (options["response_clock"], options["turn_clock"]) == (
             server.config.response_clock, server.config.turn_clock)
