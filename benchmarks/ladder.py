@@ -11,7 +11,14 @@ each bot's ordinal (mu - 3 sigma), mu, sigma, games and wins; beside it, unless
 --arena-games is 0, the same four in the in-process arena (`engine.bots.arena.tournament`,
 seats rotated) for M games, whose win rates should put them in the same order.
 
-`--json` prints {"games", "seconds", "leaderboard": [...], "arena": {name: rate}}.
+The ratings rank by the whole finishing order (the winner first, then the last one out), not
+by wins alone, so the ladder also reads the store it played into and prints each bot's mean
+place with its 95% interval: the order the ratings should follow. openskill's dynamics
+(tau: each game adds a little uncertainty back) keep sigma from shrinking to nothing, so a
+rating follows a bot's recent games and two bots whose mean places overlap may swap places.
+
+`--json` prints {"games", "seconds", "leaderboard": [...], "places": {name: [mean, half]},
+"arena": {name: rate}}.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ import trio
 from client.net import Link
 from engine.bots.arena import tournament
 from protocol import GetLeaderboard
+from server.ratings import finishing_order
+from server.store import Store
 
 STRATEGIES = ("random", "honest", "heuristic", "ismcts")
 COUP = [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())"]
@@ -82,6 +91,26 @@ def play(games: int, folder: str) -> tuple[list[dict], float]:
         server.wait(10)
 
 
+def places(path: str) -> dict[str, tuple[float, float]]:
+    """Each player's mean finishing place (1 is a win) over the finished games in the store
+    at `path`, and the half-width of its 95% interval."""
+    seen: dict[str, list[int]] = {}
+    store = Store(path, writer=False)
+    try:
+        for record in store.export():
+            result = record["result"]
+            for place, seat in enumerate(finishing_order(result["winner"], result["out"]), 1):
+                seen.setdefault(record["players"][seat]["name"], []).append(place)
+    finally:
+        store.close()
+    stats = {}
+    for name, got in seen.items():
+        mean = sum(got) / len(got)
+        spread = (sum((p - mean) ** 2 for p in got) / max(1, len(got) - 1)) ** 0.5
+        stats[name] = (mean, 1.96 * spread / len(got) ** 0.5)
+    return stats
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=300, help="rated games (default 300)")
@@ -93,26 +122,35 @@ def main(argv: list[str] | None = None) -> None:
     games, arena_games = (12, 40) if args.quick else (args.games, args.arena_games)
     with tempfile.TemporaryDirectory() as folder:
         board, seconds = play(games, folder)
+        placed = places(os.path.join(folder, "coup.db"))
     arena = {}
     if arena_games:
         standings = tournament(list(STRATEGIES), arena_games)
         arena = {name: round(s.win_rate, 4) for name, s in standings.items()}
     if args.json:
         print(json.dumps({"games": games, "seconds": round(seconds, 1), "leaderboard": board,
+                          "places": {n: [round(m, 3), round(h, 3)] for n, (m, h) in
+                                     placed.items()},
                           "arena": arena}))
         return
     print(f"rated ladder: {games} quick-play games of the four, {seconds:.0f} s")
     print(f"  {'rank':<5}{'bot':<11}{'ordinal':>8}{'mu':>8}{'sigma':>7}{'games':>7}"
-          f"{'wins':>6}{'arena':>8}")
+          f"{'wins':>6}{'mean place':>15}{'arena':>8}")
     for line in board:
         rate = arena.get(line["name"])
         shown = f"{rate:.1%}" if rate is not None else ""
+        mean, half = placed.get(line["name"], (0.0, 0.0))
+        place = f"{mean:.2f} ± {half:.2f}"
         print(f"  {line['rank']:<5}{line['name']:<11}{line['ordinal']:>8.2f}{line['mu']:>8.2f}"
-              f"{line['sigma']:>7.2f}{line['games']:>7}{line['wins']:>6}{shown:>8}")
+              f"{line['sigma']:>7.2f}{line['games']:>7}{line['wins']:>6}{place:>15}"
+              f"{shown:>8}")
+    by_rating = [line["name"] for line in board]
+    by_place = sorted(placed, key=lambda n: placed[n][0])
+    print(f"  order by rating: {', '.join(by_rating)}; by mean place: {', '.join(by_place)}"
+          f" — {'the same' if by_rating == by_place else 'DIFFERENT'}")
     if arena:
-        by_rating = [line["name"] for line in board]
         by_arena = sorted(arena, key=arena.get, reverse=True)
-        print(f"  order by rating: {', '.join(by_rating)}; by the arena's win rates "
+        print(f"  order by the arena's win rates "
               f"({arena_games} games): {', '.join(by_arena)}"
               f" — {'the same' if by_rating == by_arena else 'DIFFERENT'}")
 
