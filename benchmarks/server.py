@@ -23,9 +23,12 @@ What runs, all over loopback:
    one bare epoll loop (`drive`: no tasks, no scheduler), so that on a machine with few
    cores the load generator takes as little CPU as it can from the server it measures.
 3. **Without the store**: the same tables again on a server that keeps no records, to see
-   what durability costs. With `--rounds K` (default 3) steps 1 and 3 run K times, one
-   after the other; the figures are those of the round whose `store_ratio` is the median,
-   as one round's ratio swings with whatever else the machine is doing.
+   what durability costs. A round runs them on, off, off, on: each run of 2,000
+   connections leaves the next a little slower (closed sockets linger in the kernel: three
+   runs in a row went 338, 384, 402 µs a move), and that order lays the drift on both
+   alike. moves_per_s and moves_per_s_without_store are the means of a round's two runs of
+   each. With `--rounds K` (default 1) K rounds run and the one whose `store_ratio` is the
+   median is shown.
 4. **The ceiling**: a bare trio server that echoes msgpack maps (its own process again) and
    the same number of connections (4 N) on the same bare loop as the bots, each sending a
    small map shaped like a `move` and waiting for it to come back, for `--echo-seconds`.
@@ -723,15 +726,26 @@ def play_tables(tables: int, timeout: float, seed: int, db: str | None) -> tuple
 def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
             rounds: int = 1) -> tuple[dict, dict]:
     raise_file_limit()
-    # The store on (the real configuration) and off, one after the other in each round: what
-    # else the machine does moves both alike, and the middle round's ratio is the figure.
-    runs = []
+    # The store on (the real configuration) and off in the order on, off, off, on: each run of
+    # 2,000 connections leaves the next a little slower (its closed sockets linger in the
+    # kernel), and in this order that drift falls on both sides alike. A round's figure is the
+    # mean of its two runs of each; the round whose ratio is the median is shown.
+    rounds_run = []
     for _ in range(rounds):
-        with tempfile.TemporaryDirectory() as folder:
-            on = play_tables(tables, timeout, seed, os.path.join(folder, "coup.db"))
-        runs.append((on, play_tables(tables, timeout, seed, None)))
-    runs.sort(key=lambda run: run[0][0]["moves_per_s"] / max(1e-9, run[1][0]["moves_per_s"]))
-    (game, report), (bare, _) = runs[len(runs) // 2]
+        on, off = [], []
+        for store in (True, False, False, True):
+            if store:
+                with tempfile.TemporaryDirectory() as folder:
+                    on.append(play_tables(tables, timeout, seed, os.path.join(folder, "coup.db")))
+            else:
+                off.append(play_tables(tables, timeout, seed, None))
+        rate_on = sum(game["moves_per_s"] for game, _ in on) / 2
+        rate_off = sum(game["moves_per_s"] for game, _ in off) / 2
+        rounds_run.append((rate_on / max(1e-9, rate_off), rate_on, rate_off, on, off))
+    ratios = [run[0] for run in rounds_run]
+    store_ratio, rate_on, rate_off, on, off = sorted(rounds_run, key=lambda run: run[0])[
+        len(rounds_run) // 2]
+    (game, report), (bare, _) = on[0], off[0]
     echo = Child(_echo_server_main)
     try:
         echo_port = echo.port()
@@ -743,22 +757,20 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
         "finished": game["finished"],
         "errors": game["errors"],
         "moves": game["moves"],
-        "moves_per_s": round(game["moves_per_s"], 1),
+        "moves_per_s": round(rate_on, 1),
         "latency_p50_ms": round(game["latency_p50_ms"], 2),
         "latency_p99_ms": round(game["latency_p99_ms"], 2),
         "server_peak_rss_mb": round(report.get("rss_mb", 0.0), 1),
         "echo_round_trips_per_s": round(ceiling["echo_round_trips_per_s"], 1),
-        "ratio": round(game["moves_per_s"] / ceiling["echo_round_trips_per_s"], 3)
+        "ratio": round(rate_on / ceiling["echo_round_trips_per_s"], 3)
         if ceiling["echo_round_trips_per_s"] else 0.0,
-        "moves_per_s_without_store": round(bare["moves_per_s"], 1),
-        "store_ratio": round(game["moves_per_s"] / bare["moves_per_s"], 3)
-        if bare["moves_per_s"] else 0.0,
+        "moves_per_s_without_store": round(rate_off, 1),
+        "store_ratio": round(store_ratio, 3),
     }
     extra = {
-        "store_ratios": [round(on["moves_per_s"] / max(1e-9, off["moves_per_s"]), 3)
-                         for (on, _), (off, _) in runs],
-        "bare_play_cpu_s": bare["server_play_cpu_s"],
-        "bare_moves": bare["moves"],
+        "store_ratios": [round(ratio, 3) for ratio in ratios],
+        "cpu_us_a_move": cpu_a_move(on),
+        "cpu_us_a_move_without_store": cpu_a_move(off),
         "stale_rejections": game["stale"],
         "play_seconds": round(game["wall_s"], 2),
         "bots_cpu_s": round(game["bots_cpu_s"], 2),
@@ -772,6 +784,13 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
         "echo_server_cpu_us": ceiling["echo_server_cpu_us"],
     }
     return result, extra
+
+
+def cpu_a_move(runs: list[tuple[dict, dict]]) -> float | None:
+    """The server's CPU time a move over `runs`, in µs (None if it could not be read)."""
+    cpu = [game["server_play_cpu_s"] for game, _ in runs]
+    moves = sum(game["moves"] for game, _ in runs)
+    return sum(cpu) / moves * 1e6 if None not in cpu and moves else None
 
 
 def print_profile(path: str, top: int = 30) -> None:
@@ -793,9 +812,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds the play phase may take before it is cut (default 600)")
     parser.add_argument("--seed", type=int, default=1, help="the bots' random choices")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="rounds of the store on then off; the figures are those of the "
-                             "round whose store_ratio is the median (default 3)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds of the store on, off, off, on; the figures are those of "
+                             "the round whose store_ratio is the median (default 1)")
     args = parser.parse_args(argv)
     result, extra = measure(max(1, args.tables), args.echo_seconds, args.timeout, args.seed,
                             max(1, args.rounds))
@@ -824,13 +843,12 @@ def main(argv: list[str] | None = None) -> None:
               f"{', '.join(f'{r:.2f}' for r in extra['store_ratios'])} (the median is shown)")
         play_cpu = extra["server_play_cpu_s"]
         if play_cpu is not None:
-            per_move = play_cpu / result["moves"] * 1e6 if result["moves"] else 0.0
-            print(f"  play phase CPU: server {play_cpu:.2f} s ({per_move:,.0f} µs a move, "
-                  f"{play_cpu / extra['play_seconds']:.0%} of a core), bots "
+            print(f"  play phase CPU (the first run): server {play_cpu:.2f} s "
+                  f"({play_cpu / extra['play_seconds']:.0%} of a core), bots "
                   f"{extra['bots_cpu_s']:.2f} s")
-        if extra["bare_play_cpu_s"] is not None and extra["bare_moves"]:
-            print(f"  without the store: server "
-                  f"{extra['bare_play_cpu_s'] / extra['bare_moves'] * 1e6:,.0f} µs a move")
+        if extra["cpu_us_a_move"] is not None and extra["cpu_us_a_move_without_store"]:
+            print(f"  server CPU a move: {extra['cpu_us_a_move']:,.0f} µs with the store, "
+                  f"{extra['cpu_us_a_move_without_store']:,.0f} µs without")
         if extra["echo_server_cpu_us"] is not None:
             print(f"  echo server CPU: {extra['echo_server_cpu_us']:,.0f} µs a round trip")
         print(f"  stale_state rejections  {extra['stale_rejections']:>14,}  (normal, not errors)")
