@@ -14,6 +14,7 @@ import trio
 
 from engine import move
 from protocol import CreateTable, Join, MoveRequest, Ready
+from server.table import Table
 from tests.server.peer import Peer, new_id
 
 
@@ -106,3 +107,17 @@ class FullDisk:
             write(store, changes)
 
         monkeypatch.setattr(Store, "write", failing)
+
+
+def fail_table_named(monkeypatch, name: str):
+    """Make the table named `name` raise the next time it tells its changes (a bug of ours
+    in one table); returns the real method, to put back with monkeypatch."""
+    tell = Table._tell_changes
+
+    def fail_if_named(table):
+        if table.name == name:
+            raise RuntimeError("injected failure")
+        tell(table)
+
+    monkeypatch.setattr(Table, "_tell_changes", fail_if_named)
+    return tell

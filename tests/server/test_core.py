@@ -18,7 +18,7 @@ from protocol import (
 from server import Server, ServerConfig
 from server.lobby import CODE_RETRY, CODE_TRIES
 from server.table import Table
-from tests.server.helpers import eventually, play, play_out, seat_table
+from tests.server.helpers import eventually, fail_table_named, play, play_out, seat_table
 from tests.server.peer import new_id
 
 
@@ -109,14 +109,7 @@ async def test_a_failing_table_ends_alone_and_its_players_are_back_in_the_lobby(
     healthy = await seat_table(connect, ["ana", "bruno"], name="healthy")
     doomed = await seat_table(connect, ["chen", "dara"], start=False, name="doomed")
 
-    tell = Table._tell_changes
-
-    def fail_if_doomed(table):
-        if table.name == "doomed":
-            raise RuntimeError("injected failure")
-        tell(table)
-
-    monkeypatch.setattr(Table, "_tell_changes", fail_if_doomed)
+    tell = fail_table_named(monkeypatch, "doomed")
     await doomed[0].send(Ready(id=new_id()))
     for peer in doomed:
         error = await peer.expect("error", where=lambda m: m.re is None)

@@ -10,8 +10,7 @@ import trio
 from protocol import CreateTable, Join, Ready
 from server import Server, ServerConfig, lobby
 from server.store import Store
-from server.table import Table
-from tests.server.helpers import eventually, seat_table
+from tests.server.helpers import eventually, fail_table_named, seat_table
 from tests.server.peer import Peer, new_id
 
 WRONG = "AAAA-AAAA-AAAA"
@@ -65,14 +64,7 @@ async def test_a_failed_table_is_not_resumed_by_a_server_restarted_on_its_file(
         healthy = await seat_table(connect, ["ana", "bruno"], start=False, name="healthy")
         doomed = await seat_table(connect, ["chen", "dara"], start=False, name="doomed")
         await eventually(lambda: kept() == {"healthy", "doomed"})
-        tell = Table._tell_changes
-
-        def fail_if_doomed(table):
-            if table.name == "doomed":
-                raise RuntimeError("injected failure")
-            tell(table)
-
-        monkeypatch.setattr(Table, "_tell_changes", fail_if_doomed)
+        fail_table_named(monkeypatch, "doomed")
         await doomed[0].send(Ready(id=new_id()))
         await doomed[0].expect("error", code="table_failed")
         await eventually(lambda: kept() == {"healthy"})
