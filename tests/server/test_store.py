@@ -318,3 +318,58 @@ async def test_a_version_1_file_keeps_its_games_when_brought_up_to_date(db, monk
     store.close()
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 2
+
+
+async def test_a_long_run_of_rows_is_written_whole_and_in_order(db):
+    """Rows of one kind go in statements of many rows (as many as SQLite's parameters
+    allow): more moves than fit one statement are all kept, in order, and a key seen twice
+    in one run of identities is one identity that was seen last at the later time."""
+    from tests.server.recorded import START, add_table
+
+    store = Store(db)
+    row = add_table(store)
+    game_id = store.take_game_id()
+    moves = 400  # over two statements' worth of 7 parameters a move
+    store.write(
+        [("game", (game_id, row, 1, {"players": 2}, "1", [], START, False))]
+        + [("move", (game_id, n, n % 2, {"kind": "income"}, n, n, "bot"))
+           for n in range(moves)]
+        + [("identity", ("aa", "ana", START, START)), ("identity", ("bb", "bia", START, START)),
+           ("identity", ("aa", "ana", START, START + 9)),
+           ("result", (START + 1, 0, [1], game_id))])
+    record = store.record(game_id)
+    assert [m["state_id"] for m in record["moves"]] == list(range(moves))
+    assert [m["seat"] for m in record["moves"]] == [n % 2 for n in range(moves)]
+    assert sorted(store.identities()) == [("aa", "ana"), ("bb", "bia")]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT last_seen FROM identities WHERE key = 'aa'").fetchone() == (
+            START + 9,)
+    store.close()
+
+
+async def test_a_run_of_updates_leaves_each_row_as_its_last_change_left_it(db):
+    """Updates of one kind go in one statement (a CASE on the key): of two changes to one
+    table in a run, the later stands, and every other table gets its own."""
+    from tests.server.recorded import START
+
+    store = Store(db)
+    rows = [store.take_table_row() for _ in range(3)]
+    store.write([("table", (row, f"t{row}", "n", {"seats": 2}, None, {"status": "waiting"},
+                            START)) for row in rows])
+    store.write([("table_state", ({"seats": 2}, {"status": "playing"}, rows[0])),
+                 ("table_state", ({"seats": 3}, {"status": "playing"}, rows[1])),
+                 ("table_state", ({"seats": 2}, {"status": "over"}, rows[0])),
+                 ("table_closed", (START + 5, rows[2]))])
+    with sqlite3.connect(db) as conn:
+        kept = conn.execute("SELECT row, options, state, closed FROM tables ORDER BY row")
+        assert kept.fetchall() == [
+            (rows[0], '{"seats":2}', '{"status":"over"}', None),
+            (rows[1], '{"seats":3}', '{"status":"playing"}', None),
+            (rows[2], '{"seats":2}', '{"status":"waiting"}', START + 5)]
+    store.close()
+
+
+async def test_every_kind_of_change_has_its_place_in_a_write():
+    from server.store import ORDER
+
+    assert sorted(ORDER) == sorted([*CHANGES, "rate"])
