@@ -48,7 +48,10 @@ class Recorder:
         """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
         failing store (pause) and when it is done after all (resume)."""
         done = trio.Event()
-        await self._send.send((changes, done, waiting))
+        try:  # no checkpoint of its own: waiting for `done` is one, and a task step a move
+            self._send.send_nowait((changes, done, waiting))
+        except trio.WouldBlock:
+            await self._send.send((changes, done, waiting))
         await done.wait()
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
