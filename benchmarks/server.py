@@ -27,8 +27,10 @@ What runs, all over loopback:
    connections leaves the next a little slower (closed sockets linger in the kernel: three
    runs in a row went 338, 384, 402 µs a move), and that order lays the drift on both
    alike. moves_per_s and moves_per_s_without_store are the means of a round's two runs of
-   each. With `--rounds K` (default 1) K rounds run and the one whose `store_ratio` is the
-   median is shown.
+   each. With `--rounds K` (default 3) K rounds run and the one whose `store_ratio` is the
+   median is shown: on this 2-core machine one round's ratio swings between 0.65 and 0.97
+   with the rest of the machine's load (the same server's CPU a move, store off, went from
+   397 to 555 µs between rounds), so one round cannot tell 0.75 from 0.85.
 4. **The ceiling**: a bare trio server that echoes msgpack maps (its own process again) and
    the same number of connections (4 N) on the same bare loop as the bots, each sending a
    small map shaped like a `move` and waiting for it to come back, for `--echo-seconds`.
@@ -812,9 +814,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds the play phase may take before it is cut (default 600)")
     parser.add_argument("--seed", type=int, default=1, help="the bots' random choices")
-    parser.add_argument("--rounds", type=int, default=1,
+    parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of the store on, off, off, on; the figures are those of "
-                             "the round whose store_ratio is the median (default 1)")
+                             "the round whose store_ratio is the median (default 3)")
     args = parser.parse_args(argv)
     result, extra = measure(max(1, args.tables), args.echo_seconds, args.timeout, args.seed,
                             max(1, args.rounds))
