@@ -145,15 +145,19 @@ class Link:
 
     @classmethod
     async def reopen(cls, host: str, port: int, name: str | None,
-                     token: Callable[[], str | None], lasting: float,
+                     token: Callable[[], str | None] | None, lasting: float,
                      max_frame: int = DEFAULT_MAX_FRAME,
                      identity: Identity | None = None) -> Link:
-        """The seat's connection again, after a drop: opened with the seat's reconnect token,
-        tried with growing pauses for `lasting` seconds. `token()` is asked before each try
-        (None: the seat was given up meanwhile). LinkError when no try is left."""
+        """The connection again, after a drop: opened with the seat's reconnect token (no
+        `token` at all: with none, for a client that held no seat), tried with growing pauses
+        for `lasting` seconds. `token()` is asked before each try (None: the seat was given
+        up meanwhile). LinkError when no try is left."""
         deadline = trio.current_time() + lasting
         pause = FIRST_PAUSE
-        while (held := token()) is not None:
+        while True:
+            held = token() if token else None
+            if token and held is None:
+                raise LinkError("the seat was given up")
             try:
                 return await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT,
                                       max_frame=max_frame, identity=identity)
@@ -162,7 +166,6 @@ class Link:
                     raise
             await trio.sleep(pause)
             pause = min(LAST_PAUSE, pause * 2)
-        raise LinkError("the seat was given up")
 
     @property
     def name(self) -> str | None:

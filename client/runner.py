@@ -14,7 +14,8 @@ for (from the queue: it leaves the table and queues again, for a new rated table
 connection is re-opened with the seat's token, and play goes on from the fresh snapshot (a
 move sent on the broken link is made again if the snapshot still asks for it: it may have
 been lost with the link), unless the server said it is stopping, gave the seat to a newer
-connection, or no longer has the seat: then the runner stops (Dismissed).
+connection, or no longer has the seat: then the runner stops (Dismissed). A connection that
+drops while the runner waits in the queue (which forgets it) is opened again and queues again.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def _listed(tables: list[dict]) -> str:
 
 class Dismissed(LinkError):
     """The seat is gone for good: the server said a goodbye that a reconnect cannot undo
-    (FINAL_GOODBYES), or refused the seat's token when the runner came back."""
+    (FINAL_GOODBYES), refused the seat's token when the runner came back, or will not let
+    it queue."""
 
 
 @dataclass
@@ -127,22 +129,29 @@ class BotRunner:
         try:
             if link.identified and link.identified.table:
                 await self._seat_given_back(link)
-            else:
+            elif not self.seating.queue:
                 await self._find_table(link)
             while self.played < self.games:
                 try:
+                    if self.token is None:  # from the queue, and no seat yet
+                        await self._queue(link)
                     await self._play(link)
                     if self.seating.queue and self.played < self.games:
                         await self._leave(link)
-                        await self._find_table(link)
+                        self.table = self.token = None
                 except Dismissed:
                     raise
                 except LinkError as exc:
                     log.warning("%s: %s; reconnecting", self.name, exc)
                     await link.aclose()
+                    # With a seat, its token takes it back; with none (waiting in the queue,
+                    # which forgets a connection that drops), a new connection queues again.
+                    seated = self.token is not None
                     link = await Link.reopen(self.host, self.port, self.name,
-                                             lambda: self.token, self.reconnect_for,
-                                             identity=self.identity)
+                                             (lambda: self.token) if seated else None,
+                                             self.reconnect_for, identity=self.identity)
+                    if not seated and link.identified and link.identified.table:
+                        await self._seat_given_back(link)  # the queue seated us meanwhile
             await link.send(Leave(id=link.next_id()))
         finally:
             await link.aclose()
@@ -150,10 +159,8 @@ class BotRunner:
     # ------------------------------------------------------------------ the lobby
 
     async def _find_table(self, link: Link) -> None:
+        """Sit at the table the seating asks for (not from the queue: see _queue)."""
         seating = self.seating
-        if seating.queue:
-            await self._queue(link)
-            return
         if seating.create:
             request = CreateTable(id=link.next_id(), options={"seats": seating.create})
         elif seating.table:
@@ -196,8 +203,8 @@ class BotRunner:
         """Wait in the quick-play queue until the server seats us at a table it formed (the
         game starts at once: no ready to say)."""
         answer = await self._ask(link, lambda id: Queue(id=id, seats=self.seating.queue))
-        if answer.TYPE == "error":
-            raise LinkError(f"could not queue: {answer.code}: {answer.message}")
+        if answer.TYPE == "error":  # the server will not seat us: asking again will not help
+            raise Dismissed(f"could not queue: {answer.code}: {answer.message}")
         log.info("%s: queued, %d waiting", self.name, answer.waiting)
         while True:
             msg = await self._receive(link)

@@ -4,16 +4,18 @@ against the server and three SDK bots, the SDK runner plays games with rematches
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
 import pytest
 import trio
 
+from client import runner as runner_module
 from client.net import LinkError
 from client.runner import BotRunner, Seating
 from engine.bots import make
-from protocol import CreateTable
+from protocol import CreateTable, Queue
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
 
@@ -138,6 +140,34 @@ async def test_coup_bot_table_says_when_no_table_has_that_id_or_name(
     with pytest.raises(LinkError, match="no table has the id or name 'Trio'; the tables "
                                         r"are Duel \("):
         await guest.run()
+
+
+@pytest.mark.trio
+async def test_a_bot_whose_connection_drops_in_the_queue_queues_again(port: int,
+                                                                       monkeypatch) -> None:
+    """The queue forgets a connection that drops: the runner opens a new one and queues
+    again, and plays its games when a second bot comes (before, it reopened with the token
+    it had none of, and stopped)."""
+    queued = []
+
+    class DroppingLink(runner_module.Link):
+        async def send(self, msg) -> None:
+            await super().send(msg)
+            if isinstance(msg, Queue):
+                queued.append(msg)
+                if len(queued) == 1:
+                    self.stream.socket.shutdown(socket.SHUT_RDWR)
+
+    monkeypatch.setattr(runner_module, "Link", DroppingLink)
+    first, second = [BotRunner("127.0.0.1", port, make("heuristic", seed=s), name=f"q{s}",
+                               seating=Seating(queue=2), games=2) for s in range(2)]
+    with trio.fail_after(30):
+        async with trio.open_nursery() as players:
+            players.start_soon(first.run)
+            while len(queued) < 2:  # dropped alone in the queue, and queued again
+                await trio.sleep(0.01)
+            players.start_soon(second.run)
+    assert [first.played, second.played] == [2, 2]
 
 
 @pytest.mark.trio
