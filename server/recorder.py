@@ -1,18 +1,21 @@
 """The recorder: the one writer of the store, and group commit for every table.
 
-Tables hand it their changes with `commit` and wait until those are on the disk: nothing a
-move changes is shown to anyone before the move is durable. Its task takes everything that
-is waiting at once and writes it in one transaction from a worker thread, so a hundred tables
-that moved together share one fsync, and the next batch gathers while one is written.
+Tables hand it their changes with the frames those changes hold (`deliver`), and it sends
+the frames once the changes are on the disk: nothing a move changes is shown to anyone
+before the move is durable, while the table plays on (a table parked on every move cost
+the server about a task step a move). `commit` is for who must wait: it returns once the
+changes are on the disk. Its task takes everything that is waiting at once and writes it
+in one transaction from a worker thread, so a hundred tables that moved together share one
+fsync, and the next batch gathers while one is written.
 
 A write that fails (disk full, file locked or unwritable) is tried again, the same batch
 first, every few seconds until it succeeds; meanwhile `failing` says why, and the tables
-waiting on it pause (see Table._commit). Nothing is dropped and nothing is reordered.
+whose changes wait pause (see Table.run). Nothing is dropped and nothing is reordered.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import trio
 
@@ -27,11 +30,18 @@ RETRY_MOST = 5.0
 
 
 class Waiting(Protocol):
-    """Who waits on a commit: told when the store fails it, and when it takes it at last."""
+    """Whose changes they are: told when the store fails them, when it takes them at last,
+    and when what they held has been sent."""
 
     def pause(self, why: str) -> None: ...
 
     def resume(self) -> None: ...
+
+    def delivered(self) -> None: ...
+
+
+#: Frames to send once changes are durable: (session, frames) pairs, in order.
+Held = list[tuple[Any, tuple]]
 
 
 class Recorder:
@@ -40,7 +50,7 @@ class Recorder:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._send, self._receive = trio.open_memory_channel[
-            tuple[list[Change], trio.Event, Waiting | None]](QUEUE)
+            tuple[list[Change], trio.Event | None, Waiting | None, Held]](QUEUE)
         #: Why the last write failed, while writes fail; None when they succeed.
         self.failing: str | None = None
 
@@ -48,11 +58,20 @@ class Recorder:
         """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
         failing store (pause) and when it is done after all (resume)."""
         done = trio.Event()
-        try:  # no checkpoint of its own: waiting for `done` is one, and a task step a move
-            self._send.send_nowait((changes, done, waiting))
-        except trio.WouldBlock:
-            await self._send.send((changes, done, waiting))
+        await self._put((changes, done, waiting, []))
         await done.wait()
+
+    async def deliver(self, changes: list[Change], held: Held, waiting: Waiting) -> None:
+        """Send the `held` frames once `changes` are on the disk (after everything handed
+        over before), then tell `waiting` (delivered). Returns at once, unless the queue is
+        full: the table plays on while its changes are written."""
+        await self._put((changes, None, waiting, held))
+
+    async def _put(self, entry: tuple) -> None:
+        try:  # no checkpoint of its own in the common case: a task step less a move
+            self._send.send_nowait(entry)
+        except trio.WouldBlock:
+            await self._send.send(entry)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
@@ -61,8 +80,13 @@ class Recorder:
                 batch = [await self._receive.receive()]
                 self._gather(batch)
                 await self._write(batch)
-                for _, done, _ in batch:
-                    done.set()
+                for _, done, waiting, held in batch:
+                    for session, frames in held:
+                        session.send(*frames)
+                    if done is not None:
+                        done.set()
+                    elif waiting is not None:
+                        waiting.delivered()
 
     def _gather(self, batch: list) -> None:
         """Add to `batch` everything waiting now."""
@@ -81,12 +105,12 @@ class Recorder:
         while True:
             try:
                 await trio.to_thread.run_sync(
-                    self.store.write, [c for changes, _, _ in batch for c in changes])
+                    self.store.write, [c for changes, _, _, _ in batch for c in changes])
             except StoreError as exc:
                 if self.failing != str(exc):
                     log.error("store_failed", error=str(exc), batch=len(batch))
                 self.failing = str(exc)
-                for _, _, waiting in batch[paused:]:
+                for _, _, waiting, _ in batch[paused:]:
                     if waiting is not None:
                         waiting.pause(self.failing)
                 paused = len(batch)
@@ -97,7 +121,7 @@ class Recorder:
             if self.failing is not None:
                 log.info("store_recovered", batch=len(batch))
                 self.failing = None
-                for _, _, waiting in batch:
+                for _, _, waiting, _ in batch:
                     if waiting is not None:
                         waiting.resume()
             return

@@ -19,6 +19,7 @@ changed. It never sets a field of a session or of the lobby.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import random
@@ -195,12 +196,16 @@ class Table:
         self.game_id: int | None = None
         self.games = 0
         self.game_started = 0.0
-        #: Changes for the store not yet committed, and the frames held until they are: no
-        #: one sees a move before it is durable (see _commit).
+        #: Changes for the store not yet handed to the recorder, and the frames held until
+        #: they are durable: no one sees a move before it is (see _commit). `_in_flight`:
+        #: hand-overs the recorder has not yet delivered; what is sent meanwhile waits too.
         self._changes: list[Change] = []
         self._held: list[tuple[Session, tuple]] = []
-        #: When the store stopped taking this table's changes (its play paused), if it has.
+        self._in_flight = 0
+        #: When the store stopped taking this table's changes (its play paused), if it has,
+        #: and what is set when it takes them again.
         self._paused_at: float | None = None
+        self._resumed = trio.Event()
         if recorder and row is None:
             self._changes.append(("table", (self.row, self.id, self.name, self.options,
                                             self.code, self._state(), time.time())))
@@ -287,14 +292,20 @@ class Table:
             async with self._inbox:
                 while not self.closed:
                     wake = self._next_wake()
+                    first = None
                     if wake is None:  # no clock is running: no cancel scope to pay for
-                        self._handle_waiting(await self._inbox.receive())
+                        first = await self._inbox.receive()
                     elif wake > trio.current_time():
                         with trio.move_on_at(wake):
-                            self._handle_waiting(await self._inbox.receive())
+                            first = await self._inbox.receive()
                     else:  # a move is due now: the others run first, and what came is read
                         await trio.sleep(0)
-                        self._handle_ready()
+                        with contextlib.suppress(trio.WouldBlock):
+                            first = self._inbox.receive_nowait()
+                    if self._paused_at is not None:  # the store fails: nothing is played
+                        await self._resumed.wait()
+                    if first is not None:
+                        self._handle_waiting(first)
                     if not self.closed:
                         await self._keep_time()
                     self._tell_changes()
@@ -305,14 +316,6 @@ class Table:
             self.closed = True
             self._inbox_send.close()
             log.info("table_closed", table=self.id)
-
-    def _handle_ready(self) -> None:
-        """Every item waiting in the inbox, if any, without waiting for one."""
-        try:
-            first = self._inbox.receive_nowait()
-        except trio.WouldBlock:
-            return
-        self._handle_waiting(first)
 
     def _handle_waiting(self, first: tuple) -> None:
         """`first`, then every item already waiting in the inbox, without a trip through
@@ -846,27 +849,32 @@ class Table:
 
     def _send(self, session: Session, *frames) -> None:
         """Send now, or, while changes wait to be durable, once they are (in order)."""
-        if self._changes or self._held:
+        if self._changes or self._held or self._in_flight:
             self._held.append((session, frames))
         else:
             session.send(*frames)
 
     async def _commit(self) -> None:
-        """Make the changes of the items just handled durable, then send what they held.
-        While the store fails the table waits here: its players are told (pause, resume)
-        and its clocks stop, by the recorder (see Recorder)."""
-        if self._changes:
+        """Hand the changes of the items just handled to the recorder, with the frames they
+        hold: it sends those once the changes are durable, and the table plays on meanwhile
+        (it waits only while the recorder's queue is full). While the store fails, the
+        recorder pauses the table: it plays nothing, and its clocks stop (see run, pause)."""
+        if self._changes or self._held:
             changes, self._changes = self._changes, []
-            await self.recorder.commit(changes, self)
-        held, self._held = self._held, []
-        for session, frames in held:
-            session.send(*frames)
+            held, self._held = self._held, []
+            self._in_flight += 1
+            await self.recorder.deliver(changes, held, self)
+
+    def delivered(self) -> None:
+        """The recorder sent what one hand-over held."""
+        self._in_flight -= 1
 
     def pause(self, why: str) -> None:
         """The store cannot take this table's changes: its play stops until it can."""
         if self._paused_at is not None:
             return
         self._paused_at = trio.current_time()
+        self._resumed = trio.Event()
         log.warning("table_paused", table=self.id, error=why)
         notice = encode_once(Paused(table=self.id, paused=True, message=(
             f"The server cannot save this game ({why}): play is paused and the clocks "
@@ -880,6 +888,7 @@ class Table:
             return
         stopped = trio.current_time() - self._paused_at
         self._paused_at = None
+        self._resumed.set()
         for times in (self.deadlines, self.bot_due):
             for seat in times:
                 times[seat] += stopped

@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import threading
 import time
 
 import pytest
 import trio
 
 from engine import record as records
-from protocol import CreateTable, Join, Ready, Start
+from protocol import CreateTable, Join, MoveRequest, Ready, Start
 from server import Server, ServerConfig
 from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 from tests.server.helpers import FullDisk, eventually, play_out, seat_table
@@ -79,6 +80,44 @@ async def test_updates_are_held_until_the_store_has_the_move(db, monkeypatch):
         nursery.cancel_scope.cancel()
 
 
+async def test_what_a_table_says_while_a_move_is_written_comes_after_that_move(
+        db, monkeypatch):
+    """The table plays on while the recorder writes its changes, so what it says meanwhile
+    with nothing to write (a refusal here) waits behind the frames the move holds: the
+    mover reads its move accepted, its update, then the refusal, in that order."""
+    real_write = Store.write
+    writing = threading.Event()
+
+    def slow_write(self, changes):
+        writing.set()
+        time.sleep(0.1)
+        real_write(self, changes)
+
+    monkeypatch.setattr(Store, "write", slow_write)
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, db)
+        peers = await seat_table(lambda name: Peer.connect(server.address[1], name),
+                                 ["ana", "bruno", "chen"])
+        actor = next(p for p in peers if p.seat == p.view.actor)
+        state = actor.view.state_id
+        first, again = (MoveRequest(id=new_id(), state_id=state, move={"kind": "income"})
+                        for _ in range(2))
+        writing.clear()
+        await actor.send(first)
+        await trio.to_thread.run_sync(writing.wait)  # the move is being written
+        await actor.send(again)  # the same move again: stale, as the first was accepted
+        seen = []
+        while len(seen) < 3:
+            msg = await actor.next()
+            if msg.TYPE in ("move_accepted", "update", "move_rejected"):
+                seen.append((msg.TYPE, getattr(msg, "re", None)))
+        assert seen == [("move_accepted", first.id), ("update", None),
+                        ("move_rejected", again.id)]
+        for peer in peers:
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
 async def test_a_server_stopped_without_warning_resumes_its_tables(db):
     """R: the same table id, private code, seats and tokens after a restart; the players
     come back with their tokens and finish the game, and the record replays to its end."""
@@ -106,8 +145,7 @@ async def test_a_server_stopped_without_warning_resumes_its_tables(db):
                                    lambda view: view.state_id >= 6)
         seen = max(p.view.state_id for p in peers)
         tokens = {p.seat: p.token for p in peers}
-        first.lobby.recorder.store.close()
-        nursery.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()  # the lobby closes the store when its writer is done
     for peer in peers:
         await peer.aclose()
 
@@ -251,8 +289,7 @@ async def test_a_server_that_forgets_its_tables_closes_them_and_frees_their_name
     async with trio.open_nursery() as nursery:
         first = await served(nursery, db)
         peers = await two_at_a_table(first)
-        first.lobby.recorder.store.close()
-        nursery.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()  # the lobby closes the store when its writer is done
     for peer in peers:
         await peer.aclose()
     async with trio.open_nursery() as nursery:
@@ -279,8 +316,7 @@ async def test_bot_seats_play_on_after_a_restart(db):
         await ana.play_random(random.Random(4), lambda view: view.state_id >= 8)
         table = first.lobby.tables[joined.table]
         bots = [(s.bot.name, s.bot_seed) for s in table.seats if s.bot]
-        first.lobby.recorder.store.close()
-        nursery.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()  # the lobby closes the store when its writer is done
     await ana.aclose()
 
     async with trio.open_nursery() as nursery:
