@@ -128,7 +128,7 @@ class BotRunner:
         self.name = link.name or self.name
         try:
             if link.identified and link.identified.table:
-                await self._seat_given_back(link)
+                await self._seated(link, "given back")
             elif not self.seating.queue:
                 await self._find_table(link)
             while self.played < self.games:
@@ -151,7 +151,7 @@ class BotRunner:
                                              (lambda: self.token) if seated else None,
                                              self.reconnect_for, identity=self.identity)
                     if not seated and link.identified and link.identified.table:
-                        await self._seat_given_back(link)  # the queue seated us meanwhile
+                        await self._seated(link, "given back")  # the queue seated us meanwhile
             await link.send(Leave(id=link.next_id()))
         finally:
             await link.aclose()
@@ -206,21 +206,17 @@ class BotRunner:
         if answer.TYPE == "error":  # the server will not seat us: asking again will not help
             raise Dismissed(f"could not queue: {answer.code}: {answer.message}")
         log.info("%s: queued, %d waiting", self.name, answer.waiting)
-        while True:
-            msg = await self._receive(link)
-            if msg.TYPE == "joined" and msg.re is None:
-                self.table, self.token = msg.table, msg.token
-                log.info("%s: seat %s at table %s", self.name, msg.seat, msg.table)
-                return
+        await self._seated(link, "from the queue")
 
-    async def _seat_given_back(self, link: Link) -> None:
-        """The server knew us by our key and gives our seat back (a bot restarted mid-game):
-        play on from it, at whatever table the seating asked for before."""
+    async def _seated(self, link: Link, how: str) -> None:
+        """Wait for the seat the server gives us unasked (a `joined` with no `re`): one the
+        queue formed, or ours given back when the server knew us by our key (a bot
+        restarted mid-game plays on from it)."""
         while True:
             msg = await self._receive(link)
             if msg.TYPE == "joined" and msg.re is None:
                 self.table, self.token = msg.table, msg.token
-                log.info("%s: seat %s at table %s given back", self.name, msg.seat, msg.table)
+                log.info("%s: seat %s at table %s %s", self.name, msg.seat, msg.table, how)
                 return
 
     async def _table_named(self, link: Link, wanted: str) -> str:
