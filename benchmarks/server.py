@@ -38,12 +38,12 @@ What runs, all over loopback:
 Figures (`--json` prints exactly these keys, in one JSON object):
 
     tables                  tables set up (N)
-    finished                tables whose 4 bots all saw the game end
-    errors                  anything that went wrong: a refused move other than stale_state
-                            (answering a window that another seat's move had just closed is
-                            normal), an `error` or `bye` from the server, a connection that
-                            closed or failed, a table that failed to set up or did not finish
-                            before --timeout
+    finished                tables whose 4 bots all saw the game end (the fewest of any run)
+    errors                  over every run, anything that went wrong: a refused move other
+                            than stale_state (answering a window that another seat's move
+                            had just closed is normal), an `error` or `bye` from the server,
+                            a connection that closed or failed, a table that failed to set
+                            up or did not finish before --timeout
     moves                   moves the server accepted from the bots (move_accepted)
     moves_per_s             moves / the play phase's wall time (first ready → last game over)
     latency_p50_ms, _p99_ms a move sent → the update carrying its result (the first update
@@ -748,6 +748,7 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
     store_ratio, rate_on, rate_off, on, off = sorted(rounds_run, key=lambda run: run[0])[
         len(rounds_run) // 2]
     (game, report), (bare, _) = on[0], off[0]
+    every_run = [played for run in rounds_run for played, _ in run[3] + run[4]]
     echo = Child(_echo_server_main)
     try:
         echo_port = echo.port()
@@ -756,8 +757,8 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
         echo.stop()
     result = {
         "tables": tables,
-        "finished": game["finished"],
-        "errors": game["errors"],
+        "finished": min(run["finished"] for run in every_run),
+        "errors": sum(run["errors"] for run in every_run),
         "moves": game["moves"],
         "moves_per_s": round(rate_on, 1),
         "latency_p50_ms": round(game["latency_p50_ms"], 2),
@@ -778,7 +779,7 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
         "bots_cpu_s": round(game["bots_cpu_s"], 2),
         "server_cpu_s": round(report.get("cpu_s", 0.0), 2),
         "server_play_cpu_s": game["server_play_cpu_s"],
-        "problems": {**bare["problems"], **game["problems"]},
+        "problems": {k: v for run in every_run for k, v in run["problems"].items()},
         "latency_p99_ms_without_store": round(bare["latency_p99_ms"], 2),
         "server_log": report.get("log", {}),
         "echo_connections": ceiling["echo_connections"],
