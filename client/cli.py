@@ -25,12 +25,15 @@ def build_parser() -> argparse.ArgumentParser:
     identity = ("the file of your key, who you are on servers (default: identity.pem in your "
                 "config directory, made on first use)")
     parser.add_argument("--identity", metavar="FILE", help=identity)
+    guest = "play as a guest: no key is read or made, and your games are unrated"
+    parser.add_argument("--guest", action="store_true", help=guest)
     sub = parser.add_subparsers(dest="command")
     client = argparse.ArgumentParser(add_help=False)  # the client's flags after the command
     client.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     client.add_argument("--no-bell", dest="bell", action="store_false",
                         default=argparse.SUPPRESS, help=bell)
     client.add_argument("--identity", metavar="FILE", default=argparse.SUPPRESS, help=identity)
+    client.add_argument("--guest", action="store_true", default=argparse.SUPPRESS, help=guest)
     strategies = ", ".join(sorted(STRATEGIES)) + "; or a level: " + ", ".join(LEVELS)
     playouts = (f"playouts per searched decision, for ismcts: more plays stronger and slower "
                 f"(default {PLAYOUTS})")
@@ -60,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
         + "; relaxed is three times the server's, time to read a claim and the rules card "
         "while you learn (default relaxed)"))
     join = sub.add_parser("join", help="the lobby of a server", parents=[client])
-    join.add_argument("address", metavar="HOST[:PORT]")
+    join.add_argument("address", metavar="HOST[:PORT]", nargs="?",
+                      help="the server (default: choose among those found on this network)")
     join.add_argument("--name", help="your name on the server")
     bot = sub.add_parser(
         "bot", help="play a bot strategy on a server",
@@ -139,6 +143,15 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--as", dest="view_as", type=int, metavar="SEAT",
                         help="start with the game as seat SEAT saw it, counting from 1 "
                         "(default: every card face up)")
+    web = sub.add_parser(
+        "web", help="serve the client to web browsers",
+        description="Serve the terminal client to web browsers (the web extra: pip install "
+        "'coup-tui[web]'). Each browser session runs its own client, a guest on servers. "
+        "Loopback only by default: put a reverse proxy with TLS and a login in front before "
+        "opening it to others (docs/SERVER.md).")
+    from . import web as door
+
+    door.add_arguments(web)
     serve = sub.add_parser("serve", help="run a game server")
     from server.cli import add_arguments
 
@@ -152,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         from server.cli import main as serve
 
         return serve(args)
+    if args.command == "web":
+        from .web import main as web
+
+        return web(args)
     if args.command == "bot":
         return _bot(args)
     if args.command == "export":
@@ -169,7 +186,7 @@ def _client(args) -> int:
     from engine.bots import STRATEGIES, known
 
     from .i18n import set_language
-    from .identity import IdentityError, load
+    from .identity import IdentityError
     from .net import LinkError, parse_address
 
     try:
@@ -181,7 +198,7 @@ def _client(args) -> int:
     from .tui.launch import CLOCKS
 
     try:
-        identity = load(args.identity)
+        identity = _identity(args)
     except IdentityError as exc:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
@@ -196,6 +213,8 @@ def _client(args) -> int:
         launch = Launch("play", name=args.name, bots=args.bots, strategy=strategy,
                         variant=args.variant, seed=args.seed, response_clock=answer,
                         turn_clock=turn, bell=args.bell)
+    elif args.command == "join" and args.address is None:
+        launch = Launch("find", name=args.name, bell=args.bell)
     elif args.command == "join":
         try:
             host, port = parse_address(args.address)
@@ -224,6 +243,20 @@ def _client(args) -> int:
         quiet.removeHandler(null)
         quiet.propagate = propagate
     return 0
+
+
+def _identity(args):
+    """Who the player is on servers: nobody with --guest; the identity the SSH door vouches
+    for in the environment, in a client it started; else the key in the identity file."""
+    import os
+
+    from .identity import DOOR_VARIABLE, load, vouched
+
+    if args.guest:
+        return None
+    if DOOR_VARIABLE in os.environ:
+        return vouched(os.environ[DOOR_VARIABLE])
+    return load(args.identity)
 
 
 class Refused(Exception):

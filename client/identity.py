@@ -6,6 +6,9 @@ only (0600): by default `identity.pem` in the user's config directory, or any fi
 the private key never leaves this module but as signatures: `sign` answers a server's
 welcome with a signature bound to that server's id and that connection's nonce, so it opens
 no other connection and no other server. The crypto is the `cryptography` package's.
+
+A client the SSH door starts has no key file of its own: it is the identity the door vouches
+for (`Vouched`), from the environment.
 """
 
 from __future__ import annotations
@@ -44,6 +47,38 @@ class Identity:
         signature = self._secret.sign(Identify.signed(server_id, nonce))
         return Identify(id=request_id, key=self.key, nonce=nonce, server_id=server_id,
                         signature=signature.hex())
+
+
+@dataclass(frozen=True)
+class Vouched:
+    """An identity the SSH door vouches for: the door authenticated the player's SSH key and
+    started this client with the identity's `key` and a `proof` that only the door and the
+    server can make (server/doorkey.py), given in the environment as DOOR_VARIABLE."""
+
+    key: str
+    _proof: str = field(repr=False)  # never shown, never sent
+
+    def identify(self, request_id: int, server_id: str, nonce: str) -> Identify:
+        """The `identify` answering a welcome that gave `server_id` and `nonce`."""
+        return Identify(id=request_id, key=self.key, nonce=nonce, server_id=server_id,
+                        signature=Identify.vouched(self._proof, server_id, nonce), door="ssh")
+
+
+#: The environment variable in which the SSH door gives its client "<key>:<proof>".
+DOOR_VARIABLE = "COUP_DOOR_IDENTITY"
+
+
+def vouched(value: str) -> Vouched:
+    """The identity DOOR_VARIABLE's `value` gives; IdentityError if it is not "<key>:<proof>"
+    of 64 hex digits each."""
+    key, _, proof = value.partition(":")
+    try:
+        if len(key) != 64 or len(proof) != 64:
+            raise ValueError
+        bytes.fromhex(key), bytes.fromhex(proof)
+    except ValueError:
+        raise IdentityError(f"{DOOR_VARIABLE} is not <key>:<proof> in hex") from None
+    return Vouched(key, proof)
 
 
 def default_path() -> str:

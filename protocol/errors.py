@@ -30,6 +30,7 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "wrong_server": (False, "identify's server id is not this server's"),
     "nonce_used": (False, "this connection has identified (or tried to) already"),
     "bad_signature": (False, "identify's signature does not verify with its key"),
+    "no_door": (False, "identify names a door, and this server takes no door's word"),
     "name_taken": (False, "the name asked for belongs to another identity on this server"),
 }
 

@@ -10,6 +10,8 @@ docs/PROTOCOL.md is written from this module: change one, change the other.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -47,6 +49,8 @@ HEX32 = Str(64, 64)
 SERVER_ID = Str(32, 32)
 #: The prefix of what a client signs to identify: the signature is good for nothing else.
 IDENTIFY_CONTEXT = b"coup-identify\0"
+#: The doors that vouch for identities (Identify.door).
+DOORS = ("ssh",)
 
 #: Options of a table, as create_table sends them and table summaries show them.
 TABLE_OPTIONS = Map((
@@ -309,7 +313,10 @@ class Welcome(Message):
 @dataclass(frozen=True, slots=True)
 class Identify(Message):
     """Who the client is: its Ed25519 public `key`, and its `signature` over `signed(...)` of
-    the nonce and server id its welcome carried. Answered by `identified`."""
+    the nonce and server id its welcome carried. Answered by `identified`.
+
+    With `door`, the key is an identity that door vouches for (server/doorkey.py), and the
+    signature is `vouched(...)`, made with the proof the door gave for that key."""
 
     TYPE = "identify"
     SENDER = "client"
@@ -318,11 +325,19 @@ class Identify(Message):
     nonce: str = spec(HEX32)
     server_id: str = spec(SERVER_ID)
     signature: str = spec(Str(128, 128))
+    door: str | None = spec(Enum(DOORS), None)
 
     @staticmethod
     def signed(server_id: str, nonce: str) -> bytes:
         """The bytes a client signs: bound to one server and one connection."""
         return IDENTIFY_CONTEXT + server_id.encode() + b"\0" + nonce.encode()
+
+    @staticmethod
+    def vouched(proof: str, server_id: str, nonce: str) -> str:
+        """The signature, hex, of an identity a door vouches for with `proof`: the
+        HMAC-SHA512 of `signed(...)` under it."""
+        return hmac.new(bytes.fromhex(proof), Identify.signed(server_id, nonce),
+                        hashlib.sha512).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,10 @@ import sys
 import trio
 
 from . import log
+from .announce import addresses
 from .app import Server
 from .config import ServerConfig
+from .doorkey import DoorKeyError, default_secret_path
 from .store import StoreError, default_path
 from .thinking import allowed_strategies
 
@@ -34,7 +36,9 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     config = ServerConfig(**{f.name: getattr(args, f.name)
                              for f in dataclasses.fields(ServerConfig)})
     db = default_path("server") if config.db is None else config.db
-    return dataclasses.replace(config, db=None if db == ":memory:" else db)
+    door = default_secret_path() if config.door_secret is None else config.door_secret
+    return dataclasses.replace(config, db=None if db == ":memory:" else db,
+                               door_secret=None if door == "none" else door)
 
 
 def tune_gc() -> None:
@@ -64,6 +68,12 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"coup serve: --bot-strategies: {exc}", file=sys.stderr)
         return 2
+    if config.announce:
+        try:
+            addresses(config.host)
+        except ValueError as exc:
+            print(f"coup serve: --announce: {exc}", file=sys.stderr)
+            return 2
     log.setup(config.log_json)
     tune_gc()
     tune_switching()
@@ -71,6 +81,9 @@ def main(args: argparse.Namespace) -> int:
         server = Server(config)
     except StoreError as exc:
         print(f"coup serve: --db: {exc}", file=sys.stderr)
+        return 2
+    except DoorKeyError as exc:
+        print(f"coup serve: --door-secret: {exc}", file=sys.stderr)
         return 2
 
     async def run() -> None:

@@ -64,9 +64,17 @@ class ServerConfig:
                                     "before a table forms with server bots in the seats no "
                                     "one waits for; 0 = never")
     log_json: bool = setting(False, "log one JSON object per line")
+    announce: bool = setting(False, "announce the server on the local network by mDNS "
+                             "(DNS-SD), so that clients there list it: its name, address, "
+                             "tables and players, heard by every machine on the network; "
+                             "needs --host 0.0.0.0 or a network address")
     forget_tables: bool = setting(False, "at startup, close the unfinished tables the store "
                                   "kept instead of resuming them: for a server whose players "
                                   "cannot come back to them")
+    door_secret: str | None = setting(None, "the file of the secret shared with the SSH door "
+                                      "(coup ssh), with which it vouches for its players' keys "
+                                      "(coup serve: door.secret in the user's data directory, "
+                                      "made on first use); none: take no door's word", str)
     db: str | None = setting(None, "the SQLite file that keeps every table, accepted move and "
                              "finished game, so that a restarted server resumes its tables "
                              "(coup serve: server.db in the user's data directory); :memory: "

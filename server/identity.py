@@ -2,7 +2,9 @@
 
 A client proves it holds an Ed25519 key by signing the nonce its connection's welcome gave,
 together with this server's id (protocol.Identify.signed): a signature made for another
-connection or another server proves nothing here. A verified key is a player ("key:<hex>");
+connection or another server proves nothing here. A client the SSH door started proves the
+door vouched for its identity the same way, with an HMAC under the door's proof
+(server/doorkey.py). A verified key is a player ("key:<hex>");
 the first key to use a name holds it on this server for good, and comes back to it. The
 names are held in memory, loaded from the store at startup, and every new one is written
 there; a server without a store knows its identities for as long as it runs.
@@ -21,6 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from protocol import Identify
 
+from . import doorkey
 from .store import Change, Store
 from .table import Refused
 
@@ -33,9 +36,11 @@ def player_id(key: str) -> str:
 class Identities:
     """The server's id and its identities' names (see the module docstring)."""
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: Store | None, door_secret: bytes | None = None) -> None:
         #: 16 random bytes as hex: kept in the store, so the same server across restarts.
         self.server_id = store.server_id() if store else secrets.token_hex(16)
+        #: The secret shared with the SSH door (server/doorkey.py); None: no door's word.
+        self._door_secret = door_secret
         self._names: dict[str, str] = {}  # casefolded name -> key
         self._keys: dict[str, str] = {}  # key -> name
         for key, name in store.identities() if store else ():
@@ -59,6 +64,13 @@ class Identities:
             raise Refused("wrong_server", "That server id is not this server's.")
         if not spend():
             raise Refused("nonce_used", "This connection has identified already.")
+        if msg.door is not None:
+            if self._door_secret is None:
+                raise Refused("no_door", "This server takes no door's word for an identity.")
+            if not doorkey.check(self._door_secret, msg):
+                raise Refused("bad_signature", "The door's proof does not verify for that "
+                              "identity.")
+            return
         try:
             Ed25519PublicKey.from_public_bytes(bytes.fromhex(msg.key)).verify(
                 bytes.fromhex(msg.signature), Identify.signed(msg.server_id, msg.nonce))

@@ -34,6 +34,7 @@ from protocol.messages import NAME
 
 from . import history, log
 from .config import ServerConfig
+from .doorkey import load_secret
 from .identity import Identities, player_id
 from .limits import TokenBucket
 from .queue import Formed, QuickPlay, Wish
@@ -63,11 +64,14 @@ class Lobby:
         """The lobby of a server configured by `config`; StoreError if its `db` cannot be
         used."""
         self.config = config
+        # Read before the store opens: a secret that cannot be read leaves nothing open.
+        door_secret = load_secret(config.door_secret) if config.door_secret else None
         self.thinkers = Thinkers(config)
         #: The store's one writer, if the server keeps records.
         self.recorder = Recorder(Store(config.db)) if config.db else None
         #: The server's id and its identities' names.
-        self.identities = Identities(self.recorder.store if self.recorder else None)
+        self.identities = Identities(self.recorder.store if self.recorder else None,
+                                     door_secret)
         self.history = history.History(self.recorder.store if self.recorder else None)
         self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}

@@ -14,7 +14,7 @@ from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 from server import ServerConfig
 
-from ..identity import Identity
+from ..identity import Identity, Vouched
 
 _SERVER = {f.name: f.default for f in fields(ServerConfig)}
 
@@ -30,8 +30,9 @@ CLOCKS: dict[str, tuple[int, int]] = {
 
 @dataclass
 class Launch:
-    """How the app starts. mode: "menu", "play" (against bots), "join" (a server's lobby) or
-    "replay" (a finished game's record, shown until the replay closes)."""
+    """How the app starts. mode: "menu", "play" (against bots), "join" (a server's lobby),
+    "find" (the join form, listing the servers on the LAN) or "replay" (a finished game's
+    record, shown until the replay closes)."""
 
     mode: str = "menu"
     name: str | None = None
@@ -53,8 +54,9 @@ class Launch:
     #: every card face up).
     record: dict | None = None
     view_as: int | None = None
-    #: Who the player is on servers (client/identity.py); None: a guest everywhere.
-    identity: Identity | None = None
+    #: Who the player is on servers (client/identity.py: a key, or the SSH door's word);
+    #: None: a guest everywhere.
+    identity: Identity | Vouched | None = None
 
 
 def default_name() -> str:

@@ -385,6 +385,7 @@ def error_text(code: str) -> str:
         "wrong_server": _("Your proof of who you are was meant for another server."),
         "nonce_used": _("This connection has already said who you are."),
         "bad_signature": _("Your key's signature did not verify: check your identity file."),
+        "no_door": _("This server does not take the door's word for who you are."),
         "name_taken": _("That name belongs to another player on this server: choose "
                         "another."),
     }

@@ -23,7 +23,7 @@ import trio
 from protocol import Bye
 from server import ServerConfig, StoreError, serve
 
-from ..identity import Identity
+from ..identity import Identity, Vouched
 from ..net import FINAL_GOODBYES, Link, LinkError
 from . import messages as m
 
@@ -37,7 +37,8 @@ RECORD_FRAME = 4 * 1024 * 1024
 class Net:
     """The trio side of the app. Run `main` as the guest run's main function."""
 
-    def __init__(self, post: Callable[[object], object], identity: Identity | None) -> None:
+    def __init__(self, post: Callable[[object], object],
+                 identity: Identity | Vouched | None) -> None:
         self.post = post
         #: Who the player is on the servers it connects to (None: a guest).
         self.identity = identity

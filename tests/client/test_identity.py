@@ -116,3 +116,32 @@ async def test_a_bot_started_again_with_its_key_gets_its_seat_back_and_plays_on(
     assert again.table == joined.table and again.played == 1
     assert wins + (ana.view.winner == ana.seat) == 1
     await ana.aclose()
+
+
+def launched_identity(argv, monkeypatch):
+    """The identity `coup ARGV` starts the app with (the app itself stubbed out)."""
+    from tests.client.test_cli import launched
+
+    return launched(argv, monkeypatch).identity
+
+
+def test_guest_reads_and_makes_no_key(monkeypatch):
+    """Issue 17: the browser door's sessions and an SSH player without a key are guests."""
+    assert launched_identity(["join", "127.0.0.1:1", "--guest"], monkeypatch) is None
+    assert launched_identity(["--guest"], monkeypatch) is None
+    assert not os.path.exists(default_path())
+
+
+def test_a_client_the_ssh_door_starts_is_the_identity_it_vouches_for(monkeypatch):
+    """Issue 17: COUP_DOOR_IDENTITY, not the key file of the door's own user."""
+    monkeypatch.setenv("COUP_DOOR_IDENTITY", "ab" * 32 + ":" + "cd" * 32)
+    identity = launched_identity(["join", "127.0.0.1:1", "--name", "ana"], monkeypatch)
+    assert identity.key == "ab" * 32 and "cd" * 32 not in repr(identity)
+    assert not os.path.exists(default_path())
+
+
+def test_a_door_variable_that_is_no_identity_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setenv("COUP_DOOR_IDENTITY", "nonsense")
+    assert main(["join", "127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "COUP_DOOR_IDENTITY is not <key>:<proof>" in err
