@@ -156,6 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
     from server.cli import add_arguments
 
     add_arguments(serve)
+    ssh = sub.add_parser(
+        "ssh", help="let players in over SSH, beside coup serve",
+        description="The SSH door: players connect with ssh and get this client, on the "
+        "server beside it, with their SSH key as who they are (docs/SERVER.md).")
+    from server.ssh import add_arguments as ssh_arguments
+
+    ssh_arguments(ssh)
     return parser
 
 
@@ -165,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         from server.cli import main as serve
 
         return serve(args)
+    if args.command == "ssh":
+        from server.ssh import main as door
+
+        return door(args)
     if args.command == "web":
         from .web import main as web
 

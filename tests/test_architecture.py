@@ -13,9 +13,9 @@ from pathlib import Path
 from importlinter.cli import EXIT_STATUS_SUCCESS, lint_imports
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The server's modules the client may import: the package (its public entry point) and
-#: server.cli, which `coup serve` is.
-PUBLIC_SERVER_MODULES = {"server", "server.cli"}
+#: The server's modules the client may import: the package (its public entry point),
+#: server.cli, which `coup serve` is, and server.ssh, which `coup ssh` is.
+PUBLIC_SERVER_MODULES = {"server", "server.cli", "server.ssh"}
 
 
 def test_every_import_contract_is_kept(monkeypatch, capsys):

@@ -1,0 +1,430 @@
+"""The SSH door: anyone with `ssh` plays, with nothing to install (`coup ssh`, server/ssh.py).
+
+An SSH server (asyncssh, in an asyncio process of its own; the game server stays trio and is
+not touched). Each SSH session with a terminal gets the real client: a `coup join` process on
+a PTY of its own (server/terminal.py), connected to the game server, with the session's size,
+resizes and input. When the session ends or the connection drops, the process is ended; when
+the process exits, the session closes with its exit status.
+
+Who is who: any SSH public key gets in and is the player's identity (`doorkey.ssh_key`); the
+door vouches for it to the game server with the secret the two share, so the client process
+never holds a key of its own, and no one without the secret can claim a key. The SSH user
+name is the display name; the game server's rule does the rest (a name belongs to the first
+identity that used it). Without a key, keyboard-interactive auth with no prompt lets a
+player in as a guest. Passwords are never asked for.
+
+Limits: sessions in all, sessions from one address, new connections from one address a
+minute, minutes without input; a session refused, or one without a terminal (no PTY, a
+command, a subsystem), is told why in a sentence on its channel before it closes. One
+connection plays one session. The door never forwards ports, agents or X11.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+import asyncssh
+import platformdirs
+
+from . import log
+from .doorkey import ssh_key, vouch
+from .terminal import Terminal
+
+#: Host key file name in the user's data directory.
+HOST_KEY_FILE = "ssh_host_ed25519_key"
+#: Seconds a connection has to log in, and then to open its session.
+LOGIN_WINDOW = 30
+#: What a terminal is given back when the door ends the program on it: the main screen,
+#: the cursor, no mouse reporting, no bracketed paste, plain colours.
+RESET_TERMINAL = (b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
+                  b"\x1b[?2004l\x1b[0m\r\n")
+#: A display name's longest, as the game server takes it.
+NAME_LENGTH = 32
+
+#: The sentence for a session without a terminal.
+NEEDS_TERMINAL = "coup needs a terminal: connect with ssh -t, and no command."
+
+
+def data_dir() -> str:
+    return platformdirs.user_data_dir("coup", appauthor=False, ensure_exists=True)
+
+
+def host_key(path: str) -> asyncssh.SSHKey:
+    """The door's host key, kept at `path`: made there on first use (Ed25519, 0600); a
+    ValueError if the file is there but is not an Ed25519 private key."""
+    try:
+        key = asyncssh.read_private_key(path)
+    except FileNotFoundError:
+        key = asyncssh.generate_private_key("ssh-ed25519", comment="coup ssh door")
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:  # another door made it meanwhile: use that one
+            return host_key(path)
+        with os.fdopen(fd, "wb") as file:
+            file.write(key.export_private_key("openssh"))
+    except (asyncssh.KeyImportError, OSError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
+    if key.algorithm != b"ssh-ed25519":
+        raise ValueError(f"{path} is not an Ed25519 private key")
+    return key
+
+
+def fingerprint_line(key: asyncssh.SSHKey) -> str:
+    """The key as `ssh-keygen -lf` shows it: bits, SHA256 fingerprint, comment, type."""
+    return f"256 {key.get_fingerprint('sha256')} {key.get_comment() or 'no comment'} (ED25519)"
+
+
+def display_name(user: str) -> str:
+    """The SSH user name as a name the game server takes: printable, trimmed, 32 at most."""
+    name = "".join(c for c in user if c.isprintable()).strip()[:NAME_LENGTH].strip()
+    return name or "player"
+
+
+class Door:
+    """The door's settings and the count of what is open, shared by every connection."""
+
+    def __init__(self, args: argparse.Namespace, secret: bytes) -> None:
+        self.server = args.server
+        self.secret = secret
+        self.max_sessions = args.max_sessions
+        self.max_per_address = args.max_per_address
+        self.per_minute = args.connections_per_minute
+        self.idle = args.idle_minutes * 60
+        self.idle_text = f"{args.idle_minutes:g}"
+        self.players_dir = os.path.join(data_dir(), "door")
+        self.open = 0
+        self.by_address: collections.Counter[str] = collections.Counter()
+        self.arrivals: dict[str, collections.deque[float]] = {}
+        self.visits: set[Visit] = set()
+        self.sessions: set[Session] = set()
+        self.tasks: set[asyncio.Task] = set()
+
+    def spawn(self, work) -> None:
+        """Run `work` (a coroutine) as a task the door keeps until it is done."""
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def admit(self, address: str) -> str | None:
+        """A new connection from `address`: None if it may play (it is counted until
+        `leave`), else the sentence that refuses it. Every connection counts against its
+        address's minute, refused or not."""
+        now = time.monotonic()
+        arrivals = self.arrivals.setdefault(address, collections.deque())
+        while arrivals and arrivals[0] <= now - 60:
+            arrivals.popleft()
+        arrivals.append(now)
+        if len(arrivals) > self.per_minute:
+            return (f"Too many connections from your address: {self.per_minute} a minute at "
+                    "most. Wait a minute and try again.")
+        if self.open >= self.max_sessions:
+            return "The door is full. Try again in a while."
+        if self.by_address[address] >= self.max_per_address:
+            return (f"Too many sessions from your address: {self.max_per_address} at most. "
+                    "Close one and try again.")
+        self.open += 1
+        self.by_address[address] += 1
+        return None
+
+    def leave(self, address: str) -> None:
+        self.open -= 1
+        self.by_address[address] -= 1
+        if not self.by_address[address]:
+            del self.by_address[address]
+
+    def forget_old_arrivals(self) -> None:
+        """Drop the addresses that opened nothing in the last minute."""
+        old = time.monotonic() - 60
+        for address in [a for a, times in self.arrivals.items() if not times or times[-1] <= old]:
+            del self.arrivals[address]
+
+
+class Visit(asyncssh.SSHServer):
+    """One SSH connection: its admission, its authentication, its one session."""
+
+    def __init__(self, door: Door) -> None:
+        self.door = door
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = ""
+        self.refusal: str | None = None
+        self.name = "player"
+        self.key: str | None = None  # the identity; None for a guest
+        self.session: Session | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        self.door.visits.add(self)
+        self.address = (conn.get_extra_info("peername") or ("?",))[0]
+        self.refusal = self.door.admit(self.address)
+        if self.refusal is not None:
+            log.info("ssh_refused", address=self.address, reason=self.refusal)
+        self.close_later(LOGIN_WINDOW, unless_playing=True)
+
+    def close_later(self, delay: float, unless_playing: bool = False) -> None:
+        """Close the connection in `delay` seconds (if it has no game by then, or at any
+        rate): one that has not logged in and started its game, or whose game is over, holds
+        a place for nothing."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(delay, self._close, unless_playing)
+
+    def _close(self, unless_playing: bool) -> None:
+        if self.conn is not None and not (unless_playing and self.session is not None):
+            self.conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.refusal is None:
+            self.door.leave(self.address)
+        self.door.visits.discard(self)
+        self.conn = None
+
+    def begin_auth(self, username: str) -> bool:
+        self.name = display_name(username)
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Called for each key offered, and again with its signature before that is checked:
+        # the key of the last call is the one that logged in, if public key auth succeeds.
+        self.key = ssh_key(key.public_data)
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        # A guest: no prompt, no key. A key offered before (and never signed for) is no
+        # one's identity.
+        self.key = None
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def session_requested(self) -> Session:
+        return Session(self)
+
+
+class Session(asyncssh.SSHServerSession):
+    """One SSH session: a refusal in a sentence, or the client on a terminal."""
+
+    def __init__(self, visit: Visit) -> None:
+        self.visit = visit
+        self.door = visit.door
+        self.chan: asyncssh.SSHServerChannel | None = None
+        self.terminal: Terminal | None = None
+        self.early = bytearray()  # input typed before the client started
+        self.last_input = time.monotonic()
+        self.idle_timer: asyncio.TimerHandle | None = None
+        self.closed = False
+        self.home: str | None = None  # a guest's directories, removed at the end
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type, term_size, term_modes) -> bool:
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return True  # refused in a sentence once the session starts
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return True  # likewise
+
+    def session_started(self) -> None:
+        chan, visit = self.chan, self.visit
+        if visit.refusal is not None:
+            self.refuse(visit.refusal)
+        elif visit.session is not None:
+            self.refuse("One game a connection: open another ssh session.")
+        elif (chan.get_terminal_type() is None or chan.get_command() is not None
+              or chan.get_subsystem() is not None):
+            self.refuse(NEEDS_TERMINAL)
+        else:
+            visit.session = self
+            self.door.sessions.add(self)
+            self.door.spawn(self.play())
+
+    def refuse(self, sentence: str) -> None:
+        self.chan.write(b"coup: " + sentence.encode() + b"\r\n")
+        self.chan.exit(1)
+        self.visit.close_later(LOGIN_WINDOW)
+
+    async def play(self) -> None:
+        """Start the client on its terminal, relay, and close with its exit status."""
+        chan, visit = self.chan, self.visit
+        columns, rows, width, height = chan.get_terminal_size()
+        env = chan.get_environment()
+        language = env.get("LC_ALL") or env.get("LANG") or ""
+        argv = [sys.executable, "-m", "client.cli", "join", self.door.server,
+                "--name", visit.name]
+        if language.lower().startswith("pt"):
+            argv += ["--lang", "pt_BR"]
+        try:
+            home = self.make_home()
+            if visit.key is None:
+                argv.append("--guest")
+            terminal = await Terminal.start(
+                argv, self.environment(home), home,
+                (columns or 80, rows or 24, width, height), self.output, self.drained)
+        except OSError as exc:
+            log.error("ssh_session_failed", address=visit.address, error=str(exc))
+            self.refuse("The game could not start here. Try again later.")
+            self.end_of_session()
+            return
+        if self.closed:
+            await terminal.end()
+            self.end_of_session()
+            return
+        self.terminal = terminal
+        log.info("ssh_session", address=visit.address, name=visit.name, pid=terminal.pid,
+                 player=visit.key or "guest")
+        if self.early:
+            self.input(bytes(self.early))
+        self.watch_idle()
+        status = await terminal.wait()
+        if not self.closed:
+            chan.exit(status)
+        self.end_of_session()
+
+    def make_home(self) -> str:
+        """The client's own config and data directories: a player's are kept (a key's choices
+        persist), a guest's are temporary."""
+        if self.visit.key is None:
+            home = self.home = tempfile.mkdtemp(prefix="coup-door-guest-")
+        else:
+            home = os.path.join(self.door.players_dir, self.visit.key)
+        for folder in ("config", "data"):
+            os.makedirs(os.path.join(home, folder), mode=0o700, exist_ok=True)
+        return home
+
+    def environment(self, home: str) -> dict[str, str]:
+        """What the client's process is given: none of the door's own environment but the
+        program path, so that no secret of the door's reaches a player."""
+        visit = self.visit
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
+               "TERM": self.chan.get_terminal_type() or "xterm",
+               "LANG": "C.UTF-8", "USER": visit.name, "LOGNAME": visit.name,
+               "XDG_CONFIG_HOME": os.path.join(home, "config"),
+               "XDG_DATA_HOME": os.path.join(home, "data")}
+        if "PYTHONPATH" in os.environ:
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        if visit.key is not None:
+            env["COUP_DOOR_IDENTITY"] = f"{visit.key}:{vouch(self.door.secret, visit.key)}"
+        return env
+
+    def output(self, data: bytes) -> None:
+        if not self.closed:
+            self.chan.write(data)
+
+    def drained(self) -> None:
+        if not self.closed:
+            self.chan.resume_reading()
+
+    def pause_writing(self) -> None:
+        if self.terminal is not None:
+            self.terminal.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.terminal is not None:
+            self.terminal.resume_output()
+
+    def data_received(self, data: bytes, datatype) -> None:
+        self.last_input = time.monotonic()
+        self.input(data)
+
+    def input(self, data: bytes) -> None:
+        if self.terminal is None:
+            self.early += data[:4096 - len(self.early)]
+        elif not self.terminal.write(data):
+            self.chan.pause_reading()
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
+                              pixheight: int) -> None:
+        if self.terminal is not None:
+            self.terminal.resize(width, height, pixwidth, pixheight)
+
+    def watch_idle(self) -> None:
+        quiet = time.monotonic() - self.last_input
+        if quiet < self.door.idle:
+            self.idle_timer = asyncio.get_running_loop().call_later(
+                self.door.idle - quiet, self.watch_idle)
+            return
+        self.closed = True  # the client's last words are not the player's to see
+        self.door.spawn(self.end_idle())
+
+    async def end_idle(self) -> None:
+        await self.terminal.end()
+        self.chan.write(RESET_TERMINAL + f"coup: no input for {self.door.idle_text} minutes; "
+                        "goodbye.\r\n".encode())
+        self.chan.exit(1)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
+        if self.terminal is not None and self.terminal.process.returncode is None:
+            self.door.spawn(self.terminal.end())
+
+    def end_of_session(self) -> None:
+        """The client is gone: forget the session, and a guest's directories."""
+        self.door.sessions.discard(self)
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+        self.visit.close_later(5)  # one game a connection: the client closes it, or the door
+        if self.terminal is not None:
+            log.info("ssh_session_ended", address=self.visit.address, name=self.visit.name,
+                     pid=self.terminal.pid, status=self.terminal.status)
+
+
+async def serve(args: argparse.Namespace, key: asyncssh.SSHKey, secret: bytes) -> None:
+    """Run the door until SIGINT or SIGTERM, then end every session's client."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    door = Door(args, secret)
+    acceptor = await asyncssh.create_server(
+        lambda: Visit(door), args.host, args.port, server_host_keys=[key],
+        line_editor=False, encoding=None, login_timeout=LOGIN_WINDOW, allow_scp=False,
+        agent_forwarding=False, x11_forwarding=False, password_auth=False,
+        keepalive_interval=30, keepalive_count_max=3)
+    host, port = acceptor.sockets[0].getsockname()[:2]
+    reach = "every interface: reachable from other machines" if host in (
+        "0.0.0.0", "::") else "this machine only" if host.startswith(
+        ("127.", "::1")) else "this address"
+    log.info("ssh_listening", host=host, port=port, reach=reach, server=args.server,
+             fingerprint=key.get_fingerprint("sha256"))
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), 60)
+        except TimeoutError:
+            door.forget_old_arrivals()
+    log.info("ssh_shutting_down", sessions=len(door.sessions))
+    acceptor.close()
+    await asyncio.gather(*(s.terminal.end() for s in door.sessions if s.terminal))
+    await asyncio.gather(*door.tasks)  # each session closes with its client's status
+    visits = [v.conn for v in door.visits if v.conn is not None]
+    for conn in visits:
+        conn.close()
+    await asyncio.gather(*(conn.wait_closed() for conn in visits))
+    await acceptor.wait_closed()
