@@ -13,7 +13,7 @@ import trio
 
 from protocol import Bye, Error, encode
 
-from . import log
+from . import announce, log
 from .config import ServerConfig
 from .limits import ByteBudget
 from .lobby import Lobby
@@ -46,7 +46,13 @@ class Server:
             self._nursery = nursery
             await nursery.start(self.lobby.run)
             await nursery.start(trio.serve_listeners, self._accept, listeners)
+            if self.config.announce:
+                nursery.start_soon(announce.run, self.config.name, self.address, self._counts)
             task_status.started(self.address)
+
+    def _counts(self) -> tuple[int, int]:
+        """What the announcement says: tables open, players connected."""
+        return len(self.lobby.tables), len(self.lobby.sessions)
 
     async def _accept(self, stream: trio.SocketStream) -> None:
         try:

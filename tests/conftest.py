@@ -1,6 +1,8 @@
 """Every test keeps its files to itself: the user's data directory (where `coup serve` and
 `coup play` keep their records) and config directory (where the clients keep their keys)
-are fresh temporary ones for each test, and for the programs a test starts."""
+are fresh temporary ones for each test, and for the programs a test starts. And no test
+announces or looks for servers by mDNS on the machine's network: LAN discovery is off
+(COUP_DISCOVERY=off) unless a test makes a network of its own and turns it on there."""
 
 from __future__ import annotations
 
@@ -11,3 +13,4 @@ import pytest
 def own_data_directory(tmp_path_factory, monkeypatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("COUP_DISCOVERY", "off")

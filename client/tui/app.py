@@ -3,8 +3,9 @@ and moves between the menu, the lobby, the table and the results.
 
 `Launch` says how the app starts: at the menu (`coup`), at a table against bots (`coup play`:
 an embedded server on loopback, the table created with its bots, started when the player
-presses s), in a server's lobby (`coup join`), or on a finished game's replay (`coup
-replay`, which closes the app when it closes). Messages from the server arrive as
+presses s), in a server's lobby (`coup join`), at the join form with the servers found on the
+LAN (`coup join` with no address), or on a finished game's replay (`coup replay`, which
+closes the app when it closes). Messages from the server arrive as
 `Received` and update the model (the lobby's tables, the table's state); the screens are then
 told to redraw from it.
 """
@@ -12,6 +13,7 @@ told to redraw from it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -27,6 +29,7 @@ from protocol import (
 )
 from server import ServerConfig, default_path
 
+from ..discovery import Browser, enabled
 from ..i18n import N_, _
 from . import messages as m
 from .launch import Launch, default_name
@@ -65,6 +68,9 @@ class CoupApp(App):
         #: from the command line whatever the menu launches later.
         self.bell_wanted = self.launch.bell
         self.net = Net(self.post_message, self.launch.identity)
+        #: What finds the servers on the LAN for the join form: called with a callback, it
+        #: returns something to `close`. None while discovery is off (COUP_DISCOVERY=off).
+        self.discover: Callable[..., Browser] | None = Browser if enabled() else None
         self._trio_done: asyncio.Future | None = None
         #: The port of each server this process runs: "practice" (loopback, for `play`) and
         #: "lan" (every interface, for friends); each is started once and kept.
@@ -89,8 +95,11 @@ class CoupApp(App):
 
     def on_mount(self) -> None:
         self._start_trio()
-        self.push_screen(MenuScreen())
-        if self.launch.mode == "play":
+        menu = MenuScreen()
+        self.push_screen(menu)
+        if self.launch.mode == "find":
+            menu.action_join()
+        elif self.launch.mode == "play":
             self.play(self.launch)
         elif self.launch.mode == "join":
             self.join_server(self.launch.host, self.launch.port, self.name_wanted)
@@ -153,8 +162,9 @@ class CoupApp(App):
             host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
             db=default_path("play"), forget_tables=True))
 
-    def host_lan(self, port: int, name: str) -> None:
-        """A server for the LAN in this process; its lobby, with the address for friends."""
+    def host_lan(self, port: int, name: str, announce: bool = False) -> None:
+        """A server for the LAN in this process, announced there by mDNS if `announce`; its
+        lobby, with the address for friends. The first one started stays as it was asked."""
         self._then = "lobby"
         self.name_wanted = name
         if "lan" in self.servers:
@@ -162,7 +172,7 @@ class CoupApp(App):
             return
         self._starting = "lan"
         self.net.start_server(ServerConfig(host="0.0.0.0", port=port, db=default_path("play"),
-                                           forget_tables=True))
+                                           forget_tables=True, announce=announce))
 
     def join_server(self, host: str, port: int, name: str) -> None:
         self._then = "lobby"

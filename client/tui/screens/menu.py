@@ -3,18 +3,22 @@ server, or hosting one for the LAN. Its Recent games lists the games this comput
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
-from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.message import Message
+from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 
-from ...i18n import N_, _
+from ...discovery import Found
+from ...i18n import N_, _, ngettext
 from ...net import LinkError, parse_address
 from ..launch import CLOCKS, Launch
 from ..narrate import strategy_choices, variant_choices
@@ -113,8 +117,8 @@ class MenuScreen(CoupScreen):
 
     def _host(self, answer) -> None:
         if answer is not None:
-            port, name = answer
-            self.app.host_lan(port, name)
+            port, name, announce = answer
+            self.app.host_lan(port, name, announce)
 
 
 class Form(CoupModal):
@@ -206,12 +210,61 @@ class PlayForm(NamedForm):
 
 
 class JoinForm(NamedForm):
+    """The address, and under it the servers that announce themselves on this network, live
+    (the app's `discover`; none listed when discovery is off): choosing one joins it."""
+
     TITLE_TEXT = N_("Join a server")
+
+    @dataclass
+    class Heard(Message):
+        """News of server `key` on the LAN (from the browser's thread); found None: gone."""
+
+        key: str
+        found: Found | None
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.found: dict[str, Found] = {}
+        self._browser = None
 
     def fields(self) -> ComposeResult:
         yield Label(_("Server address (host or host:port)"))
         yield Input(f"127.0.0.1:{DEFAULT_PORT}", id="address", compact=True)
+        if self.app.discover is not None:
+            yield Label(_("Servers on this network"))
+            yield OptionList(id="servers", compact=True)
         yield from self.name_field()
+
+    def on_mount(self) -> None:
+        if self.app.discover is not None:
+            self._list_servers()
+            self._browser = self.app.discover(
+                lambda key, found: self.post_message(self.Heard(key, found)))
+
+    async def on_unmount(self) -> None:
+        if self._browser is not None:
+            await asyncio.to_thread(self._browser.close)  # it waits for zeroconf's threads
+
+    def on_join_form_heard(self, event: Heard) -> None:
+        if event.found is None:
+            self.found.pop(event.key, None)
+        else:
+            self.found[event.key] = event.found
+        self._list_servers()
+
+    def _list_servers(self) -> None:
+        servers = self.query_one("#servers", OptionList)
+        servers.clear_options()
+        if not self.found:
+            servers.add_option(Option(_("Looking for servers…"), disabled=True))
+        for key, found in sorted(self.found.items(), key=lambda item: item[1].name.lower()):
+            servers.add_option(Option(server_line(found), id=key))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        found = self.found.get(event.option.id)
+        if found is not None:
+            self.query_one("#address", Input).value = found.where
+            self._submit()
 
     def answer(self):
         name = self.name_value()
@@ -226,9 +279,18 @@ class JoinForm(NamedForm):
         return host, port, name
 
 
+def server_line(found: Found) -> str:
+    """A server of the LAN as the join form lists it."""
+    return "  ".join([found.name, found.where,
+                      ngettext("{n} table", "{n} tables", found.tables).format(n=found.tables),
+                      ngettext("{n} player", "{n} players", found.players).format(
+                          n=found.players)])
+
+
 class HostForm(NamedForm):
     """Your name first (where the focus starts), then the port; the command friends type to
-    join sits on a line of its own, whole at any width, and follows the port."""
+    join sits on a line of its own, whole at any width, and follows the port. Announcing the
+    game on the network is off until the host ticks it."""
 
     TITLE_TEXT = N_("Host a LAN game")
 
@@ -238,6 +300,10 @@ class HostForm(NamedForm):
         yield Input(str(DEFAULT_PORT), id="port", type="integer", compact=True)
         yield Label(_("Friends on your network join with:"))
         yield Label(join_command(lan_address(), DEFAULT_PORT), id="address")
+        # Off until the host chooses it: a cafe's network is not theirs to announce on.
+        yield Checkbox(_("Announce on this network"), id="announce", compact=True)
+        yield Static(_("Everyone on this network will then see the game and its address "
+                       "in their list of servers."), classes="dialog-help")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "port":
@@ -255,4 +321,4 @@ class HostForm(NamedForm):
         except ValueError:
             self.notify(_("A port is a number from 1 to 65535."), severity="warning")
             return None
-        return port, name
+        return port, name, self.query_one("#announce", Checkbox).value
