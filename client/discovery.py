@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from zeroconf import Error as ZeroconfError
 from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceListener, Zeroconf
 
 from protocol.discovery import SERVICE_TYPE, Announcement, enabled
@@ -42,15 +43,18 @@ class Found:
 
 class Browser(ServiceListener):
     """Looks for servers until `close` (which waits for zeroconf's threads: call it from a
-    thread that may wait). `changed(key, found)` hears of each change, found None when the
-    server `key` is gone."""
+    thread that may wait); OSError if it cannot. `changed(key, found)` hears of each change,
+    found None when the server `key` is gone."""
 
     def __init__(self, changed: Callable[[str, Found | None], object]) -> None:
         if not enabled():
             raise RuntimeError("LAN discovery is off (COUP_DISCOVERY=off)")
         self._changed = changed
-        self._zeroconf = Zeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only,
-                                  use_asyncio=False)
+        try:
+            self._zeroconf = Zeroconf(interfaces=InterfaceChoice.All,
+                                      ip_version=IPVersion.V4Only, use_asyncio=False)
+        except ZeroconfError as exc:  # one kind of failure for callers: the network's
+            raise OSError(str(exc) or repr(exc)) from exc
         self._browser = ServiceBrowser(self._zeroconf, SERVICE_TYPE, listener=self)
 
     def close(self) -> None:

@@ -236,10 +236,17 @@ class JoinForm(NamedForm):
         yield from self.name_field()
 
     def on_mount(self) -> None:
-        if self.app.discover is not None:
-            self._list_servers()
+        if self.app.discover is None:
+            return
+        try:
             self._browser = self.app.discover(
                 lambda key, found: self.post_message(self.Heard(key, found)))
+        except OSError as exc:
+            self.query_one("#servers", OptionList).add_option(Option(
+                _("Cannot look for servers on this network: {reason}").format(reason=exc),
+                disabled=True))
+            return
+        self._list_servers()
 
     async def on_unmount(self) -> None:
         if self._browser is not None:

@@ -84,6 +84,21 @@ def test_with_discovery_off_the_join_form_lists_nothing():
     run_app(Launch(name="Ana"), body)
 
 
+def test_a_browser_that_cannot_start_is_said_in_the_list():
+    def broken(changed):
+        raise OSError("no multicast here")
+
+    async def body(app, pilot):
+        app.discover = broken
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("j")
+        form = await until(pilot, lambda: isinstance(app.screen, JoinForm) and app.screen,
+                           "the join form")
+        assert listed(form) == ["Cannot look for servers on this network: no multicast here"]
+
+    run_app(Launch(name="Ana"), body)
+
+
 def test_coup_join_with_no_address_opens_at_the_join_form():
     async def body(app, pilot):
         await until(pilot, lambda: isinstance(app.screen, JoinForm), "the join form")
