@@ -6,7 +6,8 @@ table and the player; a stopped server is gone from the list. No mDNS ever leave
 namespaces, which vanish with the test.
 
 And `coup serve --announce` on loopback, where no other machine could join, is refused
-with a sentence before anything is sent.
+with a sentence before anything is sent; a server asked to announce where it cannot (on
+loopback, or with discovery off) says why in its log and serves all the same.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import trio
 
 from client.cli import main
+from client.net import Link
+from server import Server, ServerConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 IP = "/usr/sbin/ip"
@@ -96,6 +100,8 @@ def lan(monkeypatch):
             ip("-n", space, "link", "set", "lo", "up")
         yield spaces
     finally:
+        # A veth end not yet moved into its namespace is still in the machine's own.
+        subprocess.run([IP, "link", "del", f"cva{tag}"], capture_output=True)
         for space in made:
             ip("netns", "del", space)
 
@@ -186,3 +192,27 @@ def test_a_server_on_loopback_is_not_announced(capsys):
     assert capsys.readouterr().err == (
         "coup serve: --announce: 127.0.0.1 is this machine only, and no other machine could "
         "join it: serve on 0.0.0.0 or on this machine's address on the network\n")
+
+
+@pytest.mark.parametrize("discovery", ["off", "on"])
+def test_a_server_that_cannot_announce_says_why_and_serves(monkeypatch, caplog, discovery):
+    monkeypatch.setenv("COUP_DISCOVERY", discovery)
+    why = {"off": "COUP_DISCOVERY is off",
+           "on": "127.0.0.1 is this machine only, and no other machine could join it: serve "
+                 "on 0.0.0.0 or on this machine's address on the network"}[discovery]
+
+    def said() -> list:
+        return [r.fields["reason"] for r in caplog.records if r.getMessage() == "not_announced"]
+
+    async def run() -> None:
+        async with trio.open_nursery() as nursery:
+            host, port = await nursery.start(Server(ServerConfig(port=0, announce=True)).serve)
+            link = await Link.open(host, port, name="ana")
+            await link.aclose()
+            with trio.fail_after(WAIT):
+                while not said():
+                    await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+
+    trio.run(run)
+    assert said() == [why]
