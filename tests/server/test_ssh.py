@@ -1,0 +1,402 @@
+"""The SSH door, `coup ssh`, run as a host runs it: `coup serve` and `coup ssh` as programs on
+loopback sharing a door secret, and SSH clients (asyncssh) that play the real client on a
+terminal, resize it, leave, come back with their key, come without one, or are turned away
+by a limit or for having no terminal, each told why in a sentence.
+
+The game server and the doors are shared by the module's tests (each starts in about a
+second, and every session of the door starts a client process). The tests are trio tests, as
+every server test is; the SSH clients run in asyncio, asyncssh's loop, in a worker thread.
+Limits count per address: each test that meets one connects from its own loopback address
+(127.0.0.N), so the tests do not count against each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+import asyncssh
+import pytest
+import trio
+
+from server.door import NEEDS_TERMINAL, Visit, display_name
+from server.doorkey import vouch
+from server.terminal import Terminal
+
+COUP = [sys.executable, "-m", "client.cli"]
+#: Escape sequences: CSI (colours, cursor moves, modes), OSC, charsets, and two-byte ones.
+ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+                     rb"|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_=>]")
+#: A cursor move to row N: the rows a screen is drawn on.
+CURSOR_ROW = re.compile(rb"\x1b\[(\d+);\d+H")
+#: Seconds to wait for what a test waits for, at the most.
+PATIENCE = 15
+
+
+class Program:
+    """A `coup` command the tests run, with the JSON lines of its log collected as they come."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(COUP + args + ["--log-json"], env=env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.lines: list[dict] = []
+        self.changed = threading.Condition()
+        self.reader = threading.Thread(target=self._read)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for raw in self.process.stderr:
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                line = {"event": "text", "text": raw.decode(errors="replace")}
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+
+    def event(self, name: str, /, **fields) -> dict:
+        """The first line logged for event `name` with `fields`, waiting for it."""
+        deadline = time.monotonic() + PATIENCE
+        with self.changed:
+            while True:
+                for line in self.lines:
+                    if line.get("event") == name and all(
+                            str(line.get(k)) == str(v) for k, v in fields.items()):
+                        return line
+                left = deadline - time.monotonic()
+                assert left > 0, f"no {name} {fields} in {self.lines}"
+                self.changed.wait(left)
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        finally:
+            if self.process.returncode is None:
+                self.process.kill()
+                self.process.wait()
+            self.reader.join()
+            self.process.stderr.close()
+
+
+class Site:
+    """The game server and two doors onto it: one with the default limits, one with small ones."""
+
+    def __init__(self, root) -> None:
+        self.secret_path = str(root / "door.secret")
+        self.host_key = str(root / "host_key")
+        self.tmp = root / "door-tmp"  # where the door makes guests' directories
+        self.tmp.mkdir()
+        self.env = dict(os.environ, XDG_DATA_HOME=str(root / "data"),
+                        XDG_CONFIG_HOME=str(root / "config"), TMPDIR=str(self.tmp))
+        self.programs: list[Program] = []
+        server = self.run(["serve", "--port", "0", "--db", ":memory:", "--bot-delay", "0",
+                           "--door-secret", self.secret_path])
+        self.server_port = int(server.event("listening")["port"])
+        self.door = self.run_door()
+        self.tight = self.run_door("--max-sessions", "3", "--max-per-address", "1",
+                                   "--connections-per-minute", "3", "--idle-minutes", "0.03")
+
+    def run(self, args: list[str]) -> Program:
+        program = Program(args, self.env)
+        self.programs.append(program)
+        return program
+
+    def run_door(self, *limits: str) -> Program:
+        door = self.run(["ssh", "--port", "0", "--server", f"127.0.0.1:{self.server_port}",
+                         "--door-secret", self.secret_path, "--host-key", self.host_key,
+                         *limits])
+        door.port = int(door.event("ssh_listening")["port"])
+        return door
+
+    def stop(self) -> None:
+        for program in reversed(self.programs):
+            program.stop()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    site = Site(tmp_path_factory.mktemp("site"))
+    yield site
+    site.stop()
+
+
+async def in_asyncio(scenario, *args, **kwargs):
+    """Run `scenario(*args, **kwargs)`, an asyncio coroutine function, to its end in a worker
+    thread."""
+    return await trio.to_thread.run_sync(lambda: asyncio.run(scenario(*args, **kwargs)))
+
+
+class Keyless(asyncssh.SSHClient):
+    """A client with no key, as `ssh` is then: it tries keyboard-interactive, and answers
+    no prompt (there should be none)."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name, instructions, lang, prompts) -> list | None:
+        return None if prompts else []
+
+
+def connect(door: Program, user: str, key: asyncssh.SSHKey | None = None,
+            source: str = "127.0.0.1"):
+    """An SSH connection to `door` as `user`, with `key` or none, from loopback address
+    `source`; nothing of the user's own SSH setup (keys, agent, config) is used."""
+    return asyncssh.connect("127.0.0.1", door.port, username=user, local_addr=(source, 0),
+                            client_keys=[key] if key else [], agent_path=None, config=None,
+                            known_hosts=None, client_factory=None if key else Keyless)
+
+
+class Screen:
+    """What a terminal session shows: everything it was sent, read as it comes."""
+
+    def __init__(self, process: asyncssh.SSHClientProcess) -> None:
+        self.process = process
+        self.raw = b""
+
+    @classmethod
+    async def open(cls, conn, columns: int = 100, rows: int = 30) -> Screen:
+        return cls(await conn.create_process(term_type="xterm-256color",
+                                             term_size=(columns, rows), encoding=None))
+
+    async def until(self, looked_for, since: int = 0) -> bytes:
+        """Read until `looked_for` (text, or a predicate of the raw bytes) is in what came
+        after byte `since`, the escape sequences left out of text; returns those bytes."""
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            seen = self.raw[since:]
+            if (looked_for(seen) if callable(looked_for)
+                    else looked_for.encode() in ESCAPES.sub(b"", seen)):
+                return seen
+            left = deadline - time.monotonic()
+            assert left > 0, f"{looked_for!r} not on the screen: {self.text(since)[-3000:]}"
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), left)
+            except TimeoutError:
+                continue
+            assert data, f"the session ended before {looked_for!r}: {self.text(since)[-3000:]}"
+            self.raw += data
+
+    def text(self, since: int = 0) -> str:
+        return ESCAPES.sub(b"", self.raw[since:]).decode(errors="replace")
+
+    def type(self, keys: str) -> int:
+        """Type `keys`; returns where the screen's answer to them starts."""
+        mark = len(self.raw)
+        self.process.stdin.write(keys.encode())
+        return mark
+
+
+async def gone(pid: int) -> None:
+    """Wait until process `pid` is no more: ended, and reaped by the door."""
+    deadline = time.monotonic() + 5
+    while os.path.exists(f"/proc/{pid}"):
+        assert time.monotonic() < deadline, f"the client {pid} outlived its session by 5 s"
+        await asyncio.sleep(0.05)
+
+
+async def refusal(door: Program, user: str, source: str, **session) -> tuple[str, int]:
+    """What a session of `user` from `source` is told, and its exit status."""
+    async with connect(door, user, source=source) as conn:
+        process = await conn.create_process(encoding=None, **session)
+        said = await process.stdout.read()
+        await process.wait_closed()
+        return said.decode(), process.exit_status
+
+
+# ------------------------------------------------------------------ the host key
+
+
+async def test_the_host_key_is_made_once_kept_private_and_its_fingerprint_printed(site):
+    assert stat.S_IMODE(os.stat(site.host_key).st_mode) == 0o600
+    printed = subprocess.run(COUP + ["ssh", "--fingerprint", "--host-key", site.host_key],
+                             env=site.env, capture_output=True, text=True, check=True).stdout
+    assert re.fullmatch(r"256 SHA256:[A-Za-z0-9+/]{43} coup ssh door \(ED25519\)\n", printed)
+
+    async def seen_by_a_client() -> str:
+        async with connect(site.door, "hal") as conn:
+            key = conn.get_server_host_key()
+        digest = hashlib.sha256(key.public_data).digest()
+        return "SHA256:" + base64.b64encode(digest).decode().rstrip("=")
+
+    fingerprint = await in_asyncio(seen_by_a_client)
+    # both doors started on the same file: the key was made once and kept
+    assert printed.split()[1] == fingerprint == site.door.event("ssh_listening")[
+        "fingerprint"] == site.tight.event("ssh_listening")["fingerprint"]
+
+
+# ------------------------------------------------------------------ playing
+
+
+async def test_a_player_with_a_key_plays_the_client_on_a_terminal_of_its_size(site):
+    async def scenario() -> int:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with connect(site.door, "ana", key) as conn:
+            screen = await Screen.open(conn, 100, 30)
+            await screen.until("you are ana")
+            assert "a guest" not in screen.text()  # the door vouched for the key
+            rows = [int(n) for n in CURSOR_ROW.findall(screen.raw)]
+            assert rows and max(rows) <= 30
+            mark = len(screen.raw)
+            screen.process.change_terminal_size(120, 40)  # redrawn at the new size
+            await screen.until(lambda seen: any(30 < int(n) <= 40
+                                                for n in CURSOR_ROW.findall(seen)), mark)
+            await screen.until("Create a table", screen.type("c"))
+            await screen.until("Seat 2: free", screen.type("anatable\r"))  # the server's table
+            mark = screen.type("r")
+            await screen.until(lambda seen: re.search(  # the server has ana ready
+                rb"\(you\) +ready", ESCAPES.sub(b"", seen)), mark)
+            session = await asyncio.to_thread(site.door.event, "ssh_session", name="ana")
+            assert session["player"] == hashlib.sha256(key.public_data).hexdigest()
+        return int(session["pid"])
+
+    pid = await in_asyncio(scenario)
+    await in_asyncio(gone, pid)
+
+
+async def test_the_same_key_comes_back_to_its_seat(site):
+    async def scenario() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with connect(site.door, "bea", key) as conn:
+            screen = await Screen.open(conn)
+            await screen.until("you are bea")
+            await screen.until("Create a table", screen.type("c"))
+            await screen.until("Seat 2: free", screen.type("beatable\r"))
+        first = await asyncio.to_thread(site.door.event, "ssh_session", name="bea")
+        await gone(int(first["pid"]))
+        async with connect(site.door, "bea", key) as conn:
+            screen = await Screen.open(conn)
+            await screen.until("bea (you)")  # at the table, not in the lobby
+            assert "Seat 2: free" in screen.text()
+
+    await in_asyncio(scenario)
+
+
+async def test_a_player_without_a_key_is_a_guest_whose_files_go_with_the_session(site):
+    async def scenario() -> None:
+        async with connect(site.door, "cy") as conn:
+            screen = await Screen.open(conn)
+            await screen.until("you are cy, a guest")
+            session = await asyncio.to_thread(site.door.event, "ssh_session", name="cy")
+            assert session["player"] == "guest"
+            assert [p.name for p in site.tmp.iterdir()] != []
+        await gone(int(session["pid"]))
+        deadline = time.monotonic() + 5
+        while list(site.tmp.iterdir()):
+            assert time.monotonic() < deadline, list(site.tmp.iterdir())
+            await asyncio.sleep(0.05)
+
+    await in_asyncio(scenario)
+
+
+async def test_a_client_without_the_secret_cannot_claim_an_identity(site):
+    """Someone on the machine runs the client with a proof made without the door's secret:
+    the server refuses it, and the player never reaches the lobby as that key."""
+    async def scenario() -> str:
+        shown = bytearray()
+        key = hashlib.sha256(b"ana's SSH key").hexdigest()
+        env = dict(site.env, TERM="xterm-256color",
+                   COUP_DOOR_IDENTITY=f"{key}:{vouch(b'a guess at the secret!' * 2, key)}")
+        terminal = await Terminal.start(
+            COUP + ["join", f"127.0.0.1:{site.server_port}", "--name", "eve"], env,
+            str(site.tmp.parent), (100, 30, 0, 0), shown.extend, lambda: None)
+        try:
+            deadline = time.monotonic() + PATIENCE
+            while b"did not verify" not in ESCAPES.sub(b"", shown):
+                assert time.monotonic() < deadline, ESCAPES.sub(b"", shown)[-3000:]
+                await asyncio.sleep(0.05)
+        finally:
+            await terminal.end()
+        return ESCAPES.sub(b"", shown).decode(errors="replace")
+
+    assert "you are eve" not in await in_asyncio(scenario)
+
+
+# ------------------------------------------------------------------ refusals
+
+
+@pytest.mark.parametrize("session", [
+    {},  # a shell with no terminal: ssh -T
+    {"command": "ls", "term_type": "xterm"},  # a command, even on a terminal
+    {"subsystem": "sftp"},
+], ids=["no-pty", "command", "subsystem"])
+async def test_a_session_without_a_terminal_is_refused_in_a_sentence(site, session):
+    said, status = await in_asyncio(refusal, site.door, "dan", "127.0.0.1", **session)
+    assert said == f"coup: {NEEDS_TERMINAL}\r\n" and status == 1
+
+
+async def test_sessions_in_all_are_limited(site):
+    async def scenario():
+        async with connect(site.tight, "fay", source="127.0.0.21"), \
+                connect(site.tight, "fay", source="127.0.0.22"), \
+                connect(site.tight, "fay", source="127.0.0.23"):
+            return await refusal(site.tight, "fay", "127.0.0.24")
+
+    said, status = await in_asyncio(scenario)
+    assert said == "coup: The door is full. Try again in a while.\r\n" and status == 1
+
+
+async def test_sessions_from_one_address_are_limited(site):
+    async def scenario():
+        async with connect(site.tight, "eli", source="127.0.0.11"):
+            return await refusal(site.tight, "eli", "127.0.0.11")
+
+    said, status = await in_asyncio(scenario)
+    assert said == ("coup: Too many sessions from your address: 1 at most. Close one and try "
+                    "again.\r\n") and status == 1
+
+
+async def test_new_connections_from_one_address_are_limited_a_minute(site):
+    async def scenario():
+        for _ in range(3):
+            async with connect(site.tight, "gus", source="127.0.0.31"):
+                pass
+        return await refusal(site.tight, "gus", "127.0.0.31")
+
+    said, status = await in_asyncio(scenario)
+    assert said == ("coup: Too many connections from your address: 3 a minute at most. Wait a "
+                    "minute and try again.\r\n") and status == 1
+
+
+async def test_a_session_without_input_ends_with_a_sentence(site):
+    async def scenario() -> None:
+        async with connect(site.tight, "ivy", source="127.0.0.41") as conn:
+            screen = await Screen.open(conn)
+            await screen.until("coup: no input for 0.03 minutes; goodbye.")
+            await screen.process.wait_closed()
+            assert screen.process.exit_status == 1
+            assert b"\x1b[?1049l" in screen.raw  # the terminal given back its main screen
+        session = await asyncio.to_thread(site.tight.event, "ssh_session", name="ivy")
+        await gone(int(session["pid"]))
+
+    await in_asyncio(scenario)
+
+
+# ------------------------------------------------------------------ who is who
+
+
+async def test_the_ssh_user_name_is_made_a_name_the_server_takes():
+    assert display_name("  ana ") == "ana"
+    assert display_name("b\x1b[2Jea\n") == "b[2Jea"
+    assert display_name("x" * 40) == "x" * 32
+    assert display_name("\x07 ") == "player"
+
+
+async def test_a_key_offered_but_never_signed_for_is_no_ones_identity():
+    """A client may offer someone's public key (public keys are public) without proving it,
+    then log in by keyboard-interactive: it is a guest, not that key."""
+    visit = Visit(door=None)
+    visit.validate_public_key("ana", asyncssh.generate_private_key("ssh-ed25519"))
+    assert visit.key is not None
+    assert visit.get_kbdint_challenge("ana", "", "") is True
+    assert visit.key is None
