@@ -5,16 +5,14 @@ A `Browser` asks the network and listens until it is closed, in zeroconf's own t
 tells its `changed` callback, from one of those threads, about each server found or updated
 (a `Found`) and each one gone (None). It sends mDNS queries on every IPv4 interface, which is
 why nothing here runs while discovery is off: COUP_DISCOVERY=off (`enabled`), as the test
-suite sets for every test but those that make a network of their own.
+suite sets for every test but those that make a network of their own. zeroconf is loaded by
+the first Browser, not with the client: a client that never looks starts without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from zeroconf import Error as ZeroconfError
-from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceListener, Zeroconf
 
 from protocol.discovery import SERVICE_TYPE, Announcement, enabled
 
@@ -41,7 +39,7 @@ class Found:
         return f"{self.address}:{self.port}"
 
 
-class Browser(ServiceListener):
+class Browser:
     """Looks for servers until `close` (which waits for zeroconf's threads: call it from a
     thread that may wait); OSError if it cannot. `changed(key, found)` hears of each change,
     found None when the server `key` is gone."""
@@ -49,7 +47,11 @@ class Browser(ServiceListener):
     def __init__(self, changed: Callable[[str, Found | None], object]) -> None:
         if not enabled():
             raise RuntimeError("LAN discovery is off (COUP_DISCOVERY=off)")
+        from zeroconf import Error as ZeroconfError
+        from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, Zeroconf
+
         self._changed = changed
+        self._v4 = IPVersion.V4Only
         try:
             self._zeroconf = Zeroconf(interfaces=InterfaceChoice.All,
                                       ip_version=IPVersion.V4Only, use_asyncio=False)
@@ -61,19 +63,19 @@ class Browser(ServiceListener):
         self._browser.cancel()
         self._zeroconf.close()
 
-    # ServiceListener: zeroconf calls these in the browser's thread, where waiting is allowed.
+    # zeroconf's listener: it calls these in the browser's thread, where waiting is allowed.
 
-    def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+    def add_service(self, zc, type_: str, name: str) -> None:
         info = zc.get_service_info(type_, name, timeout=DETAILS_WAIT)
         if info is None or info.port is None:
             return
         said = Announcement.read(info.properties)
-        addresses = info.parsed_addresses(IPVersion.V4Only)
+        addresses = info.parsed_addresses(self._v4)
         if said is not None and addresses:
             self._changed(name, Found(name, said.name, addresses[0], info.port, said.tables,
                                       said.players))
 
     update_service = add_service
 
-    def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+    def remove_service(self, zc, type_: str, name: str) -> None:
         self._changed(name, None)

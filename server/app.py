@@ -13,7 +13,7 @@ import trio
 
 from protocol import Bye, Error, encode
 
-from . import announce, log
+from . import log
 from .config import ServerConfig
 from .limits import ByteBudget
 from .lobby import Lobby
@@ -47,6 +47,8 @@ class Server:
             await nursery.start(self.lobby.run)
             await nursery.start(trio.serve_listeners, self._accept, listeners)
             if self.config.announce:
+                from . import announce  # zeroconf is loaded only by a server that announces
+
                 nursery.start_soon(announce.run, self.config.name, self.address, self._counts)
             task_status.started(self.address)
 

@@ -11,7 +11,6 @@ import sys
 import trio
 
 from . import log
-from .announce import addresses
 from .app import Server
 from .config import ServerConfig
 from .doorkey import DoorKeyError, default_secret_path
@@ -69,6 +68,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"coup serve: --bot-strategies: {exc}", file=sys.stderr)
         return 2
     if config.announce:
+        from .announce import addresses  # zeroconf, only for a server that announces
+
         try:
             addresses(config.host)
         except ValueError as exc:
