@@ -41,8 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fingerprint", action="store_true",
                         help="print the host key's fingerprint, as ssh-keygen -lf does, and "
                         "exit")
-    parser.add_argument("--max-sessions", type=int, default=200, metavar="N",
-                        help="sessions at once, in all (default 200)")
+    parser.add_argument("--max-sessions", type=int, default=50, metavar="N",
+                        help="sessions at once, in all: each runs a client of about 45-60 MB "
+                        "(default 50)")
     parser.add_argument("--max-per-address", type=int, default=5, metavar="N",
                         help="sessions at once from one address (default 5)")
     parser.add_argument("--connections-per-minute", type=int, default=20, metavar="N",
