@@ -1,0 +1,190 @@
+"""`coup web`, the browser door: the terminal client served to web browsers by textual-serve.
+
+Each browser session (one websocket) runs the client as its own process: the menu, or with
+--join a server's lobby, or with --play a table against bots. The door listens on loopback
+unless told otherwise, and it never runs more sessions at once than its cap: a session over
+the cap is refused with a sentence. It has no TLS and no login of its own; docs/SERVER.md
+says how to put both in front of it. textual-serve (and aiohttp) are the optional extra
+`web`, imported only when the door opens, so the rest of the client never needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import shlex
+import signal
+import sys
+
+DEFAULT_PORT = 7680
+DEFAULT_SESSIONS = 20
+MISSING = ("coup web: the browser door needs the web extra: pip install 'coup-tui[web]' "
+           "(or pip install -e '.[web]' in a checkout)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of `coup web`."""
+    parser.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this machine only; "
+                        "anything else is unencrypted and open to anyone who reaches it)")
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                        help=f"the port to listen on (default {DEFAULT_PORT})")
+    parser.add_argument("--max-sessions", type=int, default=DEFAULT_SESSIONS, metavar="N",
+                        help="browser sessions at once, each a client process; one more is "
+                        f"refused with a sentence (default {DEFAULT_SESSIONS})")
+    parser.add_argument("--public-url", metavar="URL",
+                        help="the address browsers reach the door at, when it is behind a "
+                        "reverse proxy: https://coup.example.org (default: the address each "
+                        "browser asked for)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--join", metavar="HOST[:PORT]",
+                      help="open every session in this server's lobby (default: the menu)")
+    what.add_argument("--play", action="store_true",
+                      help="open every session at a table against bots, as coup play does")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port, 0 to 65535")
+    return int(text)
+
+
+def command(args: argparse.Namespace) -> str:
+    """The shell command each session runs: this Python's `coup`, as the flags say (the
+    shell execs it, so that each session is one process). Every session is a guest: the key
+    of the user running the door is no browser's identity."""
+    argv = [sys.executable, "-m", "client.cli", "--guest"]
+    if getattr(args, "lang", None):
+        argv += ["--lang", args.lang]
+    if args.join:
+        argv += ["join", args.join]
+    elif args.play:
+        argv += ["play"]
+    return "exec " + shlex.join(argv)
+
+
+def full(cap: int) -> str:
+    """The sentence a session over the cap is refused with (at most 123 bytes: it is also
+    the websocket's close reason)."""
+    return (f"This game door is full: it seats no more than {cap} at once. "
+            "Please try again in a little while.")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Serve the client to browsers until SIGINT or SIGTERM; returns the exit status."""
+    from .i18n import set_language
+    from .net import LinkError, parse_address
+
+    try:
+        set_language(getattr(args, "lang", None))
+        if args.join:
+            parse_address(args.join)
+    except (ValueError, LinkError) as exc:
+        print(f"coup web: {exc}", file=sys.stderr)
+        return 2
+    if args.max_sessions < 1:
+        print("coup web: --max-sessions must be 1 or more", file=sys.stderr)
+        return 2
+    try:
+        import textual_serve.server  # noqa: F401  (the extra's presence is the question)
+    except ImportError:
+        print(MISSING, file=sys.stderr)
+        return 2
+    if not _loopback(args.host):
+        print(f"coup web: warning: listening on {args.host}, unencrypted and without a "
+              "login: anyone who reaches it can play as a guest and read what is typed. "
+              "Put a reverse proxy with TLS and a login in front (docs/SERVER.md)",
+              file=sys.stderr)
+    try:
+        asyncio.run(_serve(args))
+    except OSError as exc:
+        print(f"coup web: cannot listen on {args.host} port {args.port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    """Listen, say where, and serve until SIGINT or SIGTERM; then end every session."""
+    from aiohttp import web
+
+    door = _door(args)
+    # Stopping, aiohttp closes the sessions' websockets and each session ends its process
+    # (aiohttp before 3.10 waits for them instead, and cancels them after shutdown_timeout).
+    runner = web.AppRunner(await door._make_app(), handle_signals=False, shutdown_timeout=5)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, args.host, args.port).start()
+        host, port = runner.addresses[0][:2]
+        what = f"the lobby of {args.join}" if args.join else (
+            "tables against bots" if args.play else "the menu")
+        where = args.public_url or f"http://{_bracketed(host)}:{port}/"
+        print(f"coup web: serving {what} on {where}, at most {args.max_sessions} sessions "
+              "at once", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _door(args: argparse.Namespace):
+    """textual-serve's Server, with the cap on sessions."""
+    from aiohttp import WSCloseCode, web
+    from textual_serve.server import Server
+
+    class Door(Server):
+        def __init__(self) -> None:
+            super().__init__(command(args), host=args.host, port=args.port, title="Coup",
+                             public_url=args.public_url)
+            self.cap = args.max_sessions
+            #: Sessions open now, one a websocket.
+            self.sessions = 0
+
+        async def on_startup(self, app: web.Application) -> None:
+            pass  # textual-serve's banner: _serve says where the door listens, once it does
+
+        async def handle_index(self, request: web.Request):
+            if self.sessions >= self.cap:
+                return web.Response(status=503, text=full(self.cap))
+            if args.public_url is None:
+                # The page tells the browser where the session's websocket is: where the
+                # browser found the page (textual-serve would say the listening address,
+                # which is no use for 0.0.0.0).
+                self.public_url = f"{request.scheme}://{request.host}"
+            return await super().handle_index(request)
+
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+            if self.sessions >= self.cap:
+                print(f"coup web: refused a session from {request.remote}: "
+                      f"{self.cap} open, the most", flush=True)
+                refusal = web.WebSocketResponse()
+                await refusal.prepare(request)
+                await refusal.send_bytes(full(self.cap).encode())  # the browser's terminal
+                await refusal.close(code=WSCloseCode.TRY_AGAIN_LATER,
+                                    message=full(self.cap).encode())
+                return refusal
+            self.sessions += 1
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.sessions -= 1
+
+    return Door()

@@ -1,0 +1,234 @@
+"""The browser door, `coup web`, run as people run it: a real `coup web` process on loopback,
+and an HTTP and websocket client doing what a browser's page does (fetch the page, open the
+session's websocket with the terminal's size, send a resize) and reading the terminal's
+output the session streams. The door must serve the page, start the client in each session
+and draw its menu, refuse a session over its cap with a sentence, and end every session's
+process when it stops."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import aiohttp
+import pytest
+
+from client import web
+from client.cli import build_parser
+
+#: Seconds a test waits for the door, or a session, before it fails.
+WAIT = 15
+#: Escape sequences (CSI and OSC): what is left of the terminal's output is its text.
+ESCAPES = re.compile(rb"\x1b\[[0-9;?$]*[A-Za-z]|\x1b\][^\x07]*\x07")
+
+
+class Door:
+    """A `coup web` process on a free loopback port, stopped (SIGTERM) at the end of the
+    test, which also checks that it stopped cleanly and left no session's process behind."""
+
+    def __init__(self, *flags: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "client.cli", "web", "--port", "0", *flags],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.output: str | None = None
+        self.stopping = False
+        line = self._line()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, f"coup web said {line!r}"
+        self.url = found.group(0)
+
+    def _line(self) -> str:
+        ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
+        assert ready, "coup web said nothing"
+        return self.process.stdout.readline().decode()
+
+    def sessions(self) -> set[int]:
+        """The pids of the door's children: a session's process each."""
+        return {pid for pid in _pids() if _parent(pid) == self.process.pid}
+
+    def terminate(self) -> None:
+        """SIGTERM, once: a second one, once the door has let its signal handlers go on its
+        way out, would kill it."""
+        self.stopping = True
+        self.process.send_signal(signal.SIGTERM)
+
+    def stop(self) -> str:
+        """Stop the door as SIGTERM does; its exit status must be 0. Returns its output."""
+        if self.output is None:
+            if not self.stopping:
+                self.terminate()
+            self.output = self.process.communicate(timeout=WAIT)[0].decode()
+        assert self.process.returncode == 0, self.output
+        return self.output
+
+
+def _pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name: state, parent, ...; none for a
+    process that is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat(pid)
+    return int(fields[1]) if fields else None
+
+
+def wait_gone(pids: set[int]) -> None:
+    """Wait until none of these processes is left."""
+    deadline = time.monotonic() + WAIT
+    while any(_stat(pid)[:1] not in ([], ["Z"]) for pid in pids):  # a zombie has ended
+        assert time.monotonic() < deadline, f"a session's process outlived the door: {pids}"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def door():
+    """`door(*flags)` starts a `coup web` with those flags; every door is stopped after the
+    test, and the processes its sessions ran must be gone."""
+    doors: list[Door] = []
+
+    def start(*flags: str) -> Door:
+        doors.append(Door(*flags))
+        return doors[-1]
+
+    yield start
+    for each in doors:
+        sessions = each.sessions()
+        each.stop()
+        wait_gone(sessions)
+
+
+async def page(client: aiohttp.ClientSession, door: Door) -> tuple[int, str]:
+    async with client.get(door.url) as response:
+        return response.status, await response.text()
+
+
+async def session(client: aiohttp.ClientSession, text: str):
+    """Open the session's websocket as the page's script does: at the address the page
+    names, with the terminal's size, then a resize."""
+    found = re.search(r'data-session-websocket-url="([^"]+)"', text)
+    assert found, "the page names no websocket"
+    socket = await client.ws_connect(found.group(1) + "?width=100&height=30")
+    await socket.send_json(["resize", {"width": 100, "height": 30}])
+    return socket
+
+
+async def screen_until(socket, wanted: bytes) -> bytes:
+    """The text the session drew, read until `wanted` is in it."""
+    drawn = b""
+    deadline = time.monotonic() + WAIT
+    while wanted not in ESCAPES.sub(b"", drawn):
+        left = deadline - time.monotonic()
+        assert left > 0, f"{wanted!r} never drawn; drawn: {ESCAPES.sub(b'', drawn)[-500:]!r}"
+        try:
+            message = await socket.receive(timeout=left)
+        except asyncio.TimeoutError:
+            continue
+        assert message.type == aiohttp.WSMsgType.BINARY, f"the session ended: {message}"
+        drawn += message.data
+    return ESCAPES.sub(b"", drawn)
+
+
+def test_the_page_is_served_and_names_its_session_websocket(door):
+    served = door()
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            return await page(client, served)
+
+    status, text = asyncio.run(body())
+    assert status == 200
+    assert "<div>Coup</div>" in text and "js/textual.js" in text
+    assert f'data-session-websocket-url="ws{served.url[4:]}ws"' in text
+
+
+def test_a_session_starts_the_client_and_draws_the_menu(door):
+    served = door()
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            _, text = await page(client, served)
+            socket = await session(client, text)
+            drawn = await screen_until(socket, b"Join a server")
+            assert b"Play against bots" in drawn
+            assert len(served.sessions()) == 1
+            await socket.close()
+
+    asyncio.run(body())
+
+
+def test_a_session_over_the_cap_is_refused_with_a_sentence_and_a_closed_one_frees_its_place(
+        door):
+    served = door("--max-sessions", "1")
+    sentence = "This game door is full: it seats no more than 1 at once."
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            _, text = await page(client, served)
+            first = await session(client, text)
+            await screen_until(first, b"Join a server")
+            status, refused = await page(client, served)
+            assert status == 503 and sentence in refused
+            second = await session(client, text)  # a page fetched before the door filled
+            assert sentence.encode() in await screen_until(second, sentence.encode())
+            closed = await second.receive(timeout=WAIT)
+            assert closed.type == aiohttp.WSMsgType.CLOSE
+            assert (closed.data, closed.extra) == (1013, web.full(1))
+            await first.close()
+            deadline = time.monotonic() + WAIT
+            while (await page(client, served))[0] != 200:
+                assert time.monotonic() < deadline, "the closed session kept its place"
+                await asyncio.sleep(0.05)
+
+    asyncio.run(body())
+    assert "refused a session from 127.0.0.1" in served.stop()
+
+
+def test_stopping_the_door_ends_the_sessions_it_runs(door):
+    served = door()
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            _, text = await page(client, served)
+            socket = await session(client, text)
+            await screen_until(socket, b"Join a server")
+            sessions = served.sessions()
+            assert len(sessions) == 1
+            served.terminate()
+            while (await socket.receive(timeout=WAIT)).type == aiohttp.WSMsgType.BINARY:
+                pass  # the last of the screen
+            assert socket.closed
+            return sessions
+
+    sessions = asyncio.run(body())
+    served.stop()
+    wait_gone(sessions)
+
+
+def test_each_session_runs_coup_as_a_guest_with_the_door_s_choices():
+    parser = build_parser()
+    python = sys.executable
+    assert web.command(parser.parse_args(["web"])) == f"exec {python} -m client.cli --guest"
+    assert web.command(parser.parse_args(["--lang", "pt_BR", "web", "--join", "h:1"])) == (
+        f"exec {python} -m client.cli --guest --lang pt_BR join h:1")
+    assert web.command(parser.parse_args(["web", "--play"])).endswith(" play")
+
+
+def test_without_the_web_extra_the_door_says_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)  # import fails
+    assert web.main(build_parser().parse_args(["web"])) == 2
+    assert capsys.readouterr().err.strip() == web.MISSING
