@@ -119,7 +119,10 @@ class Door:
         `leave`), else the sentence that refuses it. Every connection counts against its
         address's minute, refused or not."""
         now = time.monotonic()
-        arrivals = self.arrivals.setdefault(address, collections.deque())
+        # The last per_minute + 1 arrivals tell whether there were more than per_minute in
+        # the minute; a flood keeps no more than those.
+        arrivals = self.arrivals.setdefault(address,
+                                            collections.deque(maxlen=self.per_minute + 1))
         while arrivals and arrivals[0] <= now - 60:
             arrivals.popleft()
         arrivals.append(now)
@@ -230,7 +233,8 @@ class Session(asyncssh.SSHServerSession):
         self.early = bytearray()  # input typed before the client started
         self.last_input = time.monotonic()
         self.idle_timer: asyncio.TimerHandle | None = None
-        self.closed = False
+        self.muted = False  # the client's output no longer reaches the player
+        self.gone = False  # the channel is closed
         self.home: str | None = None  # a guest's directories, removed at the end
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
@@ -262,9 +266,12 @@ class Session(asyncssh.SSHServerSession):
             self.door.sessions.add(self)
             self.door.spawn(self.play())
 
-    def refuse(self, sentence: str) -> None:
-        self.chan.write(b"coup: " + sentence.encode() + b"\r\n")
-        self.chan.exit(1)
+    def refuse(self, sentence: str, reset: bytes = b"") -> None:
+        """Say `sentence` (after `reset`, for a terminal the client used) and close."""
+        self.muted = True
+        if not self.gone:
+            self.chan.write(reset + b"coup: " + sentence.encode() + b"\r\n")
+            self.chan.exit(1)
         self.visit.close_later(LOGIN_WINDOW)
 
     async def play(self) -> None:
@@ -289,18 +296,18 @@ class Session(asyncssh.SSHServerSession):
             self.refuse("The game could not start here. Try again later.")
             self.end_of_session()
             return
-        if self.closed:
+        self.terminal = terminal
+        if self.gone:
             await terminal.end()
             self.end_of_session()
             return
-        self.terminal = terminal
         log.info("ssh_session", address=visit.address, name=visit.name, pid=terminal.pid,
                  player=visit.key or "guest")
         if self.early:
             self.input(bytes(self.early))
         self.watch_idle()
         status = await terminal.wait()
-        if not self.closed:
+        if not self.muted:
             chan.exit(status)
         self.end_of_session()
 
@@ -331,11 +338,11 @@ class Session(asyncssh.SSHServerSession):
         return env
 
     def output(self, data: bytes) -> None:
-        if not self.closed:
+        if not self.muted:
             self.chan.write(data)
 
     def drained(self) -> None:
-        if not self.closed:
+        if not self.gone:
             self.chan.resume_reading()
 
     def pause_writing(self) -> None:
@@ -367,17 +374,16 @@ class Session(asyncssh.SSHServerSession):
             self.idle_timer = asyncio.get_running_loop().call_later(
                 self.door.idle - quiet, self.watch_idle)
             return
-        self.closed = True  # the client's last words are not the player's to see
-        self.door.spawn(self.end_idle())
+        self.door.spawn(self.end(f"No input for {self.door.idle_text} minutes; goodbye."))
 
-    async def end_idle(self) -> None:
+    async def end(self, sentence: str) -> None:
+        """End the client, and say `sentence` on the terminal given back."""
+        self.muted = True  # the client's last words are not the player's to see
         await self.terminal.end()
-        self.chan.write(RESET_TERMINAL + f"coup: no input for {self.door.idle_text} minutes; "
-                        "goodbye.\r\n".encode())
-        self.chan.exit(1)
+        self.refuse(sentence, RESET_TERMINAL)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
+        self.muted = self.gone = True
         if self.idle_timer is not None:
             self.idle_timer.cancel()
         if self.terminal is not None and self.terminal.process.returncode is None:
@@ -406,7 +412,7 @@ async def serve(args: argparse.Namespace, key: asyncssh.SSHKey, secret: bytes) -
     acceptor = await asyncssh.create_server(
         lambda: Visit(door), args.host, args.port, server_host_keys=[key],
         line_editor=False, encoding=None, login_timeout=LOGIN_WINDOW, allow_scp=False,
-        agent_forwarding=False, x11_forwarding=False, password_auth=False,
+        agent_forwarding=False, x11_forwarding=False, password_auth=False, gss_host=None,
         keepalive_interval=30, keepalive_count_max=3)
     host, port = acceptor.sockets[0].getsockname()[:2]
     reach = "every interface: reachable from other machines" if host in (
@@ -421,10 +427,15 @@ async def serve(args: argparse.Namespace, key: asyncssh.SSHKey, secret: bytes) -
             door.forget_old_arrivals()
     log.info("ssh_shutting_down", sessions=len(door.sessions))
     acceptor.close()
-    await asyncio.gather(*(s.terminal.end() for s in door.sessions if s.terminal))
-    await asyncio.gather(*door.tasks)  # each session closes with its client's status
-    visits = [v.conn for v in door.visits if v.conn is not None]
-    for conn in visits:
+    for session in list(door.sessions):
+        if session.terminal is not None:
+            door.spawn(session.end("The door is closing; goodbye."))
+        elif session.visit.conn is not None:  # its client still starting: ended once started
+            session.visit.conn.close()
+    while door.tasks:  # each client ended, each player told
+        await asyncio.gather(*door.tasks)
+    connections = [visit.conn for visit in door.visits if visit.conn is not None]
+    for conn in connections:
         conn.close()
-    await asyncio.gather(*(conn.wait_closed() for conn in visits))
+    await asyncio.gather(*(conn.wait_closed() for conn in connections))
     await acceptor.wait_closed()

@@ -372,7 +372,7 @@ async def test_a_session_without_input_ends_with_a_sentence(site):
     async def scenario() -> None:
         async with connect(site.tight, "ivy", source="127.0.0.41") as conn:
             screen = await Screen.open(conn)
-            await screen.until("coup: no input for 0.03 minutes; goodbye.")
+            await screen.until("coup: No input for 0.03 minutes; goodbye.")
             await screen.process.wait_closed()
             assert screen.process.exit_status == 1
             assert b"\x1b[?1049l" in screen.raw  # the terminal given back its main screen
@@ -380,6 +380,23 @@ async def test_a_session_without_input_ends_with_a_sentence(site):
         await gone(int(session["pid"]))
 
     await in_asyncio(scenario)
+
+
+async def test_a_door_told_to_stop_ends_every_client_and_tells_its_player(site):
+    door = site.run_door()
+
+    async def scenario() -> None:
+        async with connect(door, "jo", source="127.0.0.51") as conn:
+            screen = await Screen.open(conn)
+            await screen.until("you are jo")
+            session = await asyncio.to_thread(door.event, "ssh_session", name="jo")
+            door.process.send_signal(signal.SIGTERM)
+            await screen.until("coup: The door is closing; goodbye.")
+            await screen.process.wait_closed()
+        await gone(int(session["pid"]))
+
+    await in_asyncio(scenario)
+    assert await trio.to_thread.run_sync(door.process.wait, PATIENCE) == 0
 
 
 # ------------------------------------------------------------------ who is who
