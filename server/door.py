@@ -50,7 +50,7 @@ RESET_TERMINAL = (b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1
 NAME_LENGTH = 32
 
 #: The sentence for a session without a terminal.
-NEEDS_TERMINAL = "coup needs a terminal: connect with ssh -t, and no command."
+NEEDS_TERMINAL = "The game needs a terminal: connect with ssh -t, and no command."
 
 
 def data_dir() -> str:
