@@ -165,9 +165,10 @@ class Screen:
         self.raw = b""
 
     @classmethod
-    async def open(cls, conn, columns: int = 100, rows: int = 30) -> Screen:
+    async def open(cls, conn, columns: int = 100, rows: int = 30, **env: str) -> Screen:
         return cls(await conn.create_process(term_type="xterm-256color",
-                                             term_size=(columns, rows), encoding=None))
+                                             term_size=(columns, rows), env=env,
+                                             encoding=None))
 
     async def until(self, looked_for, since: int = 0) -> bytes:
         """Read until `looked_for` (text, or a predicate of the raw bytes) is in what came
@@ -283,10 +284,11 @@ async def test_the_same_key_comes_back_to_its_seat(site):
 
 
 async def test_a_player_without_a_key_is_a_guest_whose_files_go_with_the_session(site):
+    """In their own language, as their ssh sends LANG (OpenSSH's SendEnv)."""
     async def scenario() -> None:
         async with connect(site.door, "cy") as conn:
-            screen = await Screen.open(conn)
-            await screen.until("you are cy, a guest")
+            screen = await Screen.open(conn, LANG="pt_BR.UTF-8")
+            await screen.until("você é cy, convidado")
             session = await asyncio.to_thread(site.door.event, "ssh_session", name="cy")
             assert session["player"] == "guest"
             assert [p.name for p in site.tmp.iterdir()] != []
