@@ -66,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("address", metavar="HOST[:PORT]", nargs="?",
                       help="the server (default: choose among those found on this network)")
     join.add_argument("--name", help="your name on the server")
+    join.add_argument("--lobby-only", action="store_true",
+                      help="the app is this server's lobby and nothing else: no menu, no game "
+                      "on this machine, no other server; leaving the lobby quits (the SSH and "
+                      "browser doors start their players' clients so)")
     bot = sub.add_parser(
         "bot", help="play a bot strategy on a server",
         description="Play a bot strategy on a server, as a player of its own. Without "
@@ -225,6 +229,9 @@ def _client(args) -> int:
                         variant=args.variant, seed=args.seed, response_clock=answer,
                         turn_clock=turn, bell=args.bell)
     elif args.command == "join" and args.address is None:
+        if args.lobby_only:
+            print("coup join: --lobby-only needs the server's address", file=sys.stderr)
+            return 2
         launch = Launch("find", name=args.name, bell=args.bell)
     elif args.command == "join":
         try:
@@ -232,7 +239,8 @@ def _client(args) -> int:
         except LinkError as exc:
             print(f"coup join: {exc}", file=sys.stderr)
             return 2
-        launch = Launch("join", name=args.name, host=host, port=port, bell=args.bell)
+        launch = Launch("join", name=args.name, host=host, port=port, bell=args.bell,
+                        lobby_only=args.lobby_only)
     elif args.command == "replay":
         try:
             record = _record(args.game, args.db, args.view_as)

@@ -280,8 +280,10 @@ class Session(asyncssh.SSHServerSession):
         columns, rows, width, height = chan.get_terminal_size()
         env = chan.get_environment()
         language = env.get("LC_ALL") or env.get("LANG") or ""
+        # The lobby and nothing else: no menu whose practice and LAN servers would run on
+        # this machine, and no other address to reach from here.
         argv = [sys.executable, "-m", "client.cli", "join", self.door.server,
-                "--name", visit.name]
+                "--name", visit.name, "--lobby-only"]
         if language.lower().startswith("pt"):
             argv += ["--lang", "pt_BR"]
         try:

@@ -38,7 +38,7 @@ from .narrate import error_text
 from .net import RECORD_FRAME, Net
 from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen
-from .screens.menu import MenuScreen
+from .screens.menu import ArrivalScreen, MenuScreen
 from .screens.ratings import LeaderboardScreen
 from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
@@ -90,11 +90,17 @@ class CoupApp(App):
         self.table: TableState | None = None
         self.lobby_chat: list[tuple[str, str]] = []
         self._ids = 0
+        #: Said on the terminal the app gives back, when a lobby-only app ends for a reason.
+        self.farewell: str | None = None
 
     # ------------------------------------------------------------------ trio, the guest
 
     def on_mount(self) -> None:
         self._start_trio()
+        if self.launch.lobby_only:  # in the menu's place, under the lobby: no way out but quit
+            self.push_screen(ArrivalScreen(f"{self.launch.host}:{self.launch.port}"))
+            self.join_server(self.launch.host, self.launch.port, self.name_wanted)
+            return
         menu = MenuScreen()
         self.push_screen(menu)
         if self.launch.mode == "find":
@@ -145,7 +151,7 @@ class CoupApp(App):
 
     async def action_quit(self) -> None:
         await self._stop_trio()
-        self.exit()
+        self.exit(message=self.farewell)
 
     # ------------------------------------------------------------------ starting points
 
@@ -206,7 +212,7 @@ class CoupApp(App):
     def on_connect_failed(self, msg: m.ConnectFailed) -> None:
         reason = error_text(msg.code) if msg.code else msg.reason
         self.notify(reason, title=_("Cannot connect"), severity="error", timeout=10)
-        self.back_to_menu()
+        self.back_to_menu(reason)
 
     def on_connection_lost(self, msg: m.ConnectionLost) -> None:
         self.redraw("connection")
@@ -220,7 +226,7 @@ class CoupApp(App):
     def on_disconnected(self, msg: m.Disconnected) -> None:
         self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10)
         self.table = None
-        self.back_to_menu()
+        self.back_to_menu(msg.reason)
 
     def on_net_failed(self, msg: m.NetFailed) -> None:
         self.notify(msg.reason, title=_("Network failure"), severity="error", timeout=15)
@@ -252,9 +258,15 @@ class CoupApp(App):
         else:
             self.push_screen(screen)
 
-    def back_to_menu(self) -> None:
+    def back_to_menu(self, reason: str | None = None) -> None:
+        """Off the server, back to the menu; a lobby-only app has none and ends, saying
+        `reason` (why the server was lost, if it was) on the terminal it gives back."""
         self.net.disconnect()
         self.table = None
+        if self.launch.lobby_only:
+            self.farewell = reason
+            self.call_later(self.action_quit)
+            return
         while len(self.screen_stack) > self._ABOVE_MENU - 1:
             self.pop_screen()
 

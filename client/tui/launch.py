@@ -54,6 +54,10 @@ class Launch:
     #: every card face up).
     record: dict | None = None
     view_as: int | None = None
+    #: The app is the lobby of this one server and nothing else (`coup join --lobby-only`,
+    #: as the SSH and browser doors start it): no menu, so no game of its own, no other
+    #: server; leaving the lobby, or losing it, ends the app.
+    lobby_only: bool = False
     #: Who the player is on servers (client/identity.py: a key, or the SSH door's word);
     #: None: a guest everywhere.
     identity: Identity | Vouched | None = None

@@ -41,6 +41,8 @@ ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 CURSOR_ROW = re.compile(rb"\x1b\[(\d+);\d+H")
 #: Seconds to wait for what a test waits for, at the most.
 PATIENCE = 15
+#: The seed the game server deals every table from.
+SEED = "3"
 
 
 class Program:
@@ -100,7 +102,10 @@ class Site:
         self.env = dict(os.environ, XDG_DATA_HOME=str(root / "data"),
                         XDG_CONFIG_HOME=str(root / "config"), TMPDIR=str(self.tmp))
         self.programs: list[Program] = []
+        # Quick play fills a table with bots at once; every table deals from one seed, so
+        # the player of a two-seat table is first to move.
         server = self.run(["serve", "--port", "0", "--db", ":memory:", "--bot-delay", "0",
+                           "--queue-bot-fill", "0.1", "--seed", SEED,
                            "--door-secret", self.secret_path])
         self.server_port = int(server.event("listening")["port"])
         self.door = self.run_door()
@@ -252,13 +257,24 @@ async def test_a_player_with_a_key_plays_the_client_on_a_terminal_of_its_size(si
             screen.process.change_terminal_size(120, 40)  # redrawn at the new size
             await screen.until(lambda seen: any(30 < int(n) <= 40
                                                 for n in CURSOR_ROW.findall(seen)), mark)
-            await screen.until("Create a table", screen.type("c"))
-            await screen.until("Seat 2: free", screen.type("anatable\r"))  # the server's table
-            mark = screen.type("r")
-            await screen.until(lambda seen: re.search(  # the server has ana ready
-                rb"\(you\) +ready", ESCAPES.sub(b"", seen)), mark)
+            # Quick play at two seats: the seats list opened (its 5 drawn), down from "any"
+            # to 2, chosen (2 shown in the closed list), then OK: a table with a bot deals
+            await screen.until("Quick play", screen.type("q"))
+            await screen.until("5", screen.type("\r"))
+            await screen.until(lambda seen: re.search("2 +\u25bc".encode(), ESCAPES.sub(
+                b"", seen)), screen.type("\x1b[B\r"))
+            await screen.until("Pick a card", screen.type("\t\t\r"))  # the draft of 2
+            await screen.until("ana picks a card", screen.type("1"))  # the draft's pick
+            await screen.until("ana's turn")
+            await screen.until("ana takes 1 coin", screen.type("i"))  # Income, accepted
             session = await asyncio.to_thread(site.door.event, "ssh_session", name="ana")
             assert session["player"] == hashlib.sha256(key.public_data).hexdigest()
+            # Leaving the table, then the lobby, ends the session: no menu on the door
+            await screen.until("Leave the game?", screen.type("q"))
+            await screen.until("you are ana", screen.type("y"))
+            screen.type("\x1b")
+            await asyncio.wait_for(screen.process.wait_closed(), PATIENCE)
+            assert screen.process.exit_status == 0
         return int(session["pid"])
 
     pid = await in_asyncio(scenario)

@@ -57,6 +57,26 @@ def join_command(address: str, port: int | str) -> str:
     return f"coup join {address}:{port}"
 
 
+class ArrivalScreen(CoupScreen):
+    """The menu's place in a lobby-only app (Launch.lobby_only): the title and the server
+    being reached, under the lobby once it is there; the only way from here is out."""
+
+    BINDINGS = [Binding("q", "app.quit", N_("Quit"))]
+
+    def __init__(self, where: str) -> None:
+        super().__init__()
+        self.where = where
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            with Center():
+                yield Static(TITLE_ART, id="title")
+            with Center():
+                yield Static(_("Connecting to {server}…").format(server=self.where),
+                             id="subtitle")
+        yield Footer()
+
+
 class MenuScreen(CoupScreen):
     BINDINGS = [
         Binding("p", "play", N_("Play")),

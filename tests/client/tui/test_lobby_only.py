@@ -1,0 +1,54 @@
+"""A lobby-only client (`coup join HOST --lobby-only`), as the SSH and browser doors start
+their players' clients (issue 17): the app is that server's lobby and nothing else. No menu
+is ever under the lobby (so no practice server, no LAN server and no other address from the
+door's machine); leaving the lobby ends the app, and so does a server that cannot be
+reached or goes away, with the reason left on the terminal.
+"""
+
+from __future__ import annotations
+
+import socket
+
+from client.tui.app import Launch
+from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.menu import ArrivalScreen, MenuScreen
+from tests.client.test_cli import launched
+
+from .helpers import run_app, until
+
+
+def lobby_only(port: int) -> Launch:
+    return Launch(mode="join", host="127.0.0.1", port=port, name="Ana", lobby_only=True)
+
+
+def test_the_lobby_has_no_menu_under_it_and_leaving_it_ends_the_app(server):
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        stack = [type(s) for s in app.screen_stack]
+        assert ArrivalScreen in stack and MenuScreen not in stack
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.is_running, "the app to end")
+
+    app = run_app(lobby_only(server.port), body)
+    assert app.farewell is None
+
+
+def test_a_server_that_cannot_be_reached_ends_the_app_saying_why():
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]  # bound, never listening: refused
+
+        async def body(app, pilot):
+            await until(pilot, lambda: not app.is_running, "the app to end")
+
+        app = run_app(lobby_only(port), body)
+    assert app.farewell and "refused" in app.farewell.lower()
+
+
+def test_the_flag_reaches_the_launch_and_needs_an_address(monkeypatch, capsys):
+    from client.cli import main
+
+    assert launched(["join", "127.0.0.1:1", "--lobby-only"], monkeypatch).lobby_only
+    assert not launched(["join", "127.0.0.1:1"], monkeypatch).lobby_only
+    assert main(["join", "--lobby-only"]) == 2
+    assert "--lobby-only needs the server's address" in capsys.readouterr().err
