@@ -1,7 +1,9 @@
 """`coup web`, the browser door: the terminal client served to web browsers by textual-serve.
 
 Each browser session (one websocket) runs the client as its own process: the menu, or with
---join a server's lobby, or with --play a table against bots. The door listens on loopback
+--join a server's lobby, or with --play a table against bots. Every session is a guest with
+a home of its own, a temporary directory for its settings and records removed when the
+session ends: what the user running the door keeps (its key above all) is no browser's. The door listens on loopback
 unless told otherwise, and it never runs more sessions at once than its cap: a session over
 the cap is refused with a sentence. It has no TLS and no login of its own; docs/SERVER.md
 says how to put both in front of it. textual-serve (and aiohttp) are the optional extra
@@ -14,8 +16,10 @@ import argparse
 import asyncio
 import ipaddress
 import shlex
+import shutil
 import signal
 import sys
+import tempfile
 
 DEFAULT_PORT = 7680
 DEFAULT_SESSIONS = 20
@@ -51,11 +55,13 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def command(args: argparse.Namespace) -> str:
-    """The shell command each session runs: this Python's `coup`, as the flags say (the
-    shell execs it, so that each session is one process). Every session is a guest: the key
-    of the user running the door is no browser's identity."""
-    argv = [sys.executable, "-m", "client.cli", "--guest"]
+def command(args: argparse.Namespace, home: str) -> str:
+    """The shell command a session runs: this Python's `coup`, as the flags say, as a guest
+    whose settings and records are kept in `home` (the key, settings and games of the user
+    running the door are no browser's). The shell execs env, which execs Python: each
+    session is one process."""
+    argv = ["env", f"XDG_CONFIG_HOME={home}/config", f"XDG_DATA_HOME={home}/data",
+            sys.executable, "-m", "client.cli", "--guest"]
     if getattr(args, "lang", None):
         argv += ["--lang", args.lang]
     if args.join:
@@ -111,8 +117,8 @@ async def _serve(args: argparse.Namespace) -> None:
     from aiohttp import web
 
     door = _door(args)
-    # Stopping, aiohttp closes the sessions' websockets and each session ends its process
-    # (aiohttp before 3.10 waits for them instead, and cancels them after shutdown_timeout).
+    # Stopping, the door closes the sessions' websockets and each session ends its process;
+    # one whose process will not end is cancelled after shutdown_timeout.
     runner = web.AppRunner(await door._make_app(), handle_signals=False, shutdown_timeout=5)
     await runner.setup()
     try:
@@ -146,23 +152,30 @@ def _loopback(host: str) -> bool:
 
 
 def _door(args: argparse.Namespace):
-    """textual-serve's Server, with the cap on sessions."""
+    """textual-serve's Server, with the cap on sessions and a home for each."""
     from aiohttp import WSCloseCode, web
-    from textual_serve.server import Server
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server, to_int
 
     class Door(Server):
         def __init__(self) -> None:
-            super().__init__(command(args), host=args.host, port=args.port, title="Coup",
+            super().__init__("coup", host=args.host, port=args.port, title="Coup",
                              public_url=args.public_url)
             self.cap = args.max_sessions
-            #: Sessions open now, one a websocket.
-            self.sessions = 0
+            #: The sessions open now, by their websockets.
+            self.sessions: set[web.WebSocketResponse] = set()
 
         async def on_startup(self, app: web.Application) -> None:
             pass  # textual-serve's banner: _serve says where the door listens, once it does
 
+        async def on_shutdown(self, app: web.Application) -> None:
+            # aiohttp waits for every handler before it stops: each session's ends once its
+            # websocket is closed, having ended its process.
+            for websocket in list(self.sessions):
+                await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"coup web stopped")
+
         async def handle_index(self, request: web.Request):
-            if self.sessions >= self.cap:
+            if len(self.sessions) >= self.cap:
                 return web.Response(status=503, text=full(self.cap))
             if args.public_url is None:
                 # The page tells the browser where the session's websocket is: where the
@@ -172,19 +185,32 @@ def _door(args: argparse.Namespace):
             return await super().handle_index(request)
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-            if self.sessions >= self.cap:
+            """A session: its own client process while the browser stays, as textual-serve
+            runs one, in a home of its own."""
+            websocket = web.WebSocketResponse(heartbeat=15)
+            await websocket.prepare(request)
+            if len(self.sessions) >= self.cap:
                 print(f"coup web: refused a session from {request.remote}: "
                       f"{self.cap} open, the most", flush=True)
-                refusal = web.WebSocketResponse()
-                await refusal.prepare(request)
-                await refusal.send_bytes(full(self.cap).encode())  # the browser's terminal
-                await refusal.close(code=WSCloseCode.TRY_AGAIN_LATER,
-                                    message=full(self.cap).encode())
-                return refusal
-            self.sessions += 1
+                await websocket.send_bytes(full(self.cap).encode())  # the browser's terminal
+                await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER,
+                                      message=full(self.cap).encode())
+                return websocket
+            self.sessions.add(websocket)
+            home = tempfile.mkdtemp(prefix="coup-web-")
             try:
-                return await super().handle_websocket(request)
+                session = AppService(command(args, home), write_bytes=websocket.send_bytes,
+                                     write_str=websocket.send_str, close=websocket.close,
+                                     download_manager=self.download_manager)
+                await session.start(to_int(request.query.get("width", "80"), 80),
+                                    to_int(request.query.get("height", "24"), 24))
+                try:
+                    await self._process_messages(websocket, session)
+                finally:
+                    await session.stop()  # asks the client to quit, and waits until it has
             finally:
-                self.sessions -= 1
+                self.sessions.discard(websocket)
+                shutil.rmtree(home, ignore_errors=True)
+            return websocket
 
     return Door()

@@ -156,7 +156,13 @@ def test_the_page_is_served_and_names_its_session_websocket(door):
     assert f'data-session-websocket-url="ws{served.url[4:]}ws"' in text
 
 
-def test_a_session_starts_the_client_and_draws_the_menu(door):
+def _environment(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as f:
+        pairs = f.read().decode().split("\0")
+    return dict(pair.split("=", 1) for pair in pairs if "=" in pair)
+
+
+def test_a_session_starts_the_client_as_a_guest_at_home_and_draws_the_menu(door):
     served = door()
 
     async def body():
@@ -165,10 +171,21 @@ def test_a_session_starts_the_client_and_draws_the_menu(door):
             socket = await session(client, text)
             drawn = await screen_until(socket, b"Join a server")
             assert b"Play against bots" in drawn
-            assert len(served.sessions()) == 1
+            [pid] = served.sessions()
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                assert b"\0--guest\0" in f.read()
+            environment = _environment(pid)
+            home = os.path.dirname(environment["XDG_CONFIG_HOME"])
+            assert os.path.isdir(home) and home != os.path.dirname(os.environ["XDG_CONFIG_HOME"])
+            assert environment["XDG_DATA_HOME"] == os.path.join(home, "data")
             await socket.close()
+            return home
 
-    asyncio.run(body())
+    home = asyncio.run(body())
+    deadline = time.monotonic() + WAIT
+    while os.path.exists(home):
+        assert time.monotonic() < deadline, "the session's home outlived it"
+        time.sleep(0.05)
 
 
 def test_a_session_over_the_cap_is_refused_with_a_sentence_and_a_closed_one_frees_its_place(
@@ -209,9 +226,10 @@ def test_stopping_the_door_ends_the_sessions_it_runs(door):
             sessions = served.sessions()
             assert len(sessions) == 1
             served.terminate()
-            while (await socket.receive(timeout=WAIT)).type == aiohttp.WSMsgType.BINARY:
+            while (closed := await socket.receive(timeout=WAIT)).type == (
+                    aiohttp.WSMsgType.BINARY):
                 pass  # the last of the screen
-            assert socket.closed
+            assert (closed.type, closed.data) == (aiohttp.WSMsgType.CLOSE, 1001)  # going away
             return sessions
 
     sessions = asyncio.run(body())
@@ -221,11 +239,12 @@ def test_stopping_the_door_ends_the_sessions_it_runs(door):
 
 def test_each_session_runs_coup_as_a_guest_with_the_door_s_choices():
     parser = build_parser()
-    python = sys.executable
-    assert web.command(parser.parse_args(["web"])) == f"exec {python} -m client.cli --guest"
-    assert web.command(parser.parse_args(["--lang", "pt_BR", "web", "--join", "h:1"])) == (
-        f"exec {python} -m client.cli --guest --lang pt_BR join h:1")
-    assert web.command(parser.parse_args(["web", "--play"])).endswith(" play")
+    coup = (f"exec env XDG_CONFIG_HOME=/h/config XDG_DATA_HOME=/h/data {sys.executable} "
+            "-m client.cli --guest")
+    assert web.command(parser.parse_args(["web"]), "/h") == coup
+    assert web.command(parser.parse_args(["--lang", "pt_BR", "web", "--join", "h:1"]),
+                       "/h") == f"{coup} --lang pt_BR join h:1"
+    assert web.command(parser.parse_args(["web", "--play"]), "/h") == f"{coup} play"
 
 
 def test_without_the_web_extra_the_door_says_how_to_install_it(monkeypatch, capsys):
