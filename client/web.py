@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
+import os
 import shlex
 import shutil
 import signal
@@ -55,13 +56,10 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def command(args: argparse.Namespace, home: str) -> str:
-    """The shell command a session runs: this Python's `coup`, as the flags say, as a guest
-    whose settings and records are kept in `home` (the key, settings and games of the user
-    running the door are no browser's). The shell execs env, which execs Python: each
-    session is one process."""
-    argv = ["env", f"XDG_CONFIG_HOME={home}/config", f"XDG_DATA_HOME={home}/data",
-            sys.executable, "-m", "client.cli", "--guest"]
+def command(args: argparse.Namespace) -> str:
+    """The shell command a session runs: this Python's `coup` as a guest, as the flags say
+    (exec'd, so that each session is one process)."""
+    argv = [sys.executable, "-m", "client.cli", "--guest"]
     if getattr(args, "lang", None):
         argv += ["--lang", args.lang]
     if args.join:
@@ -69,6 +67,24 @@ def command(args: argparse.Namespace, home: str) -> str:
     elif args.play:
         argv += ["play"]
     return "exec " + shlex.join(argv)
+
+
+#: What a session's process keeps of the door's environment: what runs Python and the
+#: client, and the language; none of the door's other variables (a secret among them).
+PASSED = ("PATH", "PYTHONPATH", "LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES",
+          "COUP_DISCOVERY")
+
+
+def environment(given: dict[str, str], home: str) -> dict[str, str]:
+    """A session's environment, from the one textual-serve `given` it: its own variables
+    (TEXTUAL_*, the terminal's size), those of PASSED, and a home of its own, the client's
+    config and data directories in it, under the name guest."""
+    kept = {name: value for name, value in given.items()
+            if name in PASSED or name.startswith(("TEXTUAL", "TERM_PROGRAM"))
+            or name in ("COLUMNS", "ROWS")}
+    return kept | {"HOME": home, "USER": "guest", "LOGNAME": "guest",
+                   "XDG_CONFIG_HOME": os.path.join(home, "config"),
+                   "XDG_DATA_HOME": os.path.join(home, "data")}
 
 
 def full(cap: int) -> str:
@@ -157,6 +173,16 @@ def _door(args: argparse.Namespace):
     from textual_serve.app_service import AppService
     from textual_serve.server import Server, to_int
 
+    class Session(AppService):
+        """textual-serve's session, in a home of its own."""
+
+        def __init__(self, home: str, **kwargs) -> None:
+            super().__init__(command(args), **kwargs)
+            self.home = home
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            return environment(super()._build_environment(width, height), self.home)
+
     class Door(Server):
         def __init__(self) -> None:
             super().__init__("coup", host=args.host, port=args.port, title="Coup",
@@ -186,7 +212,7 @@ def _door(args: argparse.Namespace):
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
             """A session: its own client process while the browser stays, as textual-serve
-            runs one, in a home of its own."""
+            runs one (but in a home of its own)."""
             websocket = web.WebSocketResponse(heartbeat=15)
             await websocket.prepare(request)
             if len(self.sessions) >= self.cap:
@@ -199,9 +225,9 @@ def _door(args: argparse.Namespace):
             self.sessions.add(websocket)
             home = tempfile.mkdtemp(prefix="coup-web-")
             try:
-                session = AppService(command(args, home), write_bytes=websocket.send_bytes,
-                                     write_str=websocket.send_str, close=websocket.close,
-                                     download_manager=self.download_manager)
+                session = Session(home, write_bytes=websocket.send_bytes,
+                                  write_str=websocket.send_str, close=websocket.close,
+                                  download_manager=self.download_manager)
                 await session.start(to_int(request.query.get("width", "80"), 80),
                                     to_int(request.query.get("height", "24"), 24))
                 try:

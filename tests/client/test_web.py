@@ -178,6 +178,7 @@ def test_a_session_starts_the_client_as_a_guest_at_home_and_draws_the_menu(door)
             home = os.path.dirname(environment["XDG_CONFIG_HOME"])
             assert os.path.isdir(home) and home != os.path.dirname(os.environ["XDG_CONFIG_HOME"])
             assert environment["XDG_DATA_HOME"] == os.path.join(home, "data")
+            assert environment["USER"] == "guest"  # not the name of the door's user
             await socket.close()
             return home
 
@@ -239,12 +240,21 @@ def test_stopping_the_door_ends_the_sessions_it_runs(door):
 
 def test_each_session_runs_coup_as_a_guest_with_the_door_s_choices():
     parser = build_parser()
-    coup = (f"exec env XDG_CONFIG_HOME=/h/config XDG_DATA_HOME=/h/data {sys.executable} "
-            "-m client.cli --guest")
-    assert web.command(parser.parse_args(["web"]), "/h") == coup
-    assert web.command(parser.parse_args(["--lang", "pt_BR", "web", "--join", "h:1"]),
-                       "/h") == f"{coup} --lang pt_BR join h:1"
-    assert web.command(parser.parse_args(["web", "--play"]), "/h") == f"{coup} play"
+    coup = f"exec {sys.executable} -m client.cli --guest"
+    assert web.command(parser.parse_args(["web"])) == coup
+    assert web.command(parser.parse_args(["--lang", "pt_BR", "web", "--join", "h:1"])) == (
+        f"{coup} --lang pt_BR join h:1")
+    assert web.command(parser.parse_args(["web", "--play"])) == f"{coup} play"
+
+
+def test_a_session_keeps_none_of_the_door_s_environment_but_what_runs_the_client():
+    given = {"PATH": "/bin", "LANG": "pt_BR.UTF-8", "TEXTUAL_DRIVER": "web", "COLUMNS": "90",
+             "HOME": "/root", "USER": "root", "AWS_SECRET_ACCESS_KEY": "x",
+             "XDG_CONFIG_HOME": "/root/.config"}
+    assert web.environment(given, "/tmp/s") == {
+        "PATH": "/bin", "LANG": "pt_BR.UTF-8", "TEXTUAL_DRIVER": "web", "COLUMNS": "90",
+        "HOME": "/tmp/s", "USER": "guest", "LOGNAME": "guest",
+        "XDG_CONFIG_HOME": "/tmp/s/config", "XDG_DATA_HOME": "/tmp/s/data"}
 
 
 def test_without_the_web_extra_the_door_says_how_to_install_it(monkeypatch, capsys):
