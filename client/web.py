@@ -1,11 +1,13 @@
 """`coup web`, the browser door: the terminal client served to web browsers by textual-serve.
 
 Each browser session (one websocket) runs the client as its own process: the menu, or with
---join a server's lobby, or with --play a table against bots. Every session is a guest with
-a home of its own, a temporary directory for its settings and records removed when the
-session ends: what the user running the door keeps (its key above all) is no browser's. The door listens on loopback
-unless told otherwise, and it never runs more sessions at once than its cap: a session over
-the cap is refused with a sentence. It has no TLS and no login of its own; docs/SERVER.md
+--join a server's lobby and nothing else (`coup join --lobby-only`), or with --play a table
+against bots. The menu and --play are for the user's own browser: a door that others reach
+(any address but loopback, or behind a proxy with --public-url) must be --join's. Every
+session is a guest with a home of its own, a temporary directory for its settings and
+records removed when the session ends: what the user running the door keeps (its key above
+all) is no browser's. The door listens on loopback unless told otherwise, and it never runs
+more sessions at once than its cap: a session over the cap is refused with a sentence. It has no TLS and no login of its own; docs/SERVER.md
 says how to put both in front of it. textual-serve (and aiohttp) are the optional extra
 `web`, imported only when the door opens, so the rest of the client never needs them.
 """
@@ -26,6 +28,13 @@ DEFAULT_PORT = 7680
 DEFAULT_SESSIONS = 20
 MISSING = ("coup web: the browser door needs the web extra: pip install 'coup-tui[web]' "
            "(or pip install -e '.[web]' in a checkout)")
+
+
+#: Why a door that others reach serves one server's lobby only.
+OPEN_MENU = ("a door others reach (--host other than loopback, or --public-url) serves one "
+             "server's lobby: add --join HOST:PORT. The menu, and the practice table's way "
+             "back to it, would let every visitor start servers on this machine and reach any "
+             "address from it")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +72,7 @@ def command(args: argparse.Namespace) -> str:
     if getattr(args, "lang", None):
         argv += ["--lang", args.lang]
     if args.join:
-        argv += ["join", args.join]
+        argv += ["join", args.join, "--lobby-only"]
     elif args.play:
         argv += ["play"]
     return "exec " + shlex.join(argv)
@@ -113,6 +122,9 @@ def main(args: argparse.Namespace) -> int:
         import textual_serve.server  # noqa: F401  (the extra's presence is the question)
     except ImportError:
         print(MISSING, file=sys.stderr)
+        return 2
+    if not args.join and (args.public_url or not _loopback(args.host)):
+        print(f"coup web: {OPEN_MENU}", file=sys.stderr)
         return 2
     if not _loopback(args.host):
         print(f"coup web: warning: listening on {args.host}, unencrypted and without a "

@@ -243,7 +243,7 @@ def test_each_session_runs_coup_as_a_guest_with_the_door_s_choices():
     coup = f"exec {sys.executable} -m client.cli --guest"
     assert web.command(parser.parse_args(["web"])) == coup
     assert web.command(parser.parse_args(["--lang", "pt_BR", "web", "--join", "h:1"])) == (
-        f"{coup} --lang pt_BR join h:1")
+        f"{coup} --lang pt_BR join h:1 --lobby-only")
     assert web.command(parser.parse_args(["web", "--play"])) == f"{coup} play"
 
 
@@ -261,3 +261,12 @@ def test_without_the_web_extra_the_door_says_how_to_install_it(monkeypatch, caps
     monkeypatch.setitem(sys.modules, "textual_serve.server", None)  # import fails
     assert web.main(build_parser().parse_args(["web"])) == 2
     assert capsys.readouterr().err.strip() == web.MISSING
+
+
+@pytest.mark.parametrize("argv", [["--host", "0.0.0.0"], ["--public-url", "https://c.example"],
+                                  ["--host", "0.0.0.0", "--play"]])
+def test_a_door_others_reach_serves_one_servers_lobby_only(argv, capsys):
+    """The menu (and --play's way back to it) would let visitors start servers on the door's
+    machine and reach any address from it: refused before anything listens."""
+    assert web.main(build_parser().parse_args(["web", *argv])) == 2
+    assert capsys.readouterr().err.strip() == f"coup web: {web.OPEN_MENU}"
