@@ -46,7 +46,7 @@ async def test_a_table_of_bots_reads_its_inbox_between_two_bot_moves(
         assert story[start:end].count("_play") <= 1, story[start:end + 1]
 
 
-@pytest.mark.server_config(bot_delay=2, grace=8)
+@pytest.mark.server_config(bot_delay=2, grace=8, seed=1)
 async def test_bots_wait_for_players_who_are_away_and_close_after_their_grace(
         connect, server, autojump_clock):
     ana = await connect("ana")
