@@ -1,4 +1,4 @@
-"""A program on a pseudo-terminal of its own, for the SSH door (server/ssh.py).
+"""A program on a pseudo-terminal of its own, for the SSH door (server/door.py).
 
 `Terminal.start` opens a new PTY and runs a program in a new session whose controlling
 terminal it is (setsid, then TIOCSCTTY), so the program sees a real terminal: its size, its
