@@ -17,10 +17,11 @@ import stat
 import pytest
 
 from client.identity import IdentityError, Vouched, vouched
-from protocol import CreateTable, Identify, Join, Ready
+from protocol import Identify
 from server import ServerConfig
 from server.doorkey import DoorKeyError, load_secret, ssh_key, vouch
 from tests.server.peer import Peer, new_id
+from tests.server.test_identity import deal_to
 
 KEY = ssh_key(b"ssh-ed25519 blob of ana's key")
 OTHER = ssh_key(b"ssh-ed25519 blob of bruno's key")
@@ -108,21 +109,16 @@ async def test_a_server_without_a_door_secret_takes_no_doors_word(nursery, tmp_p
 async def test_a_vouched_identity_keeps_its_name_and_gets_its_seat_back(connect, secret_path):
     ana, bruno = await connect("ana"), await connect("bruno")
     await identify(ana, door(secret_path))
-    joined = await ana.request(CreateTable(id=new_id(), options={"seats": 2}))
-    await bruno.request(Join(id=new_id(), table=joined.table))
-    for peer in (ana, bruno):
-        await peer.request(Ready(id=new_id()))
-    for peer in (ana, bruno):
-        await peer.expect("snapshot")
+    await deal_to(ana, bruno)
     await ana.aclose()
-    await bruno.expect("presence", status="away", seat=joined.seat)
+    await bruno.expect("presence", status="away", seat=ana.seat)
     # another door identity cannot take the name; the same one gets name and seat back
     other = await connect("ana")
     assert (await identify(other, door(secret_path, OTHER))).code == "name_taken"
     again = await connect("ana")
     answer = await identify(again, door(secret_path))
-    assert (answer.name, answer.table) == ("ana", joined.table)
-    assert (await again.expect("joined")).seat == joined.seat
+    assert (answer.name, answer.table) == ("ana", ana.table)
+    assert (await again.expect("joined")).seat == ana.seat
 
 
 async def test_the_secret_is_made_once_for_its_owner_only(secret_path):

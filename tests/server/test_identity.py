@@ -150,13 +150,18 @@ async def start_two(connect, keys) -> tuple[Peer, Peer]:
     """ana (identified with keys(1)) and bruno (a guest) in a game at a table of two."""
     ana, bruno = await connect("ana"), await connect("bruno")
     await identify(ana, keys(1))
+    await deal_to(ana, bruno)
+    return ana, bruno
+
+
+async def deal_to(ana: Peer, bruno: Peer) -> None:
+    """A table of two that ana creates and bruno joins, both ready: the game is dealt."""
     joined = await ana.request(CreateTable(id=new_id(), options={"seats": 2}))
     await bruno.request(Join(id=new_id(), table=joined.table))
     for peer in (ana, bruno):
         await peer.request(Ready(id=new_id()))
     for peer in (ana, bruno):
         await peer.expect("snapshot")
-    return ana, bruno
 
 
 async def test_a_second_connection_of_the_key_takes_the_seat_over(connect, keys):
