@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only; "
-                        "anything else is unencrypted and open to anyone who reaches it)")
+                        "anything else is unencrypted and open to anyone who reaches it, and "
+                        "needs --join)")
     parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
                         help=f"the port to listen on (default {DEFAULT_PORT})")
     parser.add_argument("--max-sessions", type=int, default=DEFAULT_SESSIONS, metavar="N",
@@ -54,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "browser asked for)")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--join", metavar="HOST[:PORT]",
-                      help="open every session in this server's lobby (default: the menu)")
+                      help="make every session this server's lobby and nothing else, as a "
+                      "door that others reach must (default: the menu)")
     what.add_argument("--play", action="store_true",
                       help="open every session at a table against bots, as coup play does")
 
