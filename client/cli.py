@@ -13,7 +13,7 @@ def build_parser() -> argparse.ArgumentParser:
     from engine.bots.levels import DEFAULT_LEVEL, LEVELS
     from protocol import DEFAULT_PORT
 
-    from .tui.launch import CLOCKS
+    from .tui.launch import CLOCKS, Launch
 
     parser = argparse.ArgumentParser(
         prog="coup", description="Coup, the bluffing card game, in the terminal."
@@ -27,6 +27,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--identity", metavar="FILE", help=identity)
     guest = "play as a guest: no key is read or made, and your games are unrated"
     parser.add_argument("--guest", action="store_true", help=guest)
+    plain = ("plain mode: the game as lines of text, numbered choices typed back, for screen "
+             "readers and transcripts (default when TERM=dumb or stdin or stdout is no "
+             "terminal; docs/PLAIN.md)")
+    parser.add_argument("--plain", action="store_true", help=plain)
     sub = parser.add_subparsers(dest="command")
     client = argparse.ArgumentParser(add_help=False)  # the client's flags after the command
     client.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -34,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                         default=argparse.SUPPRESS, help=bell)
     client.add_argument("--identity", metavar="FILE", default=argparse.SUPPRESS, help=identity)
     client.add_argument("--guest", action="store_true", default=argparse.SUPPRESS, help=guest)
+    client.add_argument("--plain", action="store_true", default=argparse.SUPPRESS, help=plain)
     strategies = ", ".join(sorted(STRATEGIES)) + "; or a level: " + ", ".join(LEVELS)
     playouts = (f"playouts per searched decision, for ismcts: more plays stronger and slower "
                 f"(default {PLAYOUTS})")
@@ -56,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int,
                       help="deal the games from this seed (default: a new deal each time)")
     play.add_argument("--name", help="your name at the table (default: your user name)")
+    play.add_argument("--bot-delay", type=float, metavar="SECONDS",
+                      help="seconds each bot waits before it moves, time to read its move "
+                      f"(default {Launch.bot_delay})")
     play.add_argument("--clock", default="relaxed", choices=list(CLOCKS), help=(
         "the table's clocks, seconds to answer / for a turn: " + ", ".join(
             f"{name} {answer} s / {turn} s" if answer else f"{name} (none)"
@@ -200,7 +208,7 @@ def _client(args) -> int:
     """The terminal client: the menu (`coup`), a table against bots, or a server's lobby."""
     from engine.bots import STRATEGIES, known
 
-    from .i18n import set_language
+    from .i18n import _, set_language
     from .identity import IdentityError
     from .net import LinkError, parse_address
 
@@ -209,8 +217,7 @@ def _client(args) -> int:
     except ValueError as exc:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
-    from .tui.app import CoupApp, Launch
-    from .tui.launch import CLOCKS
+    from .tui.launch import CLOCKS, Launch
 
     try:
         identity = _identity(args)
@@ -228,6 +235,8 @@ def _client(args) -> int:
         launch = Launch("play", name=args.name, bots=args.bots, strategy=strategy,
                         variant=args.variant, seed=args.seed, response_clock=answer,
                         turn_clock=turn, bell=args.bell)
+        if args.bot_delay is not None:
+            launch.bot_delay = max(0.0, args.bot_delay)
     elif args.command == "join" and args.address is None:
         if args.lobby_only:
             print("coup join: --lobby-only needs the server's address", file=sys.stderr)
@@ -250,18 +259,48 @@ def _client(args) -> int:
         seat = None if args.view_as is None else args.view_as - 1
         launch = Launch("replay", record=record, view_as=seat, bell=args.bell)
     launch.identity = identity
+    plain = _plain(args) and launch.mode != "replay"
+    if plain and launch.mode == "find":
+        print("coup join: plain mode needs the server's address: coup join HOST[:PORT]",
+              file=sys.stderr)
+        return 2
+    if plain and launch.mode == "menu":  # no menu in lines of text: the practice table
+        print(_("Plain mode has no menu: a table against bots follows (coup play). "
+                "coup join HOST joins a server."))
+        launch = Launch("play", bell=args.bell)
+        launch.identity = identity
     # A server inside the client stays quiet while the app runs: its log lines would
-    # scribble over the screen. Logging is left as it was found afterwards.
+    # scribble over the screen, or into the lines of plain mode. Logging is left as it was
+    # found afterwards.
     quiet, null = logging.getLogger("coup.server"), logging.NullHandler()
     propagate = quiet.propagate
     quiet.addHandler(null)
     quiet.propagate = False
     try:
+        if plain:
+            from .plain import run
+
+            return run(launch)
+        from .tui.app import CoupApp
+
         CoupApp(launch).run()
     finally:
         quiet.removeHandler(null)
         quiet.propagate = propagate
     return 0
+
+
+def _plain(args) -> bool:
+    """Plain mode: asked for, or a terminal that cannot take the full-screen app (TERM=dumb,
+    or stdin or stdout that is no terminal: a pipe, a file). A client the browser door
+    started talks to its page over pipes through Textual's web driver: it stays the app."""
+    import os
+
+    if args.plain or os.environ.get("TERM") == "dumb":
+        return True
+    if "TEXTUAL_DRIVER" in os.environ:
+        return False
+    return not (sys.stdin.isatty() and sys.stdout.isatty())
 
 
 def _identity(args):

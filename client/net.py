@@ -33,6 +33,8 @@ FINAL_GOODBYES = frozenset({"server_shutdown", "replaced"})
 FIRST_PAUSE, LAST_PAUSE = 0.25, 5.0
 #: Seconds one try to take a seat back may take.
 REOPEN_TIMEOUT = 5.0
+#: Seconds a player's client keeps trying to get its seat back (the server's default grace).
+RECONNECT_FOR = 120.0
 
 
 class LinkError(Exception):

@@ -32,7 +32,7 @@ from server import ServerConfig, default_path
 from ..discovery import Browser, enabled
 from ..i18n import N_, _
 from . import messages as m
-from .launch import Launch, default_name
+from .launch import Launch, default_name, practice_server, practice_table
 from .model import Pending, TableState
 from .narrate import error_text
 from .net import RECORD_FRAME, Net
@@ -164,9 +164,7 @@ class CoupApp(App):
             self.net.connect("127.0.0.1", self.servers["practice"], self.name_wanted)
             return
         self._starting = "practice"
-        self.net.start_server(ServerConfig(
-            host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
-            db=default_path("play"), forget_tables=True))
+        self.net.start_server(practice_server(launch))
 
     def host_lan(self, port: int, name: str, announce: bool = False) -> None:
         """A server for the LAN in this process, announced there by mDNS if `announce`; its
@@ -198,13 +196,7 @@ class CoupApp(App):
         self.identified = msg.identified
         self.server_name = msg.server
         if self._then == "play":
-            launch = self.launch
-            self.request(CreateTable(id=self.next_id(), options={
-                "seats": launch.bots + 1, "variant": launch.variant, "bots": launch.strategy,
-                "name": _("Practice"), "private": True,
-                # On the table, not the server: the practice server outlives one launch.
-                "response_clock": launch.response_clock, "turn_clock": launch.turn_clock,
-            }))
+            self.request(CreateTable(id=self.next_id(), options=practice_table(self.launch)))
         else:
             self.switch_to(LobbyScreen())
             self.request(ListTables(id=self.next_id()))

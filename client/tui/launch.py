@@ -12,8 +12,9 @@ from dataclasses import dataclass, fields
 
 from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
-from server import ServerConfig
+from server import ServerConfig, default_path
 
+from ..i18n import _
 from ..identity import Identity, Vouched
 
 _SERVER = {f.name: f.default for f in fields(ServerConfig)}
@@ -61,6 +62,23 @@ class Launch:
     #: Who the player is on servers (client/identity.py: a key, or the SSH door's word);
     #: None: a guest everywhere.
     identity: Identity | Vouched | None = None
+
+
+def practice_server(launch: Launch) -> ServerConfig:
+    """The server `coup play` starts in the client: on loopback, dealing from the launch's
+    seed, its bots pausing as the launch says, its games kept with the player's own."""
+    return ServerConfig(host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
+                        db=default_path("play"), forget_tables=True)
+
+
+def practice_table(launch: Launch) -> dict:
+    """The options of the private table `coup play` creates: the player and the bots."""
+    return {
+        "seats": launch.bots + 1, "variant": launch.variant, "bots": launch.strategy,
+        "name": _("Practice"), "private": True,
+        # On the table, not the server: the practice server outlives one launch.
+        "response_clock": launch.response_clock, "turn_clock": launch.turn_clock,
+    }
 
 
 def default_name() -> str:

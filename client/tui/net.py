@@ -24,11 +24,9 @@ from protocol import Bye
 from server import ServerConfig, StoreError, serve
 
 from ..identity import Identity, Vouched
-from ..net import FINAL_GOODBYES, Link, LinkError
+from ..net import FINAL_GOODBYES, RECONNECT_FOR, Link, LinkError
 from . import messages as m
 
-#: Seconds the client keeps trying to get its seat back (the server's default grace).
-RECONNECT_FOR = 120.0
 #: The largest frame the app takes from a server: what its get_game asks for, so that a
 #: long game's record (past the 64 KiB of every other message) still comes.
 RECORD_FRAME = 4 * 1024 * 1024

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import client.cli
 from client.cli import build_parser, main
 from engine.bots import STRATEGIES
 from engine.bots.ismcts import PLAYOUTS
@@ -61,6 +62,7 @@ def launched(argv, monkeypatch):
             pass
 
     monkeypatch.setattr(client.tui.app, "CoupApp", App)
+    monkeypatch.setattr(client.cli, "_plain", lambda args: False)  # pytest's stdout is no tty
     assert main(argv) == 0
     return started[0]
 
@@ -153,6 +155,7 @@ def test_the_app_quiets_the_embedded_servers_log_only_while_it_runs(monkeypatch)
             seen.append((server_log.propagate, list(server_log.handlers)))
 
     monkeypatch.setattr(client.tui.app, "CoupApp", App)
+    monkeypatch.setattr(client.cli, "_plain", lambda args: False)
     before = (server_log.propagate, list(server_log.handlers))
     assert main(["play"]) == 0
     assert seen[0][0] is False and len(seen[0][1]) == len(before[1]) + 1

@@ -1,0 +1,213 @@
+"""Plain mode's own words: the prompt line with its numbered choices, the table's state one
+line a seat, the hand, the lobby's tables, a finished game's results, the help, and what a
+typed line means (a choice's number or words, or a command).
+
+Everything here returns text and knows nothing of terminals or the network; the game's
+sentences (events, questions, move labels, refusals) come from client/tui/narrate.py, so the
+two clients say the same things. Nothing here carries meaning by colour or layout: each
+line reads whole on its own, as a screen reader speaks it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from engine import View
+from engine.cards import ACTIONS_IN
+
+from ..i18n import _, action_name, card_name, ngettext, pgettext
+from ..tui.model import TableState
+from ..tui.narrate import Names, cards_text, variant_label
+
+#: Commands, by their English word; each has its translated word too (`command_words`).
+COMMANDS = ("help", "status", "hand", "log", "repeat", "say", "list", "create", "join",
+            "spectate", "leave", "quit")
+
+
+def command_names() -> dict[str, str]:
+    """Each command's word in the player's language, by its English word."""
+    return {
+        "help": pgettext("command", "help"),
+        "status": pgettext("command", "status"),
+        "hand": pgettext("command", "hand"),
+        "log": pgettext("command", "log"),
+        "repeat": pgettext("command", "repeat"),
+        "say": pgettext("command", "say"),
+        "list": pgettext("command", "list"),
+        "create": pgettext("command", "create"),
+        "join": pgettext("command", "join"),
+        "spectate": pgettext("command", "spectate"),
+        "leave": pgettext("command", "leave"),
+        "quit": pgettext("command", "quit"),
+    }
+
+
+def command_words() -> dict[str, str]:
+    """Every word that names a command, in English and in the player's language → the
+    command's English word."""
+    words = {fold(word): command for command, word in command_names().items()}
+    words.update({command: command for command in COMMANDS})
+    return words
+
+
+def help_lines() -> list[str]:
+    """What `help` prints: how to answer, then each command, a line each."""
+    c = command_names()
+    return [
+        _("Answer a prompt with the number of a choice, or its words (\"income\", \"coup "
+          "bot 2\")."),
+        _("{status}: coins and cards of every player; {hand}: your cards").format(
+            status=c["status"], hand=c["hand"]),
+        _("{log} N: the last N lines again; {repeat}: the question again").format(
+            log=c["log"], repeat=c["repeat"]),
+        _("{say} TEXT: chat; {quit}: leave the table and quit").format(say=c["say"],
+                                                                          quit=c["quit"]),
+        _("In a lobby: {list} the tables; {create} SEATS [BOTS] a table, with bots of that "
+          "level in the empty seats when it starts; {join} ID or CODE; {spectate} ID").format(
+            list=c["list"], create=c["create"], join=c["join"], spectate=c["spectate"]),
+        _("{leave}: leave the table for the lobby (in a game, a bot plays your seat)").format(
+            leave=c["leave"]),
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A question with numbered choices. `key` tells one asking from another (the same key
+    is not printed twice); `seat`: whose clock the question runs on, if any."""
+
+    question: str
+    choices: tuple[tuple[str, object], ...]
+    key: tuple
+    seat: int | None = None
+
+
+def prompt_line(p: Prompt, seconds: float | None) -> str:
+    """The prompt as one line: "Your turn: choose an action (45 s): 1 Income; 2 Tax"."""
+    # Choices are parted by semicolons: a choice of cards to keep has commas of its own.
+    choices = "; ".join(f"{n} {label}" for n, (label, _value) in enumerate(p.choices, 1))
+    if seconds is None:
+        return _("{question}: {choices}").format(question=p.question, choices=choices)
+    return _("{question} ({seconds} s): {choices}").format(
+        question=p.question, seconds=round(seconds), choices=choices)
+
+
+def fold(text: str) -> str:
+    """`text` as typed words are compared: lower case, without accents, single spaces."""
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in plain if not unicodedata.combining(c)).split())
+
+
+def _words(text: str) -> list[str]:
+    return fold(text).replace(",", " ").replace("(", " ").replace(")", " ").split()
+
+
+def matches(typed: str, labels: list[str]) -> list[int]:
+    """The indexes of the labels `typed` names: a label typed whole, else those that hold
+    every typed word ("coup 2" names "Coup against Bot 2")."""
+    wanted = fold(typed)
+    whole = [i for i, label in enumerate(labels) if fold(label) == wanted]
+    if whole:
+        return whole
+    words = _words(typed)
+    return [i for i, label in enumerate(labels)
+            if words and all(w in _words(label) for w in words)]
+
+
+def action_named(typed: str, variant: str) -> str | None:
+    """The action of the game's variant whose name is `typed` ("renda": income), if any."""
+    wanted = fold(typed)
+    return next((a for a in ACTIONS_IN[variant] if fold(action_name(a)) == wanted), None)
+
+
+def seat_line(state: TableState, view: View, seat: int) -> str:
+    """One seat's public state: "Bot 2: 3 coins, 2 cards face down, face up: Duke"."""
+    name = state.name(seat)
+    if seat == view.seat:
+        name = _("{name} (you)").format(name=name)
+    if not view.alive[seat]:
+        line = _("{name}: out of the game").format(name=name)
+    else:
+        coins = ngettext("{n} coin", "{n} coins", view.coins[seat]).format(n=view.coins[seat])
+        cards = ngettext("{n} card face down", "{n} cards face down",
+                         view.influence[seat]).format(n=view.influence[seat])
+        line = _("{name}: {coins}, {cards}").format(name=name, coins=coins, cards=cards)
+    if view.revealed[seat]:
+        line += "; " + _("face up: {cards}").format(cards=cards_text(view.revealed[seat]))
+    return line
+
+
+def table_line(view: View) -> str:
+    """The treasury and the Court deck, the table's own public state."""
+    return _("Treasury: {coins}; Court deck: {cards}").format(
+        coins=ngettext("{n} coin", "{n} coins", view.treasury).format(n=view.treasury),
+        cards=ngettext("{n} card", "{n} cards", view.deck_size).format(n=view.deck_size))
+
+
+def hand_line(view: View) -> str:
+    """The viewer's cards: face down, face up, and an Exchange's draw or a draft's set."""
+    me = view.seat
+    if me is None:
+        return _("You are spectating: you hold no cards.")
+    line = _("Your cards: {cards}").format(cards=cards_text(view.hands[me] or ()) or "–")
+    if view.revealed[me]:
+        line += "; " + _("face up: {cards}").format(cards=cards_text(view.revealed[me]))
+    if view.drawn:
+        line += "; " + _("drawn: {cards}").format(cards=cards_text(view.drawn))
+    if view.draft_sets and view.draft_sets[me]:
+        line += "; " + _("to pick from: {cards}").format(cards=cards_text(view.draft_sets[me]))
+    return line
+
+
+def tables_lines(tables: list[dict]) -> list[str]:
+    """The lobby's tables, a line each: id, name, variant, seats taken, status."""
+    if not tables:
+        return [_("No tables yet: create one with create SEATS.")]
+    statuses = {"waiting": _("waiting for players"), "playing": _("playing"),
+                "over": _("game over")}
+    lines = []
+    for t in tables:
+        taken = sum(1 for s in t["seats"] if s["name"] or s["bot"])
+        lines.append(_("Table {id}: {name}, {variant}, {taken} of {seats} seats taken, "
+                       "{status}").format(
+            id=t["table"], name=t["name"], variant=variant_label(
+                t["options"].get("variant", "base")), taken=taken, seats=len(t["seats"]),
+            status=statuses.get(t["status"], t["status"])))
+    return lines
+
+
+def seats_line(state: TableState) -> str:
+    """Who sits at the table before the game: "Seats: Ana (ready), empty"."""
+    names = []
+    for info in state.seats:
+        if info.get("name") or info.get("bot"):
+            name = state.name(info["seat"])
+            names.append(_("{name} (ready)").format(name=name) if info.get("ready") else name)
+        else:
+            names.append(_("empty"))
+    return _("Seats: {names}").format(names=", ".join(names))
+
+
+def results_lines(state: TableState, names: Names) -> list[str]:
+    """A finished game: who went out in which order, and every seat's cards, claims,
+    bluffs and challenges (from the summary, when the server sent it)."""
+    reveal = state.reveal or state.view
+    lines = []
+    summary = state.summary
+    if summary is not None and summary["out"]:
+        lines.append(_("Out, first to last: {names}").format(
+            names=", ".join(names(seat) for seat in summary["out"])))
+    for seat in range(len(reveal.alive)):
+        line = _("{name}: {cards}").format(
+            name=names(seat), cards=cards_text([*(reveal.hands[seat] or ()),
+                                               *reveal.revealed[seat]]))
+        if summary is not None:
+            record = summary["seats"][seat]
+            claims = ", ".join(card_name(c) + (f" ×{n}" if n > 1 else "")
+                               for c, n in record["claims"].items())
+            line += "; " + _("claims: {claims}; bluffs: {bluffs}; challenges won {won}, "
+                             "lost {lost}").format(
+                claims=claims or "–", bluffs=record["bluffs"],
+                won=record["challenges_won"], lost=record["challenges_lost"])
+        lines.append(line)
+    return lines

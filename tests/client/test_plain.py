@@ -1,0 +1,216 @@
+"""Plain mode through a pipe, as a transcript: `coup play --plain` and `coup join --plain` run
+as real processes, lines sent to stdin and read from stdout.
+
+A whole game against a bot, in English and in Brazilian Portuguese, from one seed: a
+two-player Inquisitor game that meets every dialog (the draft pick, R1.7; the cards to keep
+after an Exchange, R4.3; the Examine's decision and the card to show for one, R4.4; proving a
+challenged claim, R6.2; the card to lose, R2.1), answered by number or by words; the
+commands (help, status, hand, log, repeat, say); a wrong input and an illegal move answered
+with a sentence and the prompt again. Against a server the test runs: the lobby commands,
+one warning line at 10 s left and no ticking, and a connection the server closes under the
+client, which comes back with its seat and plays on. No escape sequence is ever written.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from client.i18n import _, pgettext, set_language
+from server import ServerConfig
+from tests.client.transcript import Transcript, choices_of
+from tests.client.tui.helpers import ServerThread
+
+#: A deal (with the bot's own seed) whose game meets every dialog of plain mode.
+SEED = "14"
+#: The dialogs a whole game must meet, by the kind of choices offered.
+DIALOGS = {"pick", "keep", "examine_decision", "show", "prove", "lose"}
+
+
+def words(lang: str) -> dict[str, str]:
+    """How the choices begin in `lang`, from the client's own catalog."""
+    set_language(lang)
+    try:
+        return {
+            "pick": _("Pick {card}").split("{")[0], "lose": _("Lose {card}").split("{")[0],
+            "keep": _("Keep {cards}").split("{")[0], "show": _("Show {card}").split("{")[0],
+            "prove": _("Show the card"), "swap": _("Make them swap it"),
+            "examine": _("Examine {target}").split("{")[0],
+            "exchange": pgettext("action", "Exchange"), "income": pgettext("action", "Income"),
+            "coup": _("Coup against {target}").split("{")[0], "pass": _("Pass"),
+            "rematch": _("Rematch"), "start": _("Start the game"),
+        }
+    finally:
+        set_language("en")
+
+
+def kind(labels: list[str], w: dict[str, str]) -> str:
+    """The kind of decision a prompt's choices ask for."""
+    if labels[0] == w["rematch"]:
+        return "over"
+    if w["prove"] in labels:
+        return "prove"
+    if w["swap"] in labels:
+        return "examine_decision"
+    for dialog in ("pick", "lose", "keep", "show"):
+        if all(label.startswith(w[dialog]) for label in labels):
+            return dialog
+    if w["income"] in labels or any(label.startswith(w["coup"]) for label in labels):
+        return "action"
+    return "respond"
+
+
+def answer(labels: list[str], asked: str, w: dict[str, str], done: set[str]) -> str:
+    """What the test types: a number, or on a turn the action's words (the first Examine
+    and the first Exchange, then Coup when it can, else Income)."""
+    if asked == "prove":
+        return str(labels.index(w["prove"]) + 1)
+    if asked == "examine_decision":
+        return str(labels.index(w["swap"]) + 1)
+    if asked == "respond":
+        return w["pass"].lower() if w["pass"] in labels else "1"
+    if asked == "action":
+        for action in ("examine", "exchange"):
+            if action not in done and any(label.startswith(w[action]) for label in labels):
+                done.add(action)
+                return next(label for label in labels if label.startswith(w[action]))
+        coups = [label for label in labels if label.startswith(w["coup"])]
+        return coups[0] if coups else w["income"].upper()
+    return "1"
+
+
+def play_to_the_end(t: Transcript, lang: str, first: list[str] | None = None) -> set[str]:
+    """Answer every prompt until the game is over; the kinds of decision met."""
+    w = words(lang)
+    met: set[str] = set()
+    done: set[str] = set()
+    labels = first or t.prompt()
+    while (asked := kind(labels, w)) != "over":
+        met.add(asked)
+        t.send(answer(labels, asked, w, done))
+        labels = t.prompt()
+    return met
+
+
+def practice(lang: str) -> Transcript:
+    return Transcript("play", "--plain", "--bots", "1", "--strategy", "random", "--seed", SEED,
+                      "--bot-delay", "0", "--variant", "inquisitor", "--clock", "off",
+                      "--name", "Ana", lang=lang)
+
+
+def no_escapes(t: Transcript) -> None:
+    assert not any(b"\x1b" in raw for raw in t.raw)
+
+
+def test_a_whole_game_in_english_with_every_dialog_and_the_commands():
+    t = practice("en")
+    try:
+        assert t.prompt() == ["Ready", "Start the game"]
+        t.send("help")
+        t.until("Answer a prompt with the number of a choice")
+        t.send("start")
+        assert t.until("Pick a card for your hand").startswith("Pick a card for your hand: 1 ")
+        labels = choices_of(t.lines[-1])
+        t.send("hand")
+        assert t.until("Your cards:").endswith("to pick from: Duke, Assassin, Captain, "
+                                               "Inquisitor, Contessa")
+        t.send(labels[0])  # a choice's words, whole
+        first = t.prompt()
+        assert t.lines[-1].startswith("Your turn: choose an action: 1 Income; ")
+        t.send("status")
+        assert t.line() == "Ana (you): 1 coin, 2 cards face down"  # R1.7: she starts
+        assert t.line() == "Bot 2: 2 coins, 2 cards face down"
+        assert t.line().startswith("Treasury: ")
+        t.send("log 2")
+        assert t.line() == "You draw: Inquisitor"
+        assert t.line() == "— Ana's turn —"
+        t.send("say good luck")
+        assert t.line() == "Ana says: good luck"
+        t.send("xyzzy")
+        assert t.line() == ("\u201cxyzzy\u201d is neither a choice nor a command: type help "
+                            "for the commands.")
+        assert choices_of(t.line()) == first  # the prompt again
+        t.send("coup")  # 2 coins: the engine's sentence, and the prompt again
+        assert t.line() == "You do not have enough coins."
+        assert choices_of(t.line()) == first
+        t.send("99")
+        assert t.line() == "There is no choice 99 now."
+        assert choices_of(t.line()) == first
+        t.send("repeat")
+        assert choices_of(t.line()) == first
+        met = play_to_the_end(t, "en", first) | {"pick"}
+        assert DIALOGS <= met
+        assert t.lines[-1] == "Game over: 1 Rematch; 2 Leave the table"
+        assert any(line.startswith("Out, first to last: ") for line in t.lines)
+        t.send("2")  # leave: the practice table ends with the session
+        assert t.close() == ""
+        assert t.process.returncode == 0
+        no_escapes(t)
+    finally:
+        t.close()
+
+
+def test_a_whole_game_in_portuguese_answered_in_portuguese():
+    t = practice("pt_BR")
+    w = words("pt_BR")
+    try:
+        t.prompt()
+        t.send("ajuda")  # the commands have words in the player's language too
+        t.until("com o número de uma escolha")
+        t.send(w["start"].split()[0].lower())
+        t.until("Uma nova partida começa.")
+        met = play_to_the_end(t, "pt_BR")
+        assert DIALOGS <= met
+        assert any(line.startswith("Sua vez: escolha uma ação: 1 Renda; ") for line in t.lines)
+        assert t.lines[-1] == "Fim de jogo: 1 Revanche; 2 Sair da mesa"
+        t.send("sair")
+        assert t.close() == ""
+        assert t.process.returncode == 0
+        no_escapes(t)
+    finally:
+        t.close()
+
+
+@pytest.fixture
+def clocked_server():
+    """A server whose tables give 12 s a decision: the warning comes 2 s into one."""
+    thread = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=12, turn_clock=12,
+                                       seed=14)).start()
+    yield thread
+    thread.stop()
+
+
+def test_join_warns_once_and_comes_back_after_a_drop(clocked_server):
+    t = Transcript("join", f"127.0.0.1:{clocked_server.port}", "--plain", "--name", "Ana")
+    try:
+        t.until("Connected to")
+        assert t.line() == "No tables yet: create one with create SEATS."
+        t.send("create 2 random")
+        t.until("You sit at table")
+        assert t.prompt() == ["Ready", "Start the game"]
+        t.send("list")
+        assert ", Base game, 1 of 2 seats taken, waiting for players" in t.until("Table ")
+        t.send("start")
+        t.until("A new game begins.")
+        labels = t.prompt()
+        assert t.lines[-1].startswith("Pick a card for your hand (12 s): 1 Pick ")
+        asked = len(t.lines)
+        t.until("10 seconds left to choose.", timeout=12)
+        assert all(choices_of(line) is None for line in t.lines[asked:])  # nothing ticks
+        t.send("1")
+        labels = t.prompt()
+        # The server closes the connection under the client: it comes back to its seat.
+        session = next(s for s in clocked_server.server.sessions if s.name == "Ana")
+        session.stream.socket.shutdown(socket.SHUT_RDWR)
+        t.until("Connection lost — reconnecting…")
+        t.until("Reconnected: your seat is back.")
+        assert choices_of(t.until(lambda line: choices_of(line) is not None)) == labels
+        play_to_the_end(t, "en", labels)
+        assert sum(line == "10 seconds left to choose." for line in t.lines) == 1
+        t.send("quit")
+        assert t.close() == ""
+        assert t.process.returncode == 0
+        no_escapes(t)
+    finally:
+        t.close()
