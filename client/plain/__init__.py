@@ -21,4 +21,7 @@ def run(launch: Launch) -> int:
     """Play the session `launch` asks for on stdin and stdout; returns the exit status."""
     # A character the terminal's encoding lacks is shown as "?" rather than ending the game.
     sys.stdout.reconfigure(errors="replace")
-    return trio.run(Plain(launch, sys.stdout).run)
+    try:
+        return trio.run(Plain(launch, sys.stdout).run)
+    except KeyboardInterrupt:  # ctrl+c: the seat waits on the server, as after a drop
+        return 130

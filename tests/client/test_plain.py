@@ -13,10 +13,12 @@ client, which comes back with its seat and plays on. No escape sequence is ever 
 
 from __future__ import annotations
 
+import argparse
 import socket
 
 import pytest
 
+from client.cli import _plain
 from client.i18n import _, pgettext, set_language
 from server import ServerConfig
 from tests.client.transcript import Transcript, choices_of
@@ -81,20 +83,27 @@ def answer(labels: list[str], asked: str, w: dict[str, str], done: set[str]) -> 
 
 
 def play_to_the_end(t: Transcript, lang: str, first: list[str] | None = None) -> set[str]:
-    """Answer every prompt until the game is over; the kinds of decision met."""
+    """Answer every prompt until the game is over; the kinds of decision met. The first
+    choice of cards to keep is first answered with a word every choice holds: the client
+    names them all, and asks again."""
     w = words(lang)
     met: set[str] = set()
     done: set[str] = set()
     labels = first or t.prompt()
     while (asked := kind(labels, w)) != "over":
+        if asked == "keep" and "keep" not in met:
+            t.send(w["keep"].strip().lower())
+            assert t.line().endswith(f": {'; '.join(labels)}. " + {
+                "en": "Type its number.", "pt_BR": "Digite o número."}[lang])
+            assert t.prompt() == labels
         met.add(asked)
         t.send(answer(labels, asked, w, done))
         labels = t.prompt()
     return met
 
 
-def practice(lang: str) -> Transcript:
-    return Transcript("play", "--plain", "--bots", "1", "--strategy", "random", "--seed", SEED,
+def practice(lang: str, *flags: str) -> Transcript:
+    return Transcript("play", *flags, "--bots", "1", "--strategy", "random", "--seed", SEED,
                       "--bot-delay", "0", "--variant", "inquisitor", "--clock", "off",
                       "--name", "Ana", lang=lang)
 
@@ -104,7 +113,7 @@ def no_escapes(t: Transcript) -> None:
 
 
 def test_a_whole_game_in_english_with_every_dialog_and_the_commands():
-    t = practice("en")
+    t = practice("en", "--plain")
     try:
         assert t.prompt() == ["Ready", "Start the game"]
         t.send("help")
@@ -152,7 +161,7 @@ def test_a_whole_game_in_english_with_every_dialog_and_the_commands():
 
 
 def test_a_whole_game_in_portuguese_answered_in_portuguese():
-    t = practice("pt_BR")
+    t = practice("pt_BR")  # no --plain: pipes are no terminal, and plain mode is chosen
     w = words("pt_BR")
     try:
         t.prompt()
@@ -214,3 +223,13 @@ def test_join_warns_once_and_comes_back_after_a_drop(clocked_server):
         no_escapes(t)
     finally:
         t.close()
+
+
+def test_plain_mode_is_chosen_for_a_dumb_terminal_but_not_for_the_browser_door(monkeypatch):
+    asked = argparse.Namespace(plain=False)
+    monkeypatch.setenv("TERM", "dumb")
+    assert _plain(asked)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    assert not _plain(asked)  # pipes, but to the browser door's page: the app
+    assert _plain(argparse.Namespace(plain=True))
