@@ -73,10 +73,10 @@ class Plain:
         self._seats_said = ""
         self._results_for: int | None = None
         self._list_asked: int | None = None
-        #: The state our pending move answers: it is pending until a later view comes
-        #: (an accepted move's `move_accepted` comes before that view: the view held until
-        #: then still asks the question just answered).
-        self._moved_at = 0
+        #: The decision our pending move answers (its View.opened): the move is pending
+        #: until a view shows that decision closed to us (`move_accepted` comes before that
+        #: view, and the view held until then still asks the question just answered).
+        self._moved_in = 0
         self._leaving = False
         #: Set once typed lines mean something: in the lobby, or at the practice table.
         self._arrived = trio.Event()
@@ -294,6 +294,10 @@ class Plain:
             await getattr(self, f"_{command}")(rest.strip())
             return
         p = self.current()
+        table = self.table
+        if p is None and table is not None and table.pending is not None:
+            self.say(_("Waiting for the server to answer your last move."))
+            return
         if line.isdigit():
             if p is None or not 1 <= int(line) <= len(p.choices):
                 self.say(_("There is no choice {n} now.").format(n=line))
@@ -308,7 +312,11 @@ class Plain:
             self.say(_("\u201c{typed}\u201d could be: {choices}. Type its number.").format(
                 typed=line, choices="; ".join(p.choices[i][0] for i in found)))
             self.ask(again=True)
-        elif not self._refuse_action(line):
+        elif self._refuse_action(line):
+            return
+        elif p is None:  # a window closed as the answer was typed, say
+            self.say(_("Nothing to choose now."))
+        else:
             self.say(_("\u201c{typed}\u201d is neither a choice nor a command: type help for "
                        "the commands.").format(typed=line))
             self.ask(again=True)
@@ -346,7 +354,7 @@ class Plain:
         # Pending before it is sent: the views that come while it is being sent are read
         # with the move made.
         table.pending = Pending(msg.id, value)
-        self._moved_at = view.state_id
+        self._moved_in = view.opened
         self.shown = None
         if not await self.send(msg) and table.pending is not None and table.pending.id == msg.id:
             table.pending = None
@@ -530,9 +538,10 @@ class Plain:
         table.reveal = View.from_dict(msg.reveal) if msg.reveal else None
         table.summary = msg.summary
         table.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
-        if table.pending is not None and (new_game or view.state_id > self._moved_at):
-            # The game moved past the state our move answered: by our move, or by one that
-            # came first (ours is then refused as stale). Ask what the new view asks.
+        if table.pending is not None and (new_game or view.seat not in view.waiting
+                                          or view.opened != self._moved_in):
+            # Our decision is answered, or another has opened: ask what the new view asks.
+            # Others answering beside us (a window's other passes) leave our move pending.
             table.pending = None
         events = [Event(**e) for e in events]
         retold = msg.TYPE == "snapshot"
