@@ -233,3 +233,40 @@ def test_plain_mode_is_chosen_for_a_dumb_terminal_but_not_for_the_browser_door(m
     monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
     assert not _plain(asked)  # pipes, but to the browser door's page: the app
     assert _plain(argparse.Namespace(plain=True))
+
+
+def test_the_lobby_commands_join_spectate_leave_and_chat():
+    server = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0)
+                          ).start()
+    address = f"127.0.0.1:{server.port}"
+    ana = Transcript("join", address, "--plain", "--name", "Ana")
+    bruno = Transcript("join", address, "--plain", "--name", "Bruno")
+    try:
+        ana.until("Connected to")
+        ana.send("create 2")
+        table = ana.until("You sit at table").removeprefix("You sit at table ").rstrip(".")
+        bruno.until("Connected to")
+        bruno.send("list")
+        bruno.until(f"Table {table}: Ana's table, Base game, 1 of 2 seats taken")
+        bruno.send(f"join {table}")
+        assert bruno.until("You sit at table") == f"You sit at table {table}."
+        assert bruno.prompt() == ["Ready"]  # not its creator: no start
+        ana.until("Seats: Ana, Bruno")
+        bruno.send("say hi Ana")
+        assert ana.until("says:") == "Bruno says: hi Ana"
+        bruno.send("leave")
+        assert bruno.until("You are in the lobby.")
+        bruno.send(f"spectate {table}")
+        assert bruno.until("You are watching table") == f"You are watching table {table}."
+        assert bruno.line() == "Seats: Ana, empty"  # Bruno's seat is free again
+        bruno.send("hand")
+        assert bruno.line() == "No game is running."
+        for t in (ana, bruno):
+            t.send("quit")
+            assert t.close() == ""
+            assert t.process.returncode == 0
+            no_escapes(t)
+    finally:
+        ana.close()
+        bruno.close()
+        server.stop()
