@@ -77,7 +77,6 @@ class Plain:
         #: until a view shows that decision closed to us (`move_accepted` comes before that
         #: view, and the view held until then still asks the question just answered).
         self._moved_in = 0
-        self._leaving = False
         #: Set once typed lines mean something: in the lobby, or at the practice table.
         self._arrived = trio.Event()
         self.status = 0
@@ -130,17 +129,16 @@ class Plain:
         try:
             link = await Link.open(host, port, self.name, identity=self.launch.identity)
         except LinkError as exc:
-            self.say(_("Cannot connect") + ": " + (error_text(exc.code) if exc.code
-                                                    else str(exc)))
+            # The link's own sentence says what failed ("cannot connect to …"); a refusal
+            # the server gave a code has a sentence of the player's language.
+            self.say(_("Cannot connect: {reason}").format(reason=error_text(exc.code))
+                     if exc.code else str(exc))
             self.status = 1
             return
         await self._connected(link)
         while True:
             reason, final = await self._pump(link)
-            token = self.table.token if self.table is not None else None
-            if self._leaving:
-                return
-            if token is None or final:
+            if self._token() is None or final:
                 break
             self.say(_("Connection lost — reconnecting…"))
             try:
@@ -460,19 +458,14 @@ class Plain:
         self.table = None
         self.shown = None
         if self.launch.mode == "play":
-            self._leaving = True
             raise Quit
         self.say(_("You are in the lobby."))
 
     async def _quit(self, rest: str) -> None:
-        await self.quit()
-        raise Quit
-
-    async def quit(self) -> None:
-        """Leave the table, if at one, before the session ends."""
-        self._leaving = True
+        """Leave the table, if at one, and end the session."""
         if self.table is not None and self.link is not None:
             await self.send(Leave(id=self._next_id()))
+        raise Quit
 
     # ------------------------------------------------------------------ from the server
 
