@@ -23,7 +23,7 @@ from typing import TextIO
 
 import trio
 
-from engine import Event, IllegalMove, View, check, legal_moves, move
+from engine import IllegalMove, View, check, legal_moves, move
 from engine.bots import known
 from engine.cards import TARGETED
 from protocol import (
@@ -512,34 +512,24 @@ class Plain:
                 self.say(line)
 
     async def _on_snapshot(self, msg) -> None:
-        self._new_view(msg, msg.events or [])
+        self._new_view(msg)
 
     async def _on_update(self, msg) -> None:
-        self._new_view(msg, msg.events)
+        self._new_view(msg)
 
-    def _new_view(self, msg, events: list[dict]) -> None:
+    def _new_view(self, msg) -> None:
         """A view: its events told (a snapshot's only those not told yet), as the app's
         log tells them; a game's end with its results."""
         table = self.table
         if table is None or msg.table != table.table:
             return
-        view = View.from_dict(msg.view)
-        old = table.view
-        new_game = old is None or view.state_id < old.state_id  # a rematch starts anew
-        table.view = view
-        table.players = msg.players if msg.TYPE == "snapshot" else table.players
-        table.reveal = View.from_dict(msg.reveal) if msg.reveal else None
-        table.summary = msg.summary
-        table.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
+        came = table.arrive(msg)
+        view, new_game, retold, unseen = table.view, came.new_game, came.retold, came.unseen
         if table.pending is not None and (new_game or view.seat not in view.waiting
                                           or view.opened != self._moved_in):
             # Our decision is answered, or another has opened: ask what the new view asks.
             # Others answering beside us (a window's other passes) leave our move pending.
             table.pending = None
-        events = [Event(**e) for e in events]
-        retold = msg.TYPE == "snapshot"
-        unseen = table.to_log(events, new_game, retold)
-        table.record(events, fresh=new_game or retold)
         if retold and unseen:
             self.say(_("Earlier in this game:") if new_game else _("While you were away:"))
         elif new_game and not unseen:

@@ -21,7 +21,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
-from engine import Event, IllegalMove, Move, View, check
+from engine import IllegalMove, Move, check
 from engine.record import RecordError
 from protocol import (
     CreateTable, GetGame, GetLeaderboard, GetProfile, Join, Leave, ListGames, ListTables,
@@ -439,34 +439,25 @@ class CoupApp(App):
             self.redraw("table")
 
     def _on_snapshot(self, msg) -> None:
-        self._new_view(msg, msg.events or [])
+        self._new_view(msg)
 
     def _on_update(self, msg) -> None:
-        self._new_view(msg, msg.events)
+        self._new_view(msg)
 
-    def _new_view(self, msg, events: list[dict]) -> None:
+    def _new_view(self, msg) -> None:
         table = self.table
         if table is None or msg.table != table.table:
             return
-        view = View.from_dict(msg.view)
-        old = table.view
-        new_game = old is None or view.state_id < old.state_id  # a rematch starts anew
-        table.view = view
-        table.players = msg.players if msg.TYPE == "snapshot" else table.players
-        table.reveal = View.from_dict(msg.reveal) if msg.reveal else None
-        table.summary = msg.summary
-        table.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
+        came = table.arrive(msg)
+        view, old = table.view, came.old
         if table.pending is not None and view.seat not in view.waiting:
             table.pending = None
-        events = [Event(**e) for e in events]
-        retold = msg.TYPE == "snapshot"  # its events retell the game before it
-        unseen = table.to_log(events, new_game, retold)
-        table.record(events, fresh=new_game or msg.TYPE == "snapshot")
         mine = view.seat is not None and view.seat in view.waiting and not view.over
         if mine and self.bell_wanted and (
-                new_game or old.opened != view.opened or view.seat not in old.waiting):
+                came.new_game or old.opened != view.opened or view.seat not in old.waiting):
             self.bell()  # a decision of ours has just opened: call the player back to it
-        self.redraw_game([] if retold else unseen, new_game, unseen if retold else [])
+        self.redraw_game([] if came.retold else came.unseen, came.new_game,
+                         came.unseen if came.retold else [])
 
     def redraw_game(self, events, new_game: bool, earlier=()) -> None:
         self._tell("game_changed", events, new_game, earlier)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from engine import Move, View
+from engine import Event, Move, View
 from protocol import MAX_EARLIER_EVENTS
 
 from ..i18n import _
@@ -38,6 +38,18 @@ class Pending:
 
     id: int
     move: Move
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What a view taken in (TableState.arrive) changed: the view before it, whether it
+    starts a game, whether its events retell the game (a snapshot's), and the events the log
+    has yet to tell."""
+
+    old: View | None
+    new_game: bool
+    retold: bool
+    unseen: list[Event]
 
 
 @dataclass
@@ -97,6 +109,25 @@ class TableState:
                 if info.get("name"):
                     return info["name"]
         return _("Seat {n}").format(n=seat + 1)
+
+    def arrive(self, msg) -> Arrival:
+        """Take in a snapshot's or an update's view of this table: the view, the players (a
+        snapshot's), what is revealed, the summary, the clocks and the claims. Both clients
+        tell the returned `unseen` events, a line each."""
+        view = View.from_dict(msg.view)
+        old = self.view
+        new_game = old is None or view.state_id < old.state_id  # a rematch starts anew
+        self.view = view
+        if msg.TYPE == "snapshot":
+            self.players = msg.players
+        self.reveal = View.from_dict(msg.reveal) if msg.reveal else None
+        self.summary = msg.summary
+        self.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
+        events = [Event(**e) for e in msg.events or []]
+        retold = msg.TYPE == "snapshot"  # its events retell the game before it
+        unseen = self.to_log(events, new_game, retold)
+        self.record(events, fresh=new_game or retold)
+        return Arrival(old, new_game, retold, unseen)
 
     def record(self, events, fresh: bool) -> None:
         """Count the claims among `events` (public ones: the app receives no other kind of
