@@ -64,6 +64,9 @@ class Vouched:
                         signature=Identify.vouched(self._proof, server_id, nonce), door="ssh")
 
 
+#: Who a client says it is on servers: its own key, or the identity the SSH door vouches for.
+Credential = Identity | Vouched
+
 #: The environment variable in which the SSH door gives its client "<key>:<proof>".
 DOOR_VARIABLE = "COUP_DOOR_IDENTITY"
 

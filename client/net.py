@@ -23,7 +23,7 @@ from protocol import (
 )
 from protocol.connection import DEFAULT_MAX_FRAME
 
-from .identity import Identity, Vouched
+from .identity import Credential
 
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
@@ -84,7 +84,7 @@ class Link:
     async def open(cls, host: str, port: int, name: str | None = None,
                    token: str | None = None, timeout: float = 10,
                    max_frame: int = DEFAULT_MAX_FRAME,
-                   identity: Identity | Vouched | None = None) -> Link:
+                   identity: Credential | None = None) -> Link:
         """Connect and say hello, taking frames of up to `max_frame` bytes from the server,
         and identify with `identity` if given and the server asks for one (its welcome has a
         nonce); LinkError if that fails or the server refuses the identity."""
@@ -106,7 +106,7 @@ class Link:
         return link
 
     async def _handshake(self, where: str, name: str | None, token: str | None,
-                         timeout: float, identity: Identity | Vouched | None) -> None:
+                         timeout: float, identity: Credential | None) -> None:
         """Hello, its welcome, and the identify the welcome asks for; LinkError if not."""
         try:
             with trio.fail_after(timeout):
@@ -127,7 +127,7 @@ class Link:
             except trio.TooSlowError:
                 raise LinkError(f"{where} did not answer identify") from None
 
-    async def _identify(self, identity: Identity | Vouched) -> None:
+    async def _identify(self, identity: Credential) -> None:
         """Prove who we are, and wait for the answer; what comes meanwhile (a seat given
         back by its token, say) waits for `receive`."""
         request = identity.identify(self.next_id(), self.welcome.server_id, self.welcome.nonce)
@@ -150,7 +150,7 @@ class Link:
     async def reopen(cls, host: str, port: int, name: str | None,
                      token: Callable[[], str | None] | None, lasting: float,
                      max_frame: int = DEFAULT_MAX_FRAME,
-                     identity: Identity | Vouched | None = None) -> Link:
+                     identity: Credential | None = None) -> Link:
         """The connection again, after a drop: opened with the seat's reconnect token (no
         `token` at all: with none, for a client that held no seat), tried with growing pauses
         for `lasting` seconds. `token()` is asked before each try (None: the seat was given

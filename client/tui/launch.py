@@ -15,7 +15,7 @@ from protocol import DEFAULT_PORT
 from server import ServerConfig, default_path
 
 from ..i18n import _
-from ..identity import Identity, Vouched
+from ..identity import Credential
 
 _SERVER = {f.name: f.default for f in fields(ServerConfig)}
 
@@ -61,7 +61,7 @@ class Launch:
     lobby_only: bool = False
     #: Who the player is on servers (client/identity.py: a key, or the SSH door's word);
     #: None: a guest everywhere.
-    identity: Identity | Vouched | None = None
+    identity: Credential | None = None
 
 
 def practice_server(launch: Launch) -> ServerConfig:

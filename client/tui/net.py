@@ -23,7 +23,7 @@ import trio
 from protocol import Bye
 from server import ServerConfig, StoreError, serve
 
-from ..identity import Identity, Vouched
+from ..identity import Credential
 from ..net import FINAL_GOODBYES, RECONNECT_FOR, Link, LinkError
 from . import messages as m
 
@@ -36,7 +36,7 @@ class Net:
     """The trio side of the app. Run `main` as the guest run's main function."""
 
     def __init__(self, post: Callable[[object], object],
-                 identity: Identity | Vouched | None) -> None:
+                 identity: Credential | None) -> None:
         self.post = post
         #: Who the player is on the servers it connects to (None: a guest).
         self.identity = identity
