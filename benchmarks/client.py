@@ -1,8 +1,10 @@
 """The terminal client's speed as a player feels it.
 
 1. Cold start: `coup play --bots 3` is launched in a fresh process on a pseudo-terminal
-   (80×24 unless --size says otherwise), and the clock stops when the table — the treasury
-   line under the players, drawn only once a game's view arrived — is on the screen. Each
+   (80×24 unless --size says otherwise); the moment the practice table waits for its player
+   (its seats drawn), s is pressed, as the player does to deal, and the clock stops when the
+   table's game — the treasury line under the players, drawn only once a game's view
+   arrived — is on the screen. Each
    run is a new interpreter, so imports, the embedded server, the handshake and the first
    snapshot all count. The median of --runs starts is reported.
 2. Local validation: the engine's check of a move on the client's own view, exactly what the
@@ -32,13 +34,16 @@ from engine import Game, Options, check
 
 #: Drawn only when the table shows a game: the players' panel's treasury line.
 MARKER = "Treasury"
+#: Drawn when the practice table waits for its player to deal (press s).
+WAITING = "not ready"
 #: Terminal escape sequences: CSI, OSC, DCS/SOS/PM/APC strings, and two-byte escapes.
 _ESCAPES = re.compile(rb"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)"
                       rb"|[PX^_][^\x1b]*\x1b\\|[@-Z\\-_])")
 
 
 def cold_start(columns: int, rows: int, timeout: float = 30.0) -> float:
-    """Seconds from launching `coup play --bots 3` to the table on the screen."""
+    """Seconds from launching `coup play --bots 3` to its game on the screen, s pressed as
+    soon as the table waits for it."""
     command = [sys.executable, "-m", "client.cli", "--lang", "en", "play", "--bots", "3"]
     start = time.perf_counter()
     pid, fd = pty.fork()
@@ -47,6 +52,7 @@ def cold_start(columns: int, rows: int, timeout: float = 30.0) -> float:
         os.execv(sys.executable, command)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     screen = b""
+    dealt = False
     try:
         while time.perf_counter() - start < timeout:
             ready, _, _ = select.select([fd], [], [], 0.05)
@@ -57,8 +63,12 @@ def cold_start(columns: int, rows: int, timeout: float = 30.0) -> float:
             except OSError:
                 break
             screen += chunk
-            if MARKER.encode() in _ESCAPES.sub(b"", screen[-8192:]):
+            seen = _ESCAPES.sub(b"", screen[-8192:])
+            if MARKER.encode() in seen:
                 return time.perf_counter() - start
+            if not dealt and WAITING.encode() in seen:
+                os.write(fd, b"s")  # deal, as the player does
+                dealt = True
         raise RuntimeError("the table never appeared; the client wrote:\n"
                            + _ESCAPES.sub(b"", screen).decode(errors="replace")[-2000:])
     finally:
