@@ -280,12 +280,16 @@ class JoinForm(NamedForm):
         self._list_servers()
 
     def _list_servers(self) -> None:
+        """The list anew, the server the player had highlighted still highlighted."""
         servers = self.query_one("#servers", OptionList)
+        chosen = servers.highlighted_option.id if servers.highlighted_option else None
         servers.clear_options()
         if not self.found:
             servers.add_option(Option(_("Looking for servers…"), disabled=True))
         for key, found in sorted(self.found.items(), key=lambda item: item[1].name.lower()):
             servers.add_option(Option(server_line(found), id=key))
+        if chosen in self.found:
+            servers.highlighted = servers.get_option_index(chosen)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         found = self.found.get(event.option.id)

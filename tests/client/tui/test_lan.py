@@ -134,3 +134,33 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("0.0.0.0", 0))
         return probe.getsockname()[1]
+
+
+def test_the_server_highlighted_stays_highlighted_when_the_list_changes():
+    """A server's counts change every few seconds; the player moving down the list keeps
+    their place (the list is rebuilt on every change)."""
+    FakeBrowser.made.clear()
+    ana = Found("a._coup._tcp.local.", "Ana", "10.0.0.1", 7654, 0, 1)
+    bia = Found("b._coup._tcp.local.", "Bia", "10.0.0.2", 7654, 0, 1)
+
+    async def body(app, pilot):
+        app.discover = FakeBrowser
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("j")
+        form = await until(pilot, lambda: isinstance(app.screen, JoinForm) and app.screen,
+                           "the join form")
+        (browser,) = FakeBrowser.made
+        browser.changed(ana.key, ana)
+        browser.changed(bia.key, bia)
+        await until(pilot, lambda: len(listed(form)) == 2, "two servers")
+        servers = form.query_one("#servers", OptionList)
+        servers.focus()
+        servers.highlighted = 1  # Bia
+        browser.changed(ana.key, Found(ana.key, "Aaron", ana.address, ana.port, 3, 4))
+        await until(pilot, lambda: "3 tables" in listed(form)[0], "the news")
+        assert servers.highlighted_option.id == bia.key
+        browser.changed(ana.key, None)  # gone from above it: Bia is still the one
+        await until(pilot, lambda: len(listed(form)) == 1, "one server")
+        assert servers.highlighted_option.id == bia.key
+
+    run_app(Launch(name="Ana"), body)
