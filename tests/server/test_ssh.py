@@ -180,7 +180,7 @@ class Screen:
         after byte `since`, the escape sequences left out of text; returns those bytes."""
         deadline = time.monotonic() + PATIENCE
         while True:
-            seen = self.raw[since:]
+            seen = self._after(since)
             if (looked_for(seen) if callable(looked_for)
                     else looked_for.encode() in ESCAPES.sub(b"", seen)):
                 return seen
@@ -193,8 +193,16 @@ class Screen:
             assert data, f"the session ended before {looked_for!r}: {self.text(since)[-3000:]}"
             self.raw += data
 
+    def _after(self, since: int) -> bytes:
+        """What came after byte `since`, from the start of an escape sequence cut there: the
+        rest of one ("[38;5;241m") would read as text."""
+        begun = self.raw.rfind(b"\x1b", max(0, since - 64), since)
+        if begun >= 0 and (cut := ESCAPES.match(self.raw, begun)) and cut.end() > since:
+            return self.raw[begun:]
+        return self.raw[since:]
+
     def text(self, since: int = 0) -> str:
-        return ESCAPES.sub(b"", self.raw[since:]).decode(errors="replace")
+        return ESCAPES.sub(b"", self._after(since)).decode(errors="replace")
 
     def type(self, keys: str) -> int:
         """Type `keys`; returns where the screen's answer to them starts."""
@@ -257,10 +265,10 @@ async def test_a_player_with_a_key_plays_the_client_on_a_terminal_of_its_size(si
             screen.process.change_terminal_size(120, 40)  # redrawn at the new size
             await screen.until(lambda seen: any(30 < int(n) <= 40
                                                 for n in CURSOR_ROW.findall(seen)), mark)
-            # Quick play at two seats: the seats list opened (its 5 drawn), down from "any"
+            # Quick play at two seats: the seats list opened (its arrow up), down from "any"
             # to 2, chosen (2 shown in the closed list), then OK: a table with a bot deals
             await screen.until("Quick play", screen.type("q"))
-            await screen.until("5", screen.type("\r"))
+            await screen.until("\u25b2", screen.type("\r"))
             await screen.until(lambda seen: re.search("2 +\u25bc".encode(), ESCAPES.sub(
                 b"", seen)), screen.type("\x1b[B\r"))
             await screen.until("Pick a card", screen.type("\t\t\r"))  # the draft of 2
