@@ -2,11 +2,18 @@
 `coup play` keep their records) and config directory (where the clients keep their keys)
 are fresh temporary ones for each test, and for the programs a test starts. And no test
 announces or looks for servers by mDNS on the machine's network: LAN discovery is off
-(COUP_DISCOVERY=off) unless a test makes a network of its own and turns it on there."""
+(COUP_DISCOVERY=off) unless a test makes a network of its own and turns it on there.
+Everything the tests' servers and clients send is checked against the protocol's specs
+(COUP_CHECK_SENT=1, set before any test imports the protocol): a frame our code builds
+wrong fails the test that made it."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+os.environ["COUP_CHECK_SENT"] = "1"
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,9 @@ forbids, at every depth (a view's coins, a table summary's seats, a move's cards
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import MISSING, fields
 from typing import Any
@@ -540,6 +543,21 @@ def test_encoding_an_invalid_message_is_a_local_bad_message(make: Any) -> None:
     with pytest.raises(LocalProtocolError) as info:
         encode(make())
     assert info.value.code == "bad_message"
+
+
+@pytest.mark.parametrize("env, checked", [("1", True), ("0", False), (None, False)])
+def test_what_we_send_is_checked_only_when_coup_check_sent_is_1(env, checked) -> None:
+    """The tests run with COUP_CHECK_SENT=1 (tests/conftest.py), as anyone debugging may; a
+    process started without it packs what it built unchecked."""
+    environ = {k: v for k, v in os.environ.items() if k != "COUP_CHECK_SENT"}
+    if env is not None:
+        environ["COUP_CHECK_SENT"] = env
+    said = subprocess.run(
+        [sys.executable, "-c", "from protocol import encode; from protocol.messages import "
+         "Update\ntry:\n encode(Update(table='t7', view={}, events=[], deadlines=[]))\n"
+         "except Exception as exc:\n print(type(exc).__name__)\nelse:\n print('packed')"],
+        env=environ, capture_output=True, text=True, check=True).stdout.strip()
+    assert said == ("LocalProtocolError" if checked else "packed")
 
 
 @pytest.mark.parametrize("obj", [{"t": "ping", "id": 1}, None, "ping", Ping])
