@@ -15,6 +15,7 @@ whose changes wait pause (see Table.run). Nothing is dropped and nothing is reor
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any, Protocol
 
 import trio
@@ -49,8 +50,12 @@ class Recorder:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._send, self._receive = trio.open_memory_channel[
-            tuple[list[Change], trio.Event | None, Waiting | None, Held]](QUEUE)
+        #: What waits for the writer: (changes, done, waiting, held), QUEUE at the most.
+        self._queue: deque[tuple[list[Change], trio.Event | None, Waiting | None, Held]] = (
+            deque())
+        #: The writer waits here for the queue to fill, and the tables for it to empty.
+        self._filled = trio.lowlevel.ParkingLot()
+        self._emptied = trio.lowlevel.ParkingLot()
         #: Why the last write failed, while writes fail; None when they succeed.
         self.failing: str | None = None
 
@@ -58,43 +63,51 @@ class Recorder:
         """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
         failing store (pause) and when it is done after all (resume)."""
         done = trio.Event()
-        await self._put((changes, done, waiting, []))
+        await self.room()
+        self._put((changes, done, waiting, []))
         await done.wait()
 
-    async def deliver(self, changes: list[Change], held: Held, waiting: Waiting) -> None:
-        """Send the `held` frames once `changes` are on the disk (after everything handed
-        over before), then tell `waiting` (delivered). Returns at once, unless the queue is
-        full: the table plays on while its changes are written."""
-        await self._put((changes, None, waiting, held))
+    def has_room(self) -> bool:
+        """The queue takes one more hand-over now."""
+        return len(self._queue) < QUEUE
 
-    async def _put(self, entry: tuple) -> None:
-        try:  # no checkpoint of its own in the common case: a task step less a move
-            self._send.send_nowait(entry)
-        except trio.WouldBlock:
-            await self._send.send(entry)
+    async def room(self) -> None:
+        """Return once the queue takes one more hand-over: at once, mostly, and then with
+        no checkpoint of its own (a task step less a move)."""
+        while len(self._queue) >= QUEUE:
+            await self._emptied.park()
+
+    def deliver(self, changes: list[Change], held: Held, waiting: Waiting) -> None:
+        """Send the `held` frames once `changes` are on the disk (after everything handed
+        over before), then tell `waiting` (delivered); the table plays on while they are
+        written. Only when the queue has room (see `room`)."""
+        self._put((changes, None, waiting, held))
+
+    def _put(self, entry: tuple) -> None:
+        self._queue.append(entry)
+        self._filled.unpark()
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
-        async with self._receive:
-            while True:
-                batch = [await self._receive.receive()]
-                self._gather(batch)
-                await self._write(batch)
-                for _, done, waiting, held in batch:
-                    for session, frames in held:
-                        session.send(*frames)
-                    if done is not None:
-                        done.set()
-                    elif waiting is not None:
-                        waiting.delivered()
+        while True:
+            while not self._queue:
+                await self._filled.park()
+            batch: list = []
+            self._gather(batch)
+            await self._write(batch)
+            for _, done, waiting, held in batch:
+                for session, frames in held:
+                    session.send(*frames)
+                if done is not None:
+                    done.set()
+                elif waiting is not None:
+                    waiting.delivered()
 
     def _gather(self, batch: list) -> None:
         """Add to `batch` everything waiting now."""
-        while True:
-            try:
-                batch.append(self._receive.receive_nowait())
-            except trio.WouldBlock:
-                return
+        batch.extend(self._queue)
+        self._queue.clear()
+        self._emptied.unpark_all()
 
     async def _write(self, batch: list) -> None:
         """Write the batch until it succeeds. While it fails, what arrives joins it (after

@@ -5,7 +5,9 @@ handled by `Table.run`: joins and leaves, ready and start, moves, rematches, tab
 disconnects and reconnects. So there are no locks, and two moves can never interleave: the
 engine's state_id settles which of two simultaneous challenges counts. Between items the
 task keeps time: it plays the default move for a seat whose deadline passed (R10), moves
-bot seats, and ends the grace of players who did not come back.
+bot seats, and ends the grace of players who did not come back. A move that comes while the
+task waits idle for its inbox is handled at once, in the mover's reader task, just as the
+table's task would handle it (see `submit`): no hop to another task a move.
 
 After every accepted move each seated player and spectator gets its own complete view, the
 events it may see and the deadlines (R11); nothing is built by removing secrets. Changes to
@@ -40,8 +42,8 @@ from engine import record as records
 from engine.bots import Strategy
 from engine.views import public_dict, view_dict
 from protocol import (
-    MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, Ok, Paused, Presence,
-    Snapshot, TableInfo, UpdateFrames, encode_once,
+    MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, MoveRequest, Ok,
+    Paused, Presence, Snapshot, TableInfo, UpdateFrames, encode_once,
 )
 
 from . import log
@@ -190,6 +192,10 @@ class Table:
         self.rng = random.Random(secrets.randbits(64) if seed is None else seed)
         self.closed = False
         self._inbox_send, self._inbox = trio.open_memory_channel[tuple](4096)
+        #: The task waits for its inbox, which is empty, under `_parked` (whose deadline is
+        #: when it next keeps time): a move may be handled at once (see submit).
+        self._idle = False
+        self._parked = trio.CancelScope()
         #: The table changed since its members were last told (see _tell_changes).
         self._dirty = False
         #: The game's id in the store, its number at this table, and when it started.
@@ -214,9 +220,27 @@ class Table:
 
     def submit(self, session: Session | None, item) -> bool:
         """Hand the table a client message (or a DISCONNECT/RECONNECT notice); False if the
-        table cannot take it now (its inbox is full or it has closed)."""
+        table cannot take it now (its inbox is full or it has closed).
+
+        A move that finds the task idle is handled now, in the caller's task, as the task
+        would: the task waits with nothing in hand and its inbox empty, so the table is
+        between two items, and nothing here awaits. Then the task's wait ends when it must
+        next keep time. Other items go through the inbox: they call on the lobby, which may
+        be calling here."""
+        if (self._idle and isinstance(item, MoveRequest) and self._paused_at is None
+                and (self.recorder is None or self.recorder.has_room())):
+            self._handle(session, item)
+            self._close_if_deserted()
+            self._tell_changes()
+            self._hand_over()
+            wake = self._next_wake()
+            wake = -math.inf if self.closed else math.inf if wake is None else wake
+            if wake != self._parked.deadline:
+                self._parked.deadline = wake
+            return True
         try:
             self._inbox_send.send_nowait((session, item))
+            self._idle = False
             return True
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             return False
@@ -293,11 +317,14 @@ class Table:
                 while not self.closed:
                     wake = self._next_wake()
                     first = None
-                    if wake is None:  # no clock is running: no cancel scope to pay for
-                        first = await self._inbox.receive()
-                    elif wake > trio.current_time():
-                        with trio.move_on_at(wake):
-                            first = await self._inbox.receive()
+                    if wake is None or wake > trio.current_time():
+                        with trio.CancelScope(
+                                deadline=math.inf if wake is None else wake) as self._parked:
+                            self._idle = not self._inbox.statistics().current_buffer_used
+                            try:
+                                first = await self._inbox.receive()
+                            finally:
+                                self._idle = False
                     else:  # a move is due now: the others run first, and what came is read
                         await trio.sleep(0)
                         with contextlib.suppress(trio.WouldBlock):
@@ -660,9 +687,16 @@ class Table:
         as_dicts = {e: e.to_dict() for e in events}
         updates = UpdateFrames(self.id, public_dict(game), list(as_dicts.values()), deadlines,
                                reveal, self.game_summary)
+        watched = None  # every spectator's update is the same frame, made once
         for session, seat in self._audience():
-            update = updates.frame(
-                view_dict(game, seat, {}), [as_dicts[e] for e in visible_to(events, seat)])
+            if seat is not None:
+                update = updates.frame(view_dict(game, seat, {}),
+                                       [as_dicts[e] for e in visible_to(events, seat)])
+            elif watched is not None:
+                update = watched
+            else:
+                update = watched = updates.frame(
+                    view_dict(game, None, {}), [as_dicts[e] for e in visible_to(events, None)])
             if session is mover:
                 self._send(session, accepted, update)
             else:
@@ -860,10 +894,16 @@ class Table:
         (it waits only while the recorder's queue is full). While the store fails, the
         recorder pauses the table: it plays nothing, and its clocks stop (see run, pause)."""
         if self._changes or self._held:
+            await self.recorder.room()
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """`_commit` once the recorder has room (it has, or there is nothing to hand)."""
+        if self._changes or self._held:
             changes, self._changes = self._changes, []
             held, self._held = self._held, []
             self._in_flight += 1
-            await self.recorder.deliver(changes, held, self)
+            self.recorder.deliver(changes, held, self)
 
     def delivered(self) -> None:
         """The recorder sent what one hand-over held."""

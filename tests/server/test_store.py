@@ -12,10 +12,12 @@ import time
 
 import pytest
 import trio
+import trio.testing
 
 from engine import record as records
 from protocol import CreateTable, Join, MoveRequest, Ready, Start
 from server import Server, ServerConfig
+from server.recorder import QUEUE, Recorder
 from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 from tests.server.helpers import FullDisk, eventually, play_out, seat_table
 from tests.server.peer import Peer, new_id
@@ -409,3 +411,36 @@ async def test_every_kind_of_change_has_its_place_in_a_write():
     from server.store import ORDER
 
     assert sorted(ORDER) == sorted([*CHANGES, "rate"])
+
+
+async def test_a_table_waits_for_room_while_the_recorders_queue_is_full(db):
+    """The recorder holds QUEUE hand-overs at most: a table then waits for `room` (and
+    hands over no more) until the writer has taken the queue, and then it may go on."""
+    store = Store(db)
+    recorder = Recorder(store)
+    delivered = []
+
+    class Table:
+        def delivered(self):
+            delivered.append(1)
+
+    for _ in range(QUEUE):
+        recorder.deliver([], [], Table())
+    assert not recorder.has_room()
+    roomy = trio.Event()
+
+    async def wait_for_room():
+        await recorder.room()
+        roomy.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(wait_for_room)
+        await trio.testing.wait_all_tasks_blocked()
+        assert not roomy.is_set()
+        await nursery.start(recorder.run)
+        with trio.fail_after(5):
+            await roomy.wait()
+        assert recorder.has_room()
+        await eventually(lambda: len(delivered) == QUEUE)
+        nursery.cancel_scope.cancel()
+    store.close()
