@@ -69,7 +69,6 @@ import os
 import random
 import re
 import resource
-import selectors
 import signal
 import subprocess
 import sys
@@ -82,7 +81,7 @@ import trio
 from engine import View, legal_moves
 
 from .server import (
-    SETUP_TIMEOUT, Closed, Peer, Setup, cpu_seconds, process_cpu_seconds, raise_file_limit,
+    SETUP_TIMEOUT, Loop, Peer, Setup, cpu_seconds, process_cpu_seconds, raise_file_limit,
 )
 
 TABLES_PER_GENERATOR = 2000
@@ -376,50 +375,11 @@ def _generator_main(pipe, port: int, tables: int, worker: int, think: float, war
 def _play(peers: list[Spectator], seats: list[Seat], gen: Generator, pipe, warmup: float,
           seconds: float) -> None:
     """The bare epoll loop: frames in, timers due, the window's edges; then the report."""
-    selector = selectors.DefaultSelector()
-    selector.register(pipe.fileno(), selectors.EVENT_READ, None)
+    loop = Loop(peers)
+    loop.watch(pipe.fileno())
     window_start = window_end = math.inf
     cpu_start = cpu_end = 0.0
-
-    def settle(peer: Spectator) -> None:
-        if peer.done:
-            selector.unregister(peer.sock)
-            peer.sock.close()
-        elif peer.out and not peer.writing:
-            selector.modify(peer.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, peer)
-            peer.writing = True
-        elif peer.writing and not peer.out:
-            selector.modify(peer.sock, selectors.EVENT_READ, peer)
-            peer.writing = False
-
-    def guarded(peer: Spectator, step, *args) -> None:
-        if peer.done:
-            return
-        try:
-            step(*args)
-        except BlockingIOError:
-            pass
-        except Closed:
-            peer.failed("closed by the server")
-        except OSError as exc:
-            peer.failed(f"connection:{type(exc).__name__}")
-        settle(peer)
-
-    def receive(peer: Spectator) -> None:
-        data = peer.sock.recv(65536)
-        if not data:
-            raise Closed
-        peer.unpacker.feed(data)
-        for msg in peer.unpacker:
-            peer.received(msg)
-            if peer.done:
-                return
-
     try:
-        for peer in peers:
-            selector.register(peer.sock, selectors.EVENT_READ, peer)
-        for peer in peers:
-            guarded(peer, peer.start)
         timers = gen.timers
         while True:
             now = time.monotonic()
@@ -433,30 +393,19 @@ def _play(peers: list[Spectator], seats: list[Seat], gen: Generator, pipe, warmu
             while timers and timers[0][0] <= now:
                 due, _, call, arg = heapq.heappop(timers)
                 gen.timers_due = due
-                peer = call.__self__
-                guarded(peer, call, arg)
+                loop.guarded(call.__self__, call, arg)
             next_at = min(timers[0][0] if timers else math.inf,
                           window_start if not gen.in_window else window_end)
             timeout = None if next_at == math.inf else max(0.0, next_at - time.monotonic())
-            for key, events in selector.select(timeout):
-                peer = key.data
-                if peer is None:  # the parent: ("go", when)
-                    _, go_at = pipe.recv()
-                    selector.unregister(pipe.fileno())
-                    window_start = go_at + warmup
-                    window_end = window_start + seconds
-                    for seat in seats:
-                        gen.at(go_at + gen.rng.random() * gen.think, seat.ready, None)
-                    continue
-                if events & selectors.EVENT_WRITE:
-                    guarded(peer, peer.flush)
-                if events & selectors.EVENT_READ:
-                    guarded(peer, receive, peer)
+            if loop.poll(timeout):  # the parent: ("go", when)
+                _, go_at = pipe.recv()
+                loop.forget(pipe.fileno())
+                window_start = go_at + warmup
+                window_end = window_start + seconds
+                for seat in seats:
+                    gen.at(go_at + gen.rng.random() * gen.think, seat.ready, None)
     finally:
-        for key in list(selector.get_map().values()):
-            if key.data is not None:
-                key.fileobj.close()
-        selector.close()
+        loop.close()
     pipe.send(("result", {
         "moves": gen.moves, "latencies": gen.latencies, "lags": gen.lags,
         "cpu_s": cpu_end - cpu_start, "rejected": dict(gen.rejected),

@@ -328,28 +328,48 @@ class Peer:
 _packb = msgpack.Packer().pack
 
 
-def drive(peers: list[Peer], until: float) -> bool:
-    """Run `peers` on one bare epoll loop until each is done; False if time.perf_counter()
-    reached `until` first. No tasks and no scheduler: a frame costs the load generator one
-    recv, the unpacking and the peer's own work, so that it stays light next to the server
-    it measures. Every socket is closed on return."""
-    selector = selectors.DefaultSelector()
-    live = 0
+class Loop:
+    """A bare epoll loop of peers: no tasks and no scheduler, so that a frame costs the load
+    generator one recv, the unpacking and the peer's own work, and it stays light next to
+    the server it measures. `poll` handles what is ready; `close` closes every socket."""
 
-    def settle(peer: Peer) -> None:
-        nonlocal live
+    def __init__(self, peers: list[Peer]) -> None:
+        self.selector = selectors.DefaultSelector()
+        #: Peers not yet done.
+        self.live = 0
+        for peer in peers:
+            self.selector.register(peer.sock, selectors.EVENT_READ, peer)
+            self.live += 1
+        for peer in peers:
+            self.guarded(peer, peer.start)
+
+    def watch(self, fileobj) -> None:
+        """Have `poll` return `fileobj` when it is readable (a pipe from the parent, say)."""
+        self.selector.register(fileobj, selectors.EVENT_READ, None)
+
+    def forget(self, fileobj) -> None:
+        self.selector.unregister(fileobj)
+
+    def poll(self, timeout: float | None) -> list:
+        """Handle the peers that are ready within `timeout` seconds; returns the watched
+        files that are readable."""
+        readable = []
+        for key, events in self.selector.select(timeout):
+            peer = key.data
+            if peer is None:
+                readable.append(key.fileobj)
+                continue
+            if events & selectors.EVENT_WRITE:
+                self.guarded(peer, peer.flush)
+            if events & selectors.EVENT_READ:
+                self.guarded(peer, self._receive, peer)
+        return readable
+
+    def guarded(self, peer: Peer, step, *args) -> None:
+        """Run `step(*args)` of `peer`, its failures its own; then watch its socket as it
+        now needs (writable too while it has bytes to send), or close it once done."""
         if peer.done:
-            selector.unregister(peer.sock)
-            peer.sock.close()
-            live -= 1
-        elif peer.out and not peer.writing:
-            selector.modify(peer.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, peer)
-            peer.writing = True
-        elif peer.writing and not peer.out:
-            selector.modify(peer.sock, selectors.EVENT_READ, peer)
-            peer.writing = False
-
-    def guarded(peer: Peer, step, *args) -> None:
+            return
         try:
             step(*args)
         except BlockingIOError:
@@ -360,9 +380,19 @@ def drive(peers: list[Peer], until: float) -> bool:
             peer.failed(f"connection:{type(exc).__name__}")
         except Exception as exc:  # noqa: BLE001 — a bot's bug must not hide the figures
             peer.failed(f"bot:{exc!r}")
-        settle(peer)
+        if peer.done:
+            self.selector.unregister(peer.sock)
+            peer.sock.close()
+            self.live -= 1
+        elif peer.out and not peer.writing:
+            self.selector.modify(peer.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, peer)
+            peer.writing = True
+        elif peer.writing and not peer.out:
+            self.selector.modify(peer.sock, selectors.EVENT_READ, peer)
+            peer.writing = False
 
-    def receive(peer: Peer) -> None:
+    @staticmethod
+    def _receive(peer: Peer) -> None:
         data = peer.sock.recv(65536)
         if not data:
             raise Closed
@@ -372,27 +402,26 @@ def drive(peers: list[Peer], until: float) -> bool:
             if peer.done:
                 return
 
+    def close(self) -> None:
+        for key in list(self.selector.get_map().values()):
+            if key.data is not None:
+                key.fileobj.close()
+        self.selector.close()
+
+
+def drive(peers: list[Peer], until: float) -> bool:
+    """Run `peers` on a bare `Loop` until each is done; False if time.perf_counter()
+    reached `until` first. Every socket is closed on return."""
+    loop = Loop(peers)
     try:
-        for peer in peers:
-            selector.register(peer.sock, selectors.EVENT_READ, peer)
-            live += 1
-        for peer in peers:
-            guarded(peer, peer.start)
-        while live:
+        while loop.live:
             timeout = until - time.perf_counter()
             if timeout <= 0:
                 return False
-            for key, events in selector.select(timeout):
-                peer = key.data
-                if events & selectors.EVENT_WRITE:
-                    guarded(peer, peer.flush)
-                if events & selectors.EVENT_READ and not peer.done:
-                    guarded(peer, receive, peer)
+            loop.poll(timeout)
         return True
     finally:
-        for key in list(selector.get_map().values()):
-            key.fileobj.close()
-        selector.close()
+        loop.close()
 
 
 class Setup:
