@@ -131,6 +131,8 @@ _CHECK_DEADLINES = compile_spec(List(DEADLINE, 10), "deadlines", strict=True)
 _CHECK_REVEAL = compile_spec(VIEW, "reveal", strict=True)
 _CHECK_SUMMARY = compile_spec(SUMMARY, "summary", strict=True)
 _EVENTS_KEY = _packb("events")
+_UPDATE_TABLE = _packb("t") + _packb(Update.TYPE) + _packb("table")
+_VIEW_KEY = _packb("view")
 
 
 def _entries(d: dict) -> bytes:
@@ -166,10 +168,8 @@ class UpdateFrames:
                 raise LocalProtocolError("bad_message", f"update: {exc}") from None
         fields = 5 + (reveal is not None) + (summary is not None)
         self._head = b"".join((
-            _packer.pack_map_header(fields), _packb("t"), _packb(Update.TYPE),
-            _packb("table"), _packb(table),
-            _packb("view"), _packer.pack_map_header(len(public) + len(VIEWER_FIELDS)),
-            _entries(public),
+            _packer.pack_map_header(fields), _UPDATE_TABLE, _packb(table), _VIEW_KEY,
+            _packer.pack_map_header(len(public) + len(VIEWER_FIELDS)), _entries(public),
         ))
         #: Each event's bytes, by the identity of its dict (the dicts are kept alive here).
         self._events = {id(e): (e, _packb(e)) for e in events}

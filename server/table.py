@@ -229,8 +229,7 @@ class Table:
         be calling here."""
         if (self._idle and isinstance(item, MoveRequest) and self._paused_at is None
                 and (self.recorder is None or self.recorder.has_room())):
-            self._handle(session, item)
-            self._close_if_deserted()
+            self._handle(session, item)  # a move seats and unseats no one: none deserts
             self._tell_changes()
             self._hand_over()
             wake = self._next_wake()
@@ -778,10 +777,11 @@ class Table:
                     self._hurry(seat, now)
                 if self.seats[seat].bot is not None:
                     self.bot_due[seat] = now + self.config.bot_delay
-        waiting = set(game.waiting)
-        for table in (self.deadlines, self.bot_due):
-            for seat in [s for s in table if s not in waiting]:
-                del table[seat]
+        if self.deadlines or self.bot_due:  # none at a table of people without clocks
+            waiting = set(game.waiting)
+            for table in (self.deadlines, self.bot_due):
+                for seat in [s for s in table if s not in waiting]:
+                    del table[seat]
 
     def _hurry(self, seat: int, now: float) -> None:
         """A player away has `away_clock` seconds to answer a response window, not the
