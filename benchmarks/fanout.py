@@ -17,11 +17,21 @@ can be read against what any one-process trio server could do:
    legal moves and sends a random one, exactly as the server benchmark's bots do; the
    latency is the same: move sent → the update carrying its result received.
 
+3. **The rules alone**, in this process with no I/O: what the game server does for a move
+   that the relay does not, timed over random 4-seat games replayed move by move: the
+   move's frame decoded and checked as a client's is (`Connection` on the server's side),
+   the move applied by the engine, and each seat's update built as `Table._after_move`
+   builds it (public and own views, the events each seat may see, `UpdateFrames`, the
+   summary at the end). The relay's figure plus this one is about the least a game server
+   written like this one could spend a move; the sockets, sessions, tasks and the store
+   come on top.
+
 Figures (`--json` prints exactly these keys):
 
     tables, moves, moves_per_s, latency_p50_ms, latency_p99_ms
     relay_cpu_us            the relay's CPU time per move
     bots_cpu_us             the load generator's CPU time per move
+    rules_cpu_us            the rules' own CPU time per move (3.)
 """
 
 from __future__ import annotations
@@ -35,7 +45,9 @@ import time
 import msgpack
 import trio
 
-from engine import Game, Options, View, legal_moves
+from engine import Game, Move, Options, View, legal_moves, summarize, visible_to
+from engine.views import public_dict, view_dict
+from protocol import Connection, Hello, Role, UpdateFrames, Welcome
 
 from .server import (
     Child, Peer, cpu_seconds, drive, open_sockets, process_cpu_seconds, raise_file_limit,
@@ -132,6 +144,46 @@ class RelayBot(Peer):
                        "move": chosen.to_dict()})
 
 
+def rules_cpu_us(games: int, seed: int) -> float:
+    """The rules' own CPU time a move, in microseconds (3. in the module docstring)."""
+    rng = random.Random(seed)
+    played = []  # (seed, [(seat, frame of the move request)]) of each game
+    for _ in range(games):
+        game_seed = rng.getrandbits(32)
+        game = Game.new(Options(players=4), game_seed)
+        moves = []
+        while not game.over:
+            seat = rng.choice(game.waiting)
+            move = rng.choice(game.legal_moves(seat))
+            moves.append((seat, msgpack.packb({"t": "move", "id": 1, "state_id": game.state_id,
+                                               "move": move.to_dict()})))
+            game.apply(seat, move)
+        played.append((game_seed, moves))
+    hello = Connection(Role.CLIENT)
+    server = Connection(Role.SERVER)
+    server.receive_data(hello.send(Hello(versions=[1], client="rules", name="rules")))
+    server.next_message()
+    server.send(Welcome(version=1, server="rules", name="rules", nonce="0" * 64,
+                        server_id="rules"))
+    count = 0
+    spent = time.process_time()
+    for game_seed, moves in played:
+        game = Game.new(Options(players=4), game_seed)
+        for seat, frame in moves:
+            server.receive_data(frame)
+            msg = server.next_message()
+            events = game.apply(seat, Move.from_dict(msg.move), msg.state_id)
+            summary = summarize(game) if game.over else None
+            as_dicts = {e: e.to_dict() for e in events}
+            updates = UpdateFrames("t1", public_dict(game), list(as_dicts.values()), [],
+                                   game.reveal().to_dict() if game.over else None, summary)
+            for viewer in (0, 1, 2, 3, None):  # four seats and a spectator
+                updates.frame(view_dict(game, viewer, {}),
+                              [as_dicts[e] for e in visible_to(events, viewer)])
+            count += 1
+    return round((time.process_time() - spent) / count * 1e6, 1)
+
+
 def measure(tables: int, seconds: float, seed: int) -> dict:
     raise_file_limit()
     relay = Child(_relay_main)
@@ -167,6 +219,7 @@ def measure(tables: int, seconds: float, seed: int) -> dict:
         "latency_p99_ms": pct(0.99),
         "relay_cpu_us": round(relay_cpu / moves * 1e6, 1) if moves else 0.0,
         "bots_cpu_us": round(bots_cpu / moves * 1e6, 1) if moves else 0.0,
+        "rules_cpu_us": rules_cpu_us(300, seed),
     }
 
 

@@ -61,6 +61,13 @@ def choose_version(theirs, ours=VERSIONS) -> int | None:
     return max(common) if common else None
 
 
+#: _next_whole: the frame is not all here (or not msgpack).
+_IN_PIECES = _Sentinel("IN_PIECES")
+#: _next_whole looks for a whole frame in this many bytes at the most: frames from clients
+#: are far smaller, and what follows the frame is copied once for each frame.
+_WINDOW = 4096
+
+
 class Connection:
     """One side of one connection. See the module docstring."""
 
@@ -80,18 +87,12 @@ class Connection:
         #: The largest frame the peer accepts, as far as we know (the welcome may say).
         self.peer_max_frame = DEFAULT_MAX_FRAME
         self._accepts = CLIENT_SENDS if role is Role.SERVER else SERVER_SENDS
-        self._unpacker = msgpack.Unpacker(
-            raw=False,
-            strict_map_key=True,
-            max_buffer_size=max_frame,
-            max_str_len=max_frame,
-            max_bin_len=max_frame,
-            max_array_len=4096,
-            max_map_len=256,
-            max_ext_len=0,
-            ext_hook=_refuse_ext,
-        )
+        self._limits = dict(_LIMITS, max_str_len=max_frame, max_bin_len=max_frame)
+        #: Only while a frame comes in pieces (see next_message).
+        self._unpacker: msgpack.Unpacker | None = None
         self._pending = bytearray()
+        #: Where the next frame begins in `_pending` while no unpacker is kept.
+        self._start = 0
         self._fed = 0
         self._frame_start = 0
         self._eof = False
@@ -119,6 +120,12 @@ class Connection:
         connection is CLOSED and the caller should send the error (if it can) and close."""
         if self.state is State.CLOSED:
             return CONNECTION_CLOSED
+        if self._unpacker is None:
+            obj = self._next_whole()
+            if obj is not _IN_PIECES:
+                return obj
+            self._unpacker = msgpack.Unpacker(max_buffer_size=self.max_frame, **self._limits)
+            self._fed = self._frame_start = 0
         while True:
             try:
                 obj = self._unpacker.unpack()
@@ -144,7 +151,41 @@ class Connection:
             except Exception:  # noqa: BLE001 — any failure of the unpacker is a bad frame
                 self._fail("bad_frame", "The bytes received are not a msgpack frame.")
             self._frame_start = self._unpacker.tell()
+            if self._frame_start == self._fed:  # nothing left in pieces
+                self._unpacker = None
             return self._received(obj)
+
+    def _next_whole(self) -> Message | _Sentinel:
+        """next_message while no frame came in pieces: the next frame of what is pending,
+        unpacked at once; _IN_PIECES if it is not all here (or not msgpack: the unpacker
+        says how). A frame mostly comes whole, and then no connection keeps an unpacker of
+        its own, which is 40 KB of memory whether or not it holds anything."""
+        pending, start = self._pending, self._start
+        if start == len(pending):
+            if self._eof:
+                self.state = State.CLOSED
+                return CONNECTION_CLOSED
+            return NEED_DATA
+        size = 0
+        with memoryview(pending)[start:start + _WINDOW] as window:
+            try:
+                obj = msgpack.unpackb(window, **self._limits)
+                size = len(window)
+            except msgpack.ExtraData as extra:
+                obj, size = extra.unpacked, len(window) - len(extra.extra)
+            except Exception:  # noqa: BLE001 — not all here, or not msgpack
+                pass
+        if not size:
+            del pending[:start]
+            self._start = 0
+            return _IN_PIECES
+        if size > self.max_frame:
+            self._fail("frame_too_large", f"A frame exceeds {self.max_frame} bytes.")
+        self._start = start + size
+        if self._start == len(pending):
+            pending.clear()
+            self._start = 0
+        return self._received(obj)
 
     def _received(self, obj: object) -> Message:
         try:
@@ -186,6 +227,7 @@ class Connection:
     def _fail(self, code: str, message: str) -> None:
         self.state = State.CLOSED
         self._pending.clear()
+        self._start = 0
         raise RemoteProtocolError(code, message)
 
     # ------------------------------------------------------------------ sending
@@ -253,6 +295,11 @@ class Connection:
 def _refuse_ext(code: int, data: bytes) -> object:
     # No message of the protocol holds an ext value, not even an empty one.
     raise ValueError("ext types are not part of the protocol")
+
+
+#: What a connection's unpacking refuses, beyond frames and strings over its frame limit.
+_LIMITS = dict(raw=False, strict_map_key=True, max_array_len=4096, max_map_len=256,
+               max_ext_len=0, ext_hook=_refuse_ext)
 
 
 def _closes(code: str) -> bool:

@@ -459,6 +459,28 @@ def test_a_frame_of_exactly_max_frame_bytes_is_read_one_more_is_too_large() -> N
     assert pair.server.state is State.CLOSED
 
 
+def test_a_frame_of_the_default_limit_is_read_in_pieces_though_the_buffer_starts_small(
+) -> None:
+    pair = open_pair()
+    frame = padded_ping(DEFAULT_MAX_FRAME)
+    for start in range(0, len(frame), 1500):  # as TCP segments bring it
+        pair.server.receive_data(frame[start:start + 1500])
+    assert pair.server.next_message() == Ping(id=1)
+
+
+def test_a_thousand_idle_connections_hold_little_memory() -> None:
+    """A server holds thousands of connections, nearly all reading frames of a few hundred
+    bytes: each one's buffer starts small (READ_SIZE) and grows only for a large frame. With
+    msgpack's default it was 44 KB a connection."""
+    def rss_kb() -> int:
+        with open("/proc/self/status") as status:
+            return int(status.read().split("VmRSS:")[1].split()[0])
+
+    before = rss_kb()
+    held = [Connection(Role.SERVER) for _ in range(1000)]
+    assert (rss_kb() - before) / len(held) < 15
+
+
 def test_many_frames_just_under_the_limit_in_one_read_are_all_read() -> None:
     pair = open_pair(server_max_frame=4096)
     frame = padded_ping(4000)
