@@ -64,7 +64,7 @@ def choose_version(theirs, ours=VERSIONS) -> int | None:
 #: _next_whole: the frame is not all here (or not msgpack).
 _IN_PIECES = _Sentinel("IN_PIECES")
 #: _next_whole looks for a whole frame in this many bytes at the most: frames from clients
-#: are far smaller, and what follows the frame is copied once for each frame.
+#: are far smaller, and what follows the frame in it is copied.
 _WINDOW = 4096
 
 
@@ -91,8 +91,6 @@ class Connection:
         #: Only while a frame comes in pieces (see next_message).
         self._unpacker: msgpack.Unpacker | None = None
         self._pending = bytearray()
-        #: Where the next frame begins in `_pending` while no unpacker is kept.
-        self._start = 0
         self._fed = 0
         self._frame_start = 0
         self._eof = False
@@ -124,8 +122,6 @@ class Connection:
             obj = self._next_whole()
             if obj is not _IN_PIECES:
                 return obj
-            self._unpacker = msgpack.Unpacker(max_buffer_size=self.max_frame, **self._limits)
-            self._fed = self._frame_start = 0
         while True:
             try:
                 obj = self._unpacker.unpack()
@@ -156,18 +152,20 @@ class Connection:
             return self._received(obj)
 
     def _next_whole(self) -> Message | _Sentinel:
-        """next_message while no frame came in pieces: the next frame of what is pending,
-        unpacked at once; _IN_PIECES if it is not all here (or not msgpack: the unpacker
-        says how). A frame mostly comes whole, and then no connection keeps an unpacker of
-        its own, which is 40 KB of memory whether or not it holds anything."""
-        pending, start = self._pending, self._start
-        if start == len(pending):
+        """next_message while no unpacker is kept: the first frame pending, unpacked at
+        once, if it is all here; else (or if it is not msgpack: the unpacker says how)
+        _IN_PIECES, and an unpacker takes over. A frame mostly comes whole and alone, and
+        then no connection keeps an unpacker of its own, which is 40 KB of memory whether or
+        not it holds anything. Frames that came together (a burst) go to an unpacker too
+        after the first: unpacking each at once would copy the rest for each."""
+        pending = self._pending
+        if not pending:
             if self._eof:
                 self.state = State.CLOSED
                 return CONNECTION_CLOSED
             return NEED_DATA
         size = 0
-        with memoryview(pending)[start:start + _WINDOW] as window:
+        with memoryview(pending)[:_WINDOW] as window:
             try:
                 obj = msgpack.unpackb(window, **self._limits)
                 size = len(window)
@@ -176,16 +174,20 @@ class Connection:
             except Exception:  # noqa: BLE001 — not all here, or not msgpack
                 pass
         if not size:
-            del pending[:start]
-            self._start = 0
+            self._keep_unpacker()
             return _IN_PIECES
         if size > self.max_frame:
             self._fail("frame_too_large", f"A frame exceeds {self.max_frame} bytes.")
-        self._start = start + size
-        if self._start == len(pending):
-            pending.clear()
-            self._start = 0
+        del pending[:size]
+        if pending:
+            self._keep_unpacker()
         return self._received(obj)
+
+    def _keep_unpacker(self) -> None:
+        """Unpack what is pending with an unpacker of this connection's own, until it holds
+        nothing (see next_message)."""
+        self._unpacker = msgpack.Unpacker(max_buffer_size=self.max_frame, **self._limits)
+        self._fed = self._frame_start = 0
 
     def _received(self, obj: object) -> Message:
         try:
@@ -227,7 +229,6 @@ class Connection:
     def _fail(self, code: str, message: str) -> None:
         self.state = State.CLOSED
         self._pending.clear()
-        self._start = 0
         raise RemoteProtocolError(code, message)
 
     # ------------------------------------------------------------------ sending
