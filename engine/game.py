@@ -88,7 +88,8 @@ class Game:
     """One game's full state, hidden cards and deck order included (the server's copy).
 
     Make one with `Game.new` (a dealt game), `Game.replay` (a recorded game) or
-    `Game.arrange` (any position, for tests). Read `waiting` for the seats that owe a
+    `position.Position.game()` (any position, checked against the rules; `Game.arrange`
+    is the tests' shorthand, which checks nothing). Read `waiting` for the seats that owe a
     decision, `legal_moves(seat)` for what each may do, and `apply(seat, move)` to play.
     Never send a Game anywhere: send `view(seat)`.
     """
@@ -100,7 +101,7 @@ class Game:
         "deck", "removed", "drawn", "draft_sets", "shown", "first_seat",
         "actor", "action", "target", "claim", "claimant", "challenger",
         "blocker", "block_card", "step", "keep_count", "reason", "resume", "winner",
-        "offer", "offer_id",
+        "offer", "offer_id", "draws",
     )
 
     # ----------------------------------------------------------------- making games
@@ -226,6 +227,7 @@ class Game:
         g.seed = seed
         g.rng = random.Random(seed)
         g.history = []
+        g.draws = list(self.draws)
         g.coins = list(self.coins)
         g.hands = [list(h) for h in self.hands]
         g.revealed = [list(r) for r in self.revealed]
@@ -258,6 +260,7 @@ class Game:
         g.blocker = g.block_card = g.step = g.keep_count = g.reason = g.resume = None
         g.shown = None
         g.offer_id = -1
+        g.draws = []
         return g
 
     # ----------------------------------------------------------------- reading
@@ -448,10 +451,9 @@ class Game:
         if proved:  # R6.3
             hand = self.hands[seat]
             hand.remove(claim)
-            deck = self.deck
-            deck.append(claim)
-            _shuffle(deck, self.rng)
-            new = deck.pop()
+            self.deck.append(claim)
+            _shuffle(self.deck, self.rng)
+            new = self._draw()
             hand.append(new)
             ev.append(_new(Event, ("prove", seat, None, claim, None, None, None, None, None)))
             ev.append(_new(Event, ("redraw", seat, None, None, None, None, None, None, None)))
@@ -553,7 +555,7 @@ class Game:
             ev.append(_new(Event, ("steal", actor, target, None, None, amount, None, None, None)))
         elif action == C.EXCHANGE:  # R4.3
             k = C.exchange_draw(self.options.variant)
-            drawn = [self.deck.pop() for _ in range(k)]
+            drawn = [self._draw() for _ in range(k)]
             self.drawn = drawn
             self.keep_count = len(self.hands[actor])
             ev.append(_new(Event, ("exchange", actor, None, None, None, k, None, None, None)))
@@ -610,7 +612,7 @@ class Game:
             hand.remove(self.shown)
             self.deck.append(self.shown)
             _shuffle(self.deck, self.rng)
-            new = self.deck.pop()
+            new = self._draw()
             hand.append(new)
             ev.append(_new(Event, ("examine_swap", self.actor, target, None, None, None, None, None, None)))
             ev.append(_new(Event, ("drew", target, None, None, (new,), None, None, None, (target,))))
@@ -630,10 +632,21 @@ class Game:
             return
         self._end_draft()
         for s in (self.first_seat, 1 - self.first_seat):
-            new = self.deck.pop()
+            new = self._draw()
             self.hands[s].append(new)
             ev.append(_new(Event, ("drew", s, None, None, (new,), None, None, None, (s,))))
         self._next_turn(ev, self.first_seat)
+
+    def _draw(self) -> str:
+        """The deck's top card, or the next of `draws` (a position's stated draws, see
+        position.Position) while the deck holds it."""
+        deck = self.deck
+        if self.draws:
+            card = self.draws.pop(0)
+            if card in deck:
+                deck.remove(card)
+                return card
+        return deck.pop()
 
     def _end_draft(self) -> None:
         """The draft sets go (R1.7.2): what each seat did not pick leaves the game, unseen."""

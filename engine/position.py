@@ -1,0 +1,626 @@
+"""Positions: any game state as plain data, checked against the rules, and read back.
+
+A `Position` says everything about a moment of a game: the options, each seat's face-down
+and face-up cards and coins, the deck (top card first), the cards out of the game, whose
+turn it is and which decision is open (`Decision`), and the cards the next draws will take.
+Bot writers test a strategy on one ("I hold Duke and Captain, my opponent has claimed
+Contessa twice: what do I do?"), teachers set puzzles with them, and tools read any game's
+full state with `Position.of(game)`.
+
+`Position.game()` builds the Game after checking the position against the rules: card
+names and counts for the variant and table size, two influences a seat, coins and the
+treasury, exiled seats holding nothing, and an open decision that the rules could have
+opened from the rest (R4 to R7). Each refusal is a PositionError whose sentence names what
+is wrong. `Position.from_dict` and `Position.load` read the text form (a TOML file, see
+docs/BOTS.md); `to_dict` writes the same form back.
+
+A Position holds every secret of its game: it is for tests and tools, never for the wire
+(views are what a seat may see, R11).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, fields
+from typing import Any
+
+from . import cards as C
+from .errors import OptionsError
+from .game import BLOCK_STAGE, END, FAIL, RESOLVE, Game, _shuffle
+from .legality import (
+    ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
+    LOSE_PHASE, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, STEPS,
+)
+from .moves import CHALLENGE
+from .options import Options
+
+#: The decisions a position may leave open (the action phase is `decision = None`).
+DECISION_PHASES = (RESPOND, PROVE_PHASE, LOSE_PHASE, KEEP_PHASE, SHOW_PHASE, DECIDE_PHASE,
+                   DRAFT, OVER)
+#: Why a seat loses an influence (R2.1, R5.3).
+LOSS_REASONS = (C.COUP, C.ASSASSINATE, CHALLENGE)
+#: Where play resumes after the loss of a challenge, by the challenged step and whether the
+#: claim was proved (R6.3, R6.4): the engine's own table, read here by name.
+_RESUME_AFTER = {
+    (CHALLENGE_ACTION, True): BLOCK_STAGE, (CHALLENGE_ACTION, False): FAIL,
+    (CHALLENGE_BLOCK, True): FAIL, (CHALLENGE_BLOCK, False): RESOLVE,
+}
+
+
+class PositionError(OptionsError):
+    """A position the rules do not allow, with a sentence saying what is wrong."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision a position leaves open, other than the acting seat's choice of action.
+
+    phase: "respond" (a challenge or block window), "prove" (the challenged claimant proves
+    or concedes), "lose" (a seat chooses the card it loses), "keep" (the exchanger keeps
+    cards), "show" (the examined seat shows a card), "examine_decision" (the Inquisitor
+    keeps or swaps it), "draft" (the two-player draft's picks), "over" (the game has ended).
+    action, target: the action of the turn and its target, for every phase but the draft.
+    step: in "respond" and "prove", which claim or block is answered: "challenge_action",
+    "block" or "challenge_block"; in "lose" after a challenge, the step challenged.
+    blocker, block_card: who blocked and with which character (after a block).
+    challenger: who challenged ("prove", and "lose" after a challenge).
+    waiting: "respond": the seats that may still answer (None: all who may, R6.1, R7.2);
+    "draft": the seats yet to pick (None: those with no card yet).
+    seat, reason: "lose": who chooses a card, and why ("coup", "assassinate", "challenge").
+    drawn: "keep": the cards the Exchange drew. shown: "examine_decision": the card shown.
+    """
+
+    phase: str
+    action: str | None = None
+    target: int | None = None
+    step: str | None = None
+    blocker: int | None = None
+    block_card: str | None = None
+    challenger: int | None = None
+    waiting: tuple[int, ...] | None = None
+    seat: int | None = None
+    reason: str | None = None
+    drawn: tuple[str, ...] = ()
+    shown: str | None = None
+
+
+@dataclass(frozen=True)
+class Position:
+    """A moment of a game (see the module docstring).
+
+    hands: each seat's face-down cards; revealed: its face-up ones (None: none yet).
+    coins: each seat's coins (None: 2 each); the treasury holds the rest of the options'.
+    deck: the Court deck, top card first (None: the cards no one holds, shuffled by `seed`).
+    removed: cards out of the game (the draft's unpicked cards, R1.7.2).
+    exiled: the seats with no influence, in the order they went out (None: seat order).
+    turn: the acting seat (in the draft: the seat that starts once it is over).
+    first_seat: the seat that took the game's first turn (None: `turn`).
+    decision: the open decision (None: `turn` chooses its action).
+    draws: the cards the next draws take, in order, whatever shuffle came before them (a
+    proof's replacement, an Exchange's draw, an Examine's swap): a test can state the card
+    drawn. A draw whose card the deck does not hold takes the deck's top card.
+    """
+
+    options: Options
+    hands: tuple[tuple[str, ...], ...]
+    revealed: tuple[tuple[str, ...], ...] | None = None
+    coins: tuple[int, ...] | None = None
+    deck: tuple[str, ...] | None = None
+    removed: tuple[str, ...] = ()
+    exiled: tuple[int, ...] | None = None
+    turn: int = 0
+    first_seat: int | None = None
+    decision: Decision | None = None
+    draws: tuple[str, ...] = ()
+    seed: int = 0
+
+    # ----------------------------------------------------------------- reading games
+
+    @classmethod
+    def of(cls, game: Game) -> Position:
+        """`game`'s full state, hidden cards, deck order and open decision included: the
+        read-only accessor for tools (a copy: changing it changes nothing in the game)."""
+        phase = game.phase
+        decision = None
+        if phase == DRAFT:
+            decision = Decision(DRAFT, waiting=tuple(game.waiting))
+        elif phase != ACTION:
+            decision = Decision(
+                phase, action=game.action, target=game.target, step=game.step,
+                blocker=game.blocker, block_card=game.block_card, challenger=game.challenger,
+                waiting=tuple(game.waiting) if phase == RESPOND else None,
+                seat=game.waiting[0] if phase == LOSE_PHASE else None,
+                reason=game.reason, drawn=tuple(game.drawn), shown=game.shown)
+        turn = game.first_seat if phase == DRAFT else game.actor
+        return cls(
+            options=game.options,
+            hands=tuple(tuple(h) for h in game.hands),
+            revealed=tuple(tuple(r) for r in game.revealed),
+            coins=tuple(game.coins),
+            deck=tuple(reversed(game.deck)),
+            removed=tuple(game.removed),
+            exiled=tuple(game.exiled) or None,
+            turn=turn,
+            first_seat=None if game.first_seat == turn else game.first_seat,
+            decision=decision,
+            draws=tuple(game.draws),
+            seed=game.seed,
+        )
+
+    # ----------------------------------------------------------------- making games
+
+    def game(self) -> Game:
+        """The Game of this position, ready to play from; PositionError if the rules do not
+        allow it (the sentence says what is wrong)."""
+        return _Builder(self).build()
+
+    # ----------------------------------------------------------------- the text form
+
+    @classmethod
+    def load(cls, path: str) -> Position:
+        """The position of a TOML file (the form of `from_dict`)."""
+        try:
+            with open(path, "rb") as file:
+                data = tomllib.load(file)
+        except tomllib.TOMLDecodeError as exc:
+            raise PositionError(f"{path} is not TOML: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Position:
+        """A position from plain data: `options` (a table of Options), `seats` (a list of
+        tables with `hand`, `revealed` and `coins`), `deck`, `removed`, `turn`, `draws`,
+        `seed`, and `decision` (a table of Decision's fields). Unknown keys, and values of
+        the wrong kind, raise PositionError. Nothing is checked against the rules until
+        `game()`."""
+        if not isinstance(data, dict):
+            raise PositionError("A position must be a table (a map).")
+        _known(data, ("options", "seats", "deck", "removed", "exiled", "turn", "first_seat",
+                      "decision", "draws", "seed"), "position")
+        options = Options.from_dict(data.get("options", {}))
+        seats = data.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise PositionError("seats must be a list of tables, one a seat.")
+        for index, seat in enumerate(seats):
+            _known(seat, ("hand", "revealed", "coins"), f"seat {index}")
+        coins = [seat.get("coins", 2) for seat in seats]
+        decision = data.get("decision")
+        if decision is not None:
+            if not isinstance(decision, dict):
+                raise PositionError("decision must be a table.")
+            _known(decision, tuple(f.name for f in fields(Decision)), "decision")
+            decision = Decision(**{k: _tuple(v) if k in ("waiting", "drawn") else v
+                                   for k, v in decision.items()})
+        deck = data.get("deck")
+        return cls(
+            options=options,
+            hands=tuple(_cards(seat.get("hand", ()), f"seat {i}'s hand")
+                        for i, seat in enumerate(seats)),
+            revealed=tuple(_cards(seat.get("revealed", ()), f"seat {i}'s revealed cards")
+                           for i, seat in enumerate(seats)),
+            coins=tuple(coins),
+            deck=None if deck is None else _cards(deck, "deck"),
+            removed=_cards(data.get("removed", ()), "removed"),
+            exiled=_tuple(data.get("exiled")),
+            turn=data.get("turn", 0),
+            first_seat=data.get("first_seat"),
+            decision=decision,
+            draws=_cards(data.get("draws", ()), "draws"),
+            seed=data.get("seed", 0),
+        )
+
+    def to_dict(self) -> dict:
+        """The position as plain data, the form `from_dict` reads (defaults left out)."""
+        revealed = self.revealed or tuple(() for _ in self.hands)
+        coins = self.coins or tuple(2 for _ in self.hands)
+        data: dict[str, Any] = {
+            "options": self.options.to_dict(),
+            "turn": self.turn,
+            "seats": [{"hand": list(h), "revealed": list(r), "coins": c}
+                      for h, r, c in zip(self.hands, revealed, coins)],
+        }
+        if self.deck is not None:
+            data["deck"] = list(self.deck)
+        if self.removed:
+            data["removed"] = list(self.removed)
+        if self.exiled:
+            data["exiled"] = list(self.exiled)
+        if self.first_seat is not None and self.first_seat != self.turn:
+            data["first_seat"] = self.first_seat
+        if self.draws:
+            data["draws"] = list(self.draws)
+        if self.seed:
+            data["seed"] = self.seed
+        if self.decision is not None:
+            data["decision"] = {
+                f.name: list(v) if isinstance(v, tuple) else v
+                for f in fields(Decision)
+                if (v := getattr(self.decision, f.name)) != f.default and v != ()}
+        return data
+
+
+def _known(data: dict, keys: tuple[str, ...], what: str) -> None:
+    unknown = sorted(str(k) for k in data if k not in keys)
+    if unknown:
+        raise PositionError(f"Unknown key(s) in the {what}: {', '.join(unknown)} (known: "
+                            f"{', '.join(keys)}).")
+
+
+def _tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _cards(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(c, str) for c in value):
+        raise PositionError(f"{what} must be a list of card names.")
+    return tuple(value)
+
+
+def _names(cards) -> str:
+    return ", ".join(cards) if cards else "none"
+
+
+class _Builder:
+    """Checks a Position against the rules, then makes its Game (Position.game)."""
+
+    def __init__(self, position: Position) -> None:
+        self.p = position
+        self.options = position.options
+        self.n = position.options.players
+        self.cast = C.CAST[position.options.variant]
+        self.hands = [list(h) for h in position.hands]
+        self.revealed = ([list(r) for r in position.revealed] if position.revealed is not None
+                         else [[] for _ in range(self.n)])
+        self.coins = list(position.coins) if position.coins is not None else [2] * self.n
+        self.decision = position.decision
+        self.phase = position.decision.phase if position.decision else ACTION
+
+    def fail(self, sentence: str) -> None:
+        raise PositionError(sentence)
+
+    def build(self) -> Game:
+        g = self.g = Game._blank(self.options, self.p.seed)
+        self.check_table()
+        self.check_cards()
+        self.check_coins()
+        alive = [bool(h) for h in self.hands]
+        if self.phase == DRAFT:
+            alive = [True] * self.n
+        self.alive = alive
+        self.check_turn()
+        g.hands = self.hands
+        g.revealed = self.revealed
+        g.coins = self.coins
+        g.treasury = self.options.treasury - sum(self.coins)
+        g.alive = alive
+        g.alive_mask = sum(1 << s for s in range(self.n) if alive[s])
+        g.exiled = self.check_exiled()
+        g.deck = list(reversed(self.deck))
+        g.removed = list(self.p.removed)
+        g.draws = list(self.p.draws)
+        first = self.p.first_seat
+        g.first_seat = self.p.turn if first is None else self._seat(first, "first_seat")
+        self.open_decision(g)
+        return g
+
+    # ----------------------------------------------------------------- the table
+
+    def check_table(self) -> None:
+        p, n = self.p, self.n
+        for name, rows in (("hands", p.hands), ("revealed", p.revealed), ("coins", p.coins)):
+            if rows is not None and len(rows) != n:
+                self.fail(f"{name} has {len(rows)} entries; the table has {n} seats.")
+        if self.phase not in (ACTION,) + DECISION_PHASES:
+            self.fail(f"The decision's phase must be one of {', '.join(DECISION_PHASES)} "
+                      f"(or no decision: the turn's action), not {self.phase!r}.")
+        if self.phase == DRAFT and not self.options.draft:
+            self.fail("Only a two-player game dealt by the draft (two_player_draft) can be "
+                      "in the draft.")
+
+    def check_cards(self) -> None:
+        p, n = self.p, self.n
+        named = [("draws", p.draws), ("removed", p.removed)]
+        named += [(f"seat {s}'s hand", h) for s, h in enumerate(self.hands)]
+        named += [(f"seat {s}'s revealed cards", r) for s, r in enumerate(self.revealed)]
+        if p.deck is not None:
+            named.append(("deck", p.deck))
+        d = self.decision
+        if d is not None:
+            named.append(("the decision's drawn cards", d.drawn))
+            named += [("the decision's " + k, (v,)) for k, v in
+                      (("block_card", d.block_card), ("shown", d.shown)) if v is not None]
+        for what, cards in named:
+            for card in cards:
+                if card not in self.cast:
+                    self.fail(f"{what}: {card!r} is not a character of the "
+                              f"{self.options.variant} game ({_names(self.cast)}).")
+        if self.phase == DRAFT:
+            return self.check_draft_cards()
+        for s in range(n):
+            held = len(self.hands[s]) + len(self.revealed[s])
+            if held != 2:
+                self.fail(f"Seat {s} has {len(self.hands[s])} face-down and "
+                          f"{len(self.revealed[s])} face-up cards; every seat has 2 in all "
+                          f"(R2.1).")
+        if self.options.draft and not p.removed:
+            self.fail("A two-player game dealt by the draft has 8 cards out of the game "
+                      "once the draft is over (removed).")
+        if not self.options.draft and p.removed:
+            self.fail("Cards are out of the game only after the two-player draft (R1.7.2): "
+                      "removed must be empty.")
+        copies = C.copies_in_game(n, self.options.draft)
+        used = Counter(c for cards in self.hands + self.revealed for c in cards)
+        used.update(p.removed)
+        if d is not None:
+            used.update(d.drawn)
+        if p.deck is None:
+            rest = Counter({c: copies for c in self.cast})
+            rest.subtract(used)
+            over = sorted(c for c, k in rest.items() if k < 0)
+            if over:
+                self.fail(self._too_many(over, used, copies))
+            deck = [c for c in self.cast for _ in range(rest[c])]
+            _shuffle(deck, self.g.rng)
+            self.deck = deck
+        else:
+            used.update(p.deck)
+            wrong = sorted(c for c in self.cast if used[c] != copies)
+            if wrong:
+                self.fail(self._too_many(wrong, used, copies, whole=True))
+            self.deck = list(p.deck)
+
+    def _too_many(self, cards, used: Counter, copies: int, whole: bool = False) -> str:
+        counted = ", ".join(f"{used[c]} {c}" for c in cards)
+        where = "with the deck" if whole else "without the deck"
+        return (f"The cards count {counted} {where}; a game of {self.n} players "
+                f"{'with the draft ' if self.options.draft else ''}has {copies} of each "
+                f"character (R1.1, R1.2).")
+
+    def check_draft_cards(self) -> None:
+        p = self.p
+        if any(self.revealed[s] for s in range(self.n)) or p.removed:
+            self.fail("In the draft no card is face up or out of the game yet.")
+        for s, hand in enumerate(self.hands):
+            if len(hand) > 1:
+                self.fail(f"Seat {s} holds {len(hand)} cards in the draft: it picks one from "
+                          f"its set (R1.7.1).")
+        third = Counter(p.deck if p.deck is not None else self.cast)
+        if third != Counter(self.cast):
+            self.fail(f"In the draft the deck is the third set, one of each character "
+                      f"({_names(self.cast)}), not {_names(p.deck)}.")
+        deck = list(p.deck if p.deck is not None else self.cast)
+        if p.deck is None:
+            _shuffle(deck, self.g.rng)
+        self.deck = deck
+
+    def check_coins(self) -> None:
+        for s, coins in enumerate(self.coins):
+            if type(coins) is not int or coins < 0:
+                self.fail(f"Seat {s}'s coins must be a whole number of 0 or more, not "
+                          f"{coins!r}.")
+            if not self.hands[s] and coins and self.phase != DRAFT:
+                self.fail(f"Seat {s} is exiled (no face-down card) and holds {coins} coins; "
+                          f"an exiled seat's coins go back to the treasury (R2.2).")
+        total = sum(self.coins)
+        if total > self.options.treasury:
+            self.fail(f"The seats hold {total} coins; the game has {self.options.treasury} "
+                      f"in all (R1.5).")
+
+    def check_exiled(self) -> list[int]:
+        out = [s for s in range(self.n) if not self.alive[s]]
+        order = self.p.exiled
+        if order is None:
+            return out
+        if sorted(order) != out or len(set(order)) != len(order):
+            self.fail(f"exiled lists the seats with no face-down card, {out}, in the order "
+                      f"they went out; not {list(order)}.")
+        return list(order)
+
+    def check_turn(self) -> None:
+        turn, n = self.p.turn, self.n
+        if type(turn) is not int or not 0 <= turn < n:
+            self.fail(f"turn must be a seat from 0 to {n - 1}, not {turn!r}.")
+        living = sum(self.alive)
+        if self.phase == OVER:
+            if living != 1:
+                self.fail(f"A game is over when one seat has influence; {living} have.")
+        elif living < 2:
+            self.fail("A game goes on while two seats or more have influence; with one "
+                      "left it is over (decision phase \"over\").")
+        elif not self.alive[turn]:
+            self.fail(f"It cannot be seat {turn}'s turn: it is exiled.")
+
+    # ----------------------------------------------------------------- the decision
+
+    def open_decision(self, g: Game) -> None:
+        d, turn = self.decision, self.p.turn
+        if d is None:
+            g.actor = turn
+            g.phase, g.waiting = ACTION, (turn,)
+            return
+        if d.phase == DRAFT:
+            return self.open_draft(g, d)
+        g.actor = turn
+        if d.phase == OVER:  # the last turn's claims and losses stay on the table
+            if d.action is not None:
+                self.check_action(d)
+                g.action, g.target = d.action, d.target
+                self.open_turn_so_far(g, d)
+            g.winner = self.alive.index(True)
+            g.phase, g.waiting = OVER, ()
+            return
+        self.check_action(d)
+        g.action, g.target = d.action, d.target
+        self.open_turn_so_far(g, d)
+        {RESPOND: self.open_respond, PROVE_PHASE: self.open_prove, LOSE_PHASE: self.open_loss,
+         KEEP_PHASE: self.open_keep, SHOW_PHASE: self.open_show,
+         DECIDE_PHASE: self.open_examine_decision}[d.phase](g, d)
+        g.phase = d.phase
+
+    def check_action(self, d: Decision) -> None:
+        variant, turn = self.options.variant, self.p.turn
+        if d.action not in C.ACTIONS_IN[variant] or d.action == C.INCOME:
+            self.fail(f"The decision's action must be one of "
+                      f"{_names(C.ACTIONS_IN[variant][1:])} (Income opens no decision), not "
+                      f"{d.action!r}.")
+        if d.action in C.TARGETED:
+            if type(d.target) is not int or not 0 <= d.target < self.n or d.target == turn:
+                self.fail(f"{d.action} needs a target: another seat, not {d.target!r}.")
+        elif d.target is not None:
+            self.fail(f"{d.action} has no target.")
+
+    def _seat(self, seat: Any, what: str) -> int:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            self.fail(f"The decision's {what} must be a seat from 0 to {self.n - 1}, not "
+                      f"{seat!r}.")
+        return seat
+
+    def _others(self, seat: int) -> tuple[int, ...]:
+        """Seats with influence other than `seat`, in turn order after the actor."""
+        n, start = self.n, self.p.turn
+        return tuple(s for s in ((start + i) % n for i in range(n))
+                     if self.alive[s] and s != seat)
+
+    def open_turn_so_far(self, g: Game, d: Decision) -> None:
+        """What the turn left behind before the open decision, which views show: the last
+        claim answered (step, and the claimant and claim it implies), a block, a challenge,
+        a loss to a challenge (reason)."""
+        variant = self.options.variant
+        if d.step is not None and d.step not in STEPS:
+            self.fail(f"The decision's step must be one of {', '.join(STEPS)}, not "
+                      f"{d.step!r}.")
+        if d.step == CHALLENGE_ACTION:
+            claim = C.claim_of(d.action, variant)
+            if claim is None:
+                self.fail(f"{d.action} claims no character: there is nothing to challenge "
+                          f"(step {CHALLENGE_ACTION}).")
+            g.claimant, g.claim = self.p.turn, claim
+        elif d.step == BLOCK_STEP and d.action not in (C.FOREIGN_AID, C.ASSASSINATE,
+                                                        C.STEAL):
+            self.fail(f"{d.action} cannot be blocked (R4): no step {BLOCK_STEP}.")
+        if d.step == CHALLENGE_BLOCK:
+            blockers = C.blockers_of(d.action, variant)
+            if d.block_card not in blockers:
+                self.fail(f"{d.action} is blocked by {_names(blockers) or 'no one'}, not by "
+                          f"{d.block_card!r} (block_card).")
+            blocker = self._seat(d.blocker, "blocker")
+            if blocker == self.p.turn or (d.action != C.FOREIGN_AID and blocker != d.target):
+                self.fail(f"{d.action} may be blocked by "
+                          f"{'another seat' if d.action == C.FOREIGN_AID else 'its target'}"
+                          f" (R4), not by seat {blocker}.")
+            g.blocker, g.block_card = blocker, d.block_card
+            g.claimant, g.claim = blocker, d.block_card
+        elif d.blocker is not None or d.block_card is not None:
+            self.fail(f"A block (blocker, block_card) goes with step {CHALLENGE_BLOCK}.")
+        g.step = d.step
+        if d.challenger is not None:
+            g.challenger = self._seat(d.challenger, "challenger")
+        if d.reason is not None and d.phase == OVER:
+            if d.reason not in LOSS_REASONS:
+                self.fail(f"A loss's reason must be one of {', '.join(LOSS_REASONS)}, not "
+                          f"{d.reason!r}.")
+            g.reason = d.reason
+        elif d.reason is not None and d.phase != LOSE_PHASE:
+            if d.reason != CHALLENGE or d.challenger is None:
+                self.fail("Before the open decision a seat can only have lost a card to a "
+                          "challenge (reason \"challenge\", with its challenger).")
+            g.reason = d.reason
+
+    def open_respond(self, g: Game, d: Decision) -> None:
+        if d.step is None:
+            self.fail(f"A response window answers a step: one of {', '.join(STEPS)}.")
+        if not self.alive[self.p.turn] or (d.target is not None and not self.alive[d.target]):
+            self.fail("A window stays open only while the actor and its target have "
+                      "influence (R5.2).")
+        if d.step == BLOCK_STEP:
+            may = self._others(self.p.turn) if d.action == C.FOREIGN_AID else (d.target,)
+        else:
+            may = self._others(g.claimant)
+        waiting = may if d.waiting is None else tuple(d.waiting)
+        if not waiting or set(waiting) - set(may) or len(set(waiting)) != len(waiting):
+            self.fail(f"The seats that may answer this window are {list(may)}; waiting "
+                      f"must be some of them (at least one), not {list(waiting)}.")
+        g.waiting = tuple(s for s in may if s in waiting)
+
+    def open_prove(self, g: Game, d: Decision) -> None:
+        if d.step not in (CHALLENGE_ACTION, CHALLENGE_BLOCK):
+            self.fail(f"A claimant proves a challenged claim: step must be "
+                      f"{CHALLENGE_ACTION} or {CHALLENGE_BLOCK}, not {d.step!r}.")
+        challenger = d.challenger
+        if challenger is None or challenger == g.claimant or not self.alive[challenger]:
+            self.fail(f"A challenge needs its challenger: a seat with influence other than "
+                      f"the claimant, seat {g.claimant}; not {challenger!r}.")
+        if not self.alive[g.claimant]:
+            self.fail(f"The claimant, seat {g.claimant}, is exiled.")
+        g.waiting = (g.claimant,)
+
+    def open_loss(self, g: Game, d: Decision) -> None:
+        if d.reason not in LOSS_REASONS:
+            self.fail(f"A loss's reason must be one of {', '.join(LOSS_REASONS)}, not "
+                      f"{d.reason!r}.")
+        seat = self._seat(d.seat, "seat (who loses)")
+        if len(self.hands[seat]) != 2:
+            self.fail(f"Seat {seat} chooses which card to lose only with two face-down "
+                      f"cards; with one it is turned up at once (R2.1).")
+        if d.reason != CHALLENGE:
+            if d.action != d.reason or d.target != seat:
+                self.fail(f"A loss to {d.reason} is the target's of a {d.reason} (action "
+                          f"{d.reason!r}, target {seat}).")
+            resume = END
+        else:
+            if d.step not in (CHALLENGE_ACTION, CHALLENGE_BLOCK):
+                self.fail("A loss to a challenge needs the challenged step: "
+                          f"{CHALLENGE_ACTION} or {CHALLENGE_BLOCK}.")
+            challenger = d.challenger
+            if challenger is None or challenger == g.claimant:
+                self.fail(f"A loss to a challenge needs its challenger, a seat other than "
+                          f"the claimant (seat {g.claimant}).")
+            if seat not in (g.claimant, challenger):
+                self.fail(f"After a challenge the challenger (seat {challenger}) or the "
+                          f"claimant (seat {g.claimant}) loses, not seat {seat}.")
+            resume = _RESUME_AFTER[d.step, seat == challenger]
+        g.reason, g.resume, g.waiting = d.reason, resume, (seat,)
+
+    def open_keep(self, g: Game, d: Decision) -> None:
+        if d.action != C.EXCHANGE:
+            self.fail(f"Cards are kept after an exchange, not after {d.action}.")
+        k = C.exchange_draw(self.options.variant)
+        if len(d.drawn) != k:
+            self.fail(f"An Exchange draws {k} card{'s' * (k > 1)} in this variant (R4.3); "
+                      f"drawn holds {len(d.drawn)}.")
+        g.drawn = list(d.drawn)
+        g.keep_count = len(self.hands[self.p.turn])
+        g.waiting = (self.p.turn,)
+
+    def open_show(self, g: Game, d: Decision) -> None:
+        if d.action != C.EXAMINE:
+            self.fail(f"A card is shown to an Examine, not to {d.action}.")
+        if len(self.hands[d.target]) != 2:
+            self.fail(f"Seat {d.target} chooses which card to show only with two face-down "
+                      f"cards; with one, that card is shown at once (R4.4).")
+        g.waiting = (d.target,)
+
+    def open_examine_decision(self, g: Game, d: Decision) -> None:
+        if d.action != C.EXAMINE:
+            self.fail(f"The Inquisitor decides on a shown card after an Examine, not after "
+                      f"{d.action}.")
+        if d.shown not in self.hands[d.target]:
+            self.fail(f"The shown card must be one of seat {d.target}'s face-down cards "
+                      f"({_names(self.hands[d.target])}), not {d.shown!r}.")
+        g.shown = d.shown
+        g.waiting = (self.p.turn,)
+
+    def open_draft(self, g: Game, d: Decision) -> None:
+        unpicked = tuple(s for s in range(self.n) if not self.hands[s])
+        waiting = unpicked if d.waiting is None else tuple(d.waiting)
+        if sorted(waiting) != list(unpicked) or not waiting:
+            self.fail(f"In the draft the seats yet to pick are those with no card: "
+                      f"{list(unpicked) or 'none (the draft is over)'}.")
+        first = self.p.turn
+        expected = [1 if s == first else 2 for s in range(self.n)]
+        if self.coins != expected:
+            self.fail(f"In the draft the first seat ({first}) holds 1 coin and the other 2 "
+                      f"(R1.7.1), not {self.coins}.")
+        g.draft_sets = [self.cast] * self.n
+        g.phase, g.waiting = DRAFT, waiting
