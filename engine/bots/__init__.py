@@ -15,6 +15,7 @@ from .heuristic import PERSONALITIES, Heuristic
 from .honest import Honest
 from .ismcts import Ismcts
 from .levels import LEVELS
+from .positions import choose_at
 from .random import RandomStrategy
 
 #: Strategies by name.
@@ -42,4 +43,4 @@ def known(name: str) -> bool:
 
 
 __all__ = ["LEVELS", "STRATEGIES", "Heuristic", "Honest", "Ismcts", "RandomStrategy", "Strategy",
-           "known", "make"]
+           "choose_at", "known", "make"]
