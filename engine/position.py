@@ -165,12 +165,16 @@ class Position:
                 data = tomllib.load(file)
         except tomllib.TOMLDecodeError as exc:
             raise PositionError(f"{path} is not TOML: {exc}") from None
+        except OSError as exc:
+            raise PositionError(f"{path} cannot be read: {exc.strerror or exc}") from None
         return cls.from_dict(data)
 
     @classmethod
     def from_dict(cls, data: dict) -> Position:
-        """A position from plain data: `options` (a table of Options), `seats` (a list of
-        tables with `hand`, `revealed` and `coins`), `deck`, `removed`, `turn`, `draws`,
+        """A position from plain data: `options` (a table of Options; `players` is the
+        number of seats unless given, and `two_player_draft` whether the position is in the
+        draft or has cards out of the game), `seats` (a list of tables with `hand`,
+        `revealed` and `coins`), `deck`, `removed`, `exiled`, `turn`, `first_seat`, `draws`,
         `seed`, and `decision` (a table of Decision's fields). Unknown keys, and values of
         the wrong kind, raise PositionError. Nothing is checked against the rules until
         `game()`."""
@@ -178,30 +182,46 @@ class Position:
             raise PositionError("A position must be a table (a map).")
         _known(data, ("options", "seats", "deck", "removed", "exiled", "turn", "first_seat",
                       "decision", "draws", "seed"), "position")
-        options = Options.from_dict(data.get("options", {}))
         seats = data.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise PositionError("seats must be a list of tables, one a seat.")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise PositionError("options must be a table.")
+        decision = data.get("decision")
+        drafted = bool(data.get("removed")) or (
+            isinstance(decision, dict) and decision.get("phase") == DRAFT)
         for index, seat in enumerate(seats):
             _known(seat, ("hand", "revealed", "coins"), f"seat {index}")
         coins = [seat.get("coins", 2) for seat in seats]
-        decision = data.get("decision")
         if decision is not None:
             if not isinstance(decision, dict):
                 raise PositionError("decision must be a table.")
             _known(decision, tuple(f.name for f in fields(Decision)), "decision")
+            if "phase" not in decision:
+                raise PositionError(f"decision needs its phase: one of "
+                                    f"{', '.join(DECISION_PHASES)}.")
             decision = Decision(**{k: _tuple(v) if k in ("waiting", "drawn") else v
                                    for k, v in decision.items()})
         deck = data.get("deck")
+        hands = tuple(_cards(seat.get("hand", ()), f"seat {i}'s hand")
+                      for i, seat in enumerate(seats))
+        revealed = tuple(_cards(seat.get("revealed", ()), f"seat {i}'s revealed cards")
+                         for i, seat in enumerate(seats))
+        deck = None if deck is None else _cards(deck, "deck")
+        removed = _cards(data.get("removed", ()), "removed")
+        try:
+            options = Options.from_dict(
+                {"players": len(seats), "two_player_draft": drafted} | options)
+        except OptionsError as exc:
+            raise PositionError(f"options: {exc}") from None
         return cls(
             options=options,
-            hands=tuple(_cards(seat.get("hand", ()), f"seat {i}'s hand")
-                        for i, seat in enumerate(seats)),
-            revealed=tuple(_cards(seat.get("revealed", ()), f"seat {i}'s revealed cards")
-                           for i, seat in enumerate(seats)),
+            hands=hands,
+            revealed=revealed,
             coins=tuple(coins),
-            deck=None if deck is None else _cards(deck, "deck"),
-            removed=_cards(data.get("removed", ()), "removed"),
+            deck=deck,
+            removed=removed,
             exiled=_tuple(data.get("exiled")),
             turn=data.get("turn", 0),
             first_seat=data.get("first_seat"),
@@ -267,20 +287,22 @@ class _Builder:
     def __init__(self, position: Position) -> None:
         self.p = position
         self.options = position.options
-        self.n = position.options.players
-        self.cast = C.CAST[position.options.variant]
-        self.hands = [list(h) for h in position.hands]
-        self.revealed = ([list(r) for r in position.revealed] if position.revealed is not None
-                         else [[] for _ in range(self.n)])
-        self.coins = list(position.coins) if position.coins is not None else [2] * self.n
         self.decision = position.decision
-        self.phase = position.decision.phase if position.decision else ACTION
 
     def fail(self, sentence: str) -> None:
         raise PositionError(sentence)
 
     def build(self) -> Game:
-        g = self.g = Game._blank(self.options, self.p.seed)
+        self.check_shapes()
+        p = self.p
+        self.n = self.options.players
+        self.cast = C.CAST[self.options.variant]
+        self.hands = [list(h) for h in p.hands]
+        self.revealed = ([list(r) for r in p.revealed] if p.revealed is not None
+                         else [[] for _ in range(self.n)])
+        self.coins = list(p.coins) if p.coins is not None else [2] * self.n
+        self.phase = self.decision.phase if self.decision else ACTION
+        g = self.g = Game._blank(self.options, p.seed)
         self.check_table()
         self.check_cards()
         self.check_coins()
@@ -305,6 +327,33 @@ class _Builder:
         return g
 
     # ----------------------------------------------------------------- the table
+
+    def check_shapes(self) -> None:
+        """Every field holds the kind of value it should (a Position made in Python is not
+        read from a file, whose reading checks the same)."""
+        p, d = self.p, self.decision
+        if not isinstance(self.options, Options):
+            self.fail("options must be an Options.")
+        rows = [("hands", p.hands)] + ([("revealed", p.revealed)] if p.revealed else [])
+        for name, value in rows:
+            if not isinstance(value, (list, tuple)):
+                self.fail(f"{name} must be a list, one entry a seat.")
+            for seat, cards in enumerate(value):
+                _cards(cards, f"seat {seat}'s {name}")
+        if p.deck is not None:
+            _cards(p.deck, "deck")
+        for name, value in (("removed", p.removed), ("draws", p.draws),
+                            ("the decision's drawn", d.drawn if d else ())):
+            _cards(value, name)
+        for name, value in (("coins", p.coins), ("exiled", p.exiled),
+                            ("the decision's waiting", d.waiting if d else None)):
+            if value is not None and (not isinstance(value, (list, tuple)) or not all(
+                    type(v) is int for v in value)):
+                self.fail(f"{name} must be a list of whole numbers.")
+        if type(p.seed) is not int:
+            self.fail(f"seed must be a whole number, not {p.seed!r}.")
+        if d is not None and not isinstance(d, Decision):
+            self.fail("decision must be a Decision.")
 
     def check_table(self) -> None:
         p, n = self.p, self.n
@@ -345,7 +394,8 @@ class _Builder:
                           f"(R2.1).")
         if self.options.draft and not p.removed:
             self.fail("A two-player game dealt by the draft has 8 cards out of the game "
-                      "once the draft is over (removed).")
+                      "once the draft is over: list them (removed), or set "
+                      "two_player_draft to false in the options.")
         if not self.options.draft and p.removed:
             self.fail("Cards are out of the game only after the two-player draft (R1.7.2): "
                       "removed must be empty.")
@@ -412,7 +462,8 @@ class _Builder:
         order = self.p.exiled
         if order is None:
             return out
-        if sorted(order) != out or len(set(order)) != len(order):
+        if (not all(type(s) is int for s in order) or sorted(order) != out
+                or len(set(order)) != len(order)):
             self.fail(f"exiled lists the seats with no face-down card, {out}, in the order "
                       f"they went out; not {list(order)}.")
         return list(order)

@@ -264,3 +264,40 @@ def test_a_position_replaces_fields_like_any_dataclass():
     """Bot writers vary one thing at a time."""
     richer = replace(three(), coins=(10, 6, 2)).game()
     assert richer.legal_moves(0) == (move("coup", target=1), move("coup", target=2))
+
+
+def test_no_input_raises_anything_but_a_position_error_and_what_builds_plays():
+    """Positions come from files people write: whatever a field holds, the answer is a
+    PositionError (or the options' OptionsError), and a position that builds plays on."""
+    rng = random.Random(11)
+    values = [None, 1, -1, "x", DUKE, [], [DUKE], [1, 2], {}, {"a": 1}, 2.5, True, [[DUKE]],
+              0, 2, 11, "tax", "steal", "assassinate", "block", "challenge_action",
+              "challenge_block", CONTESSA, "coup", "challenge"]
+    phases = ["respond", "prove", "lose", "keep", "show", "examine_decision", "draft", "over"]
+    built = 0
+    for _ in range(3000):
+        data = {"seats": [{"hand": [DUKE, CAPTAIN]}, {"hand": [CONTESSA, ASSASSIN]},
+                          {"hand": [DUKE, AMBASSADOR]}]}
+        for _ in range(rng.randint(1, 4)):
+            where = rng.choice(["top", "decision", "decision", "decision", "seat"])
+            if where == "decision":
+                decision = data.setdefault("decision", {"phase": rng.choice(phases)})
+                decision[rng.choice([f for f in Decision.__dataclass_fields__])] = (
+                    rng.choice(values + phases))
+            elif where == "seat":
+                data["seats"][rng.randrange(3)][rng.choice(["hand", "revealed", "coins"])] = (
+                    rng.choice(values))
+            else:
+                data[rng.choice(["options", "deck", "removed", "exiled", "turn", "first_seat",
+                                 "draws", "seed"])] = rng.choice(values)
+        try:
+            game = Position.from_dict(data).game()
+        except OptionsError:  # PositionError is one
+            continue
+        built += 1
+        for _ in range(20):
+            if game.over:
+                break
+            seat = rng.choice(game.waiting)
+            game.apply(seat, rng.choice(game.legal_moves(seat)))
+    assert built > 20
