@@ -10,6 +10,8 @@ import sys
 
 import trio
 
+from engine.position import PositionError
+
 from . import log
 from .app import Server
 from .config import ServerConfig
@@ -85,6 +87,9 @@ def main(args: argparse.Namespace) -> int:
         return 2
     except DoorKeyError as exc:
         print(f"coup serve: --door-secret: {exc}", file=sys.stderr)
+        return 2
+    except PositionError as exc:
+        print(f"coup serve: --position: {exc}", file=sys.stderr)
         return 2
 
     async def run() -> None:

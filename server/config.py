@@ -75,6 +75,11 @@ class ServerConfig:
                                       "(coup ssh), with which it vouches for its players' keys "
                                       "(coup serve: door.secret in the user's data directory, "
                                       "made on first use); none: take no door's word", str)
+    position: str | None = setting(None, "a position file (TOML, see docs/BOTS.md): every "
+                                   "game starts from it, at its table size and rules, with "
+                                   "bots in the seats no one takes; no record is kept and "
+                                   "no game is rated. For testing bots and for puzzles",
+                                   str)
     db: str | None = setting(None, "the SQLite file that keeps every table, accepted move and "
                              "finished game, so that a restarted server resumes its tables "
                              "(coup serve: server.db in the user's data directory); :memory: "

@@ -27,6 +27,7 @@ from collections import Counter
 
 import trio
 
+from engine.position import Position
 from protocol import (
     MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
 )
@@ -67,8 +68,14 @@ class Lobby:
         # Read before the store opens: a secret that cannot be read leaves nothing open.
         door_secret = load_secret(config.door_secret) if config.door_secret else None
         self.thinkers = Thinkers(config)
+        #: The position every game starts from, if the server plays one (checked here:
+        #: PositionError if the rules do not allow it); such games are not kept.
+        self.position = Position.load(config.position) if config.position else None
+        if self.position is not None:
+            self.position.game()
         #: The store's one writer, if the server keeps records.
-        self.recorder = Recorder(Store(config.db)) if config.db else None
+        self.recorder = (Recorder(Store(config.db)) if config.db and self.position is None
+                         else None)
         #: The server's id and its identities' names.
         self.identities = Identities(self.recorder.store if self.recorder else None,
                                      door_secret)
@@ -221,9 +228,10 @@ class Lobby:
             raise Refused("already_at_table", "Leave your table first.")
         if len(self.tables) >= self.config.max_tables:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
-        options = fill_options(msg.options, self.config, self.thinkers.allowed)
+        options = fill_options(msg.options, self.config, self.thinkers.allowed,
+                               self.position)
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
-                      session.name, self.recorder)
+                      session.name, self.recorder, position=self.position)
         self._open(table)
         table.submit(session, msg)  # the table seats its creator
 
@@ -232,6 +240,9 @@ class Lobby:
             raise Refused("already_at_table", "Leave your table first.")
         if session in self.quick:
             raise Refused("already_queued", "You are waiting in the queue already.")
+        if self.position is not None:
+            raise Refused("bad_options", "This server plays one position, at tables of its "
+                          "own: create one or join one; there is no quick play.")
         if len(self.tables) >= self.config.max_tables:  # as create_table is refused
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
         seats = msg.seats if isinstance(msg.seats, dict) else {"min": msg.seats,

@@ -40,6 +40,7 @@ from engine import (
 )
 from engine import record as records
 from engine.bots import Strategy
+from engine.position import Position
 from engine.views import public_dict, view_dict
 from protocol import (
     MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, MoveRequest, Ok,
@@ -158,8 +159,10 @@ class Table:
 
     def __init__(self, host: TableHost, config: ServerConfig, thinkers: Thinkers,
                  table_id: str, options: dict, creator: str,
-                 recorder: Recorder | None = None, row: int | None = None) -> None:
-        """A new table, or with `row` one the store kept, to `restore`."""
+                 recorder: Recorder | None = None, row: int | None = None,
+                 position: Position | None = None) -> None:
+        """A new table, or with `row` one the store kept, to `restore`; with `position`,
+        every game starts from it (see fill_options)."""
         self.host = host
         #: Where the table's changes are made durable, if the server keeps records, and the
         #: table's row there.
@@ -167,6 +170,7 @@ class Table:
         self.row = recorder.store.take_table_row() if recorder and row is None else row
         self.config = config
         self.thinkers = thinkers
+        self.position = position
         self.id = table_id
         #: The table's name, the creator's by default: cut so that it stays within the 32
         #: characters of a name on the wire, and shown in the options like every default.
@@ -614,7 +618,10 @@ class Table:
             first_seat=first_seat,
         )
         seeded = self.config.seed is not None
-        self.game = Game.new(options, self.rng.randrange(2**63) if seeded else None)
+        if self.position is not None:
+            self.game = self.position.game()
+        else:
+            self.game = Game.new(options, self.rng.randrange(2**63) if seeded else None)
         self.games += 1
         self.game_started = time.time()
         if self.recorder:
@@ -978,9 +985,17 @@ class Table:
             self._send(member, chat)
 
 
-def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str]) -> dict:
+def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],
+                 position: Position | None = None) -> dict:
     """The table options with every default filled in, or Refused(bad_options/…); a table
-    may seat the bot strategies `allowed` only."""
+    may seat the bot strategies `allowed` only. At a server that plays a `position`, the
+    table has the position's size and rules, whatever was asked, and is never rated."""
+    if position is not None:  # every seat is played: bots in those no one takes
+        rules = position.options
+        raw = dict(raw, seats=rules.players, variant=rules.variant, treasury=rules.treasury,
+                   two_player_draft=rules.two_player_draft, rated=False,
+                   bots=raw.get("bots") or (DEFAULT_BOT if DEFAULT_BOT in allowed
+                                            else min(allowed)))
     options = {
         "seats": raw["seats"],
         "variant": raw.get("variant", "base"),
