@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import os
 import sys
 
 
@@ -42,34 +44,49 @@ def build_parser() -> argparse.ArgumentParser:
     strategies = ", ".join(sorted(STRATEGIES)) + "; or a level: " + ", ".join(LEVELS)
     playouts = (f"playouts per searched decision, for ismcts: more plays stronger and slower "
                 f"(default {PLAYOUTS})")
-    play = sub.add_parser(
-        "play", help="play against bots on this machine, no setup", parents=[client],
-        description="Play against bots on this machine: the game starts its own server on "
-        "loopback, seats you and the bots at a private table, and deals when you press s. Nothing "
-        "is reachable from the network.")
-    play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
-                      help="bots at the table, 1-9 (default 3)")
-    play.add_argument("--level", default=DEFAULT_LEVEL, choices=list(LEVELS),
-                      help="how well the bots play: easy (any legal move), medium (counts "
-                      "cards, bluffs and calls bluffs), hard (searches a little), expert "
-                      f"(searches; slower) (default {DEFAULT_LEVEL})")
-    play.add_argument("--strategy", metavar="NAME",
-                      help=f"the bots' strategy by name, instead of a level: {strategies}")
-    play.add_argument("--variant", default="base", choices=["base", "inquisitor"],
-                      help="base, or inquisitor: the Inquisitor replaces the Ambassador "
-                      "(default base)")
-    play.add_argument("--seed", type=int,
-                      help="deal the games from this seed (default: a new deal each time)")
-    play.add_argument("--name", help="your name at the table (default: your user name)")
-    play.add_argument("--bot-delay", type=float, metavar="SECONDS",
-                      help="seconds each bot waits before it moves, time to read its move "
-                      f"(default {Launch.bot_delay})")
-    play.add_argument("--clock", default="relaxed", choices=list(CLOCKS), help=(
+    # What a practice table against bots asks, for `coup play` and `coup position`.
+    practice = argparse.ArgumentParser(add_help=False)
+    practice.add_argument("--level", default=DEFAULT_LEVEL, choices=list(LEVELS),
+                          help="how well the bots play: easy (any legal move), medium (counts "
+                          "cards, bluffs and calls bluffs), hard (searches a little), expert "
+                          f"(searches; slower) (default {DEFAULT_LEVEL})")
+    practice.add_argument("--strategy", metavar="NAME",
+                          help=f"the bots' strategy by name, instead of a level: {strategies}")
+    practice.add_argument("--name", help="your name at the table (default: your user name)")
+    practice.add_argument("--bot-delay", type=float, metavar="SECONDS",
+                          help="seconds each bot waits before it moves, time to read its move "
+                          f"(default {Launch.bot_delay})")
+    practice.add_argument("--clock", default="relaxed", choices=list(CLOCKS), help=(
         "the table's clocks, seconds to answer / for a turn: " + ", ".join(
             f"{name} {answer} s / {turn} s" if answer else f"{name} (none)"
             for name, (answer, turn) in CLOCKS.items())
         + "; relaxed is three times the server's, time to read a claim and the rules card "
         "while you learn (default relaxed)"))
+    play = sub.add_parser(
+        "play", help="play against bots on this machine, no setup", parents=[client, practice],
+        description="Play against bots on this machine: the game starts its own server on "
+        "loopback, seats you and the bots at a private table, and deals when you press s. Nothing "
+        "is reachable from the network.")
+    play.add_argument("--bots", type=int, default=3, choices=range(1, 10), metavar="N",
+                      help="bots at the table, 1-9 (default 3)")
+    play.add_argument("--variant", default="base", choices=["base", "inquisitor"],
+                      help="base, or inquisitor: the Inquisitor replaces the Ambassador "
+                      "(default base)")
+    play.add_argument("--seed", type=int,
+                      help="deal the games from this seed (default: a new deal each time)")
+    position = sub.add_parser(
+        "position", help="play a position against bots, or ask a bot its move there",
+        parents=[client, practice],
+        description="Open a position (a TOML file, see docs/BOTS.md) as a practice table "
+        "against bots, on this machine: you are seat 0, bots the others, and each game starts "
+        "from the position when you press s. With --bot, print the move that strategy makes "
+        "there instead, as JSON, and exit.")
+    position.add_argument("file", metavar="FILE", help="the position")
+    position.add_argument("--bot", metavar="NAME",
+                          help=f"print the move this strategy or level makes: {strategies}")
+    position.add_argument("--seat", type=int, metavar="N",
+                          help="with --bot, the seat it plays (default: the first that owes "
+                          "the open decision)")
     join = sub.add_parser("join", help="the lobby of a server", parents=[client])
     join.add_argument("address", metavar="HOST[:PORT]", nargs="?",
                       help="the server (default: choose among those found on this network)")
@@ -196,12 +213,59 @@ def main(argv: list[str] | None = None) -> int:
         return _bot(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "position" and args.bot is not None:
+        return _position_move(args)
     if args.command == "arena":
         from .arena import run, table
 
         return (table if args.table else run)(args.strategies.split(","), args.games, args.seed, args.variant,
                    args.jobs, args.playouts, args.json)
     return _client(args)
+
+
+def _position_move(args) -> int:
+    """`coup position FILE --bot NAME`: the move the strategy makes there, as JSON."""
+    from engine.bots import choose_at, known
+    from engine.position import PositionError
+
+    if not known(args.bot):
+        print(f"coup position: no strategy or level {args.bot!r}", file=sys.stderr)
+        return 2
+    try:
+        chosen = choose_at(args.bot, args.file, args.seat)
+    except (PositionError, ValueError) as exc:
+        print(f"coup position: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(chosen.to_dict()))
+    return 0
+
+
+def _position_launch(args):
+    """The launch of `coup position FILE`: a practice table of the position's size and
+    rules; None (said why) if the file is no position the rules allow."""
+    from engine.bots import STRATEGIES, known
+    from engine.position import Position, PositionError
+
+    from .tui.launch import CLOCKS, Launch
+
+    strategy = args.strategy or args.level
+    if not known(strategy):
+        print(f"coup position: no strategy {strategy!r}; there are "
+              f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
+        return None
+    try:
+        rules = Position.load(args.file)
+        rules.game()
+    except PositionError as exc:
+        print(f"coup position: {exc}", file=sys.stderr)
+        return None
+    answer, turn = CLOCKS[args.clock]
+    launch = Launch("play", name=args.name, bots=rules.options.players - 1,
+                    strategy=strategy, variant=rules.options.variant, response_clock=answer,
+                    turn_clock=turn, bell=args.bell, position=os.path.abspath(args.file))
+    if args.bot_delay is not None:
+        launch.bot_delay = max(0.0, args.bot_delay)
+    return launch
 
 
 def _client(args) -> int:
@@ -237,6 +301,10 @@ def _client(args) -> int:
                         turn_clock=turn, bell=args.bell)
         if args.bot_delay is not None:
             launch.bot_delay = max(0.0, args.bot_delay)
+    elif args.command == "position":
+        launch = _position_launch(args)
+        if launch is None:
+            return 2
     elif args.command == "join" and args.address is None:
         if args.lobby_only:
             print("coup join: --lobby-only needs the server's address", file=sys.stderr)

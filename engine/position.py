@@ -235,7 +235,7 @@ class Position:
         revealed = self.revealed or tuple(() for _ in self.hands)
         coins = self.coins or tuple(2 for _ in self.hands)
         data: dict[str, Any] = {
-            "options": self.options.to_dict(),
+            "options": {k: v for k, v in self.options.to_dict().items() if v is not None},
             "turn": self.turn,
             "seats": [{"hand": list(h), "revealed": list(r), "coins": c}
                       for h, r, c in zip(self.hands, revealed, coins)],

@@ -62,13 +62,18 @@ class Launch:
     #: Who the player is on servers (client/identity.py: a key, or the SSH door's word);
     #: None: a guest everywhere.
     identity: Credential | None = None
+    #: A "play" launch from a position file (`coup position`): every game starts from it,
+    #: and none is kept.
+    position: str | None = None
 
 
 def practice_server(launch: Launch) -> ServerConfig:
     """The server `coup play` starts in the client: on loopback, dealing from the launch's
-    seed, its bots pausing as the launch says, its games kept with the player's own."""
+    seed (or from its position: then no game is kept), its bots pausing as the launch says,
+    its games kept with the player's own."""
     return ServerConfig(host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
-                        db=default_path("play"), forget_tables=True)
+                        db=None if launch.position else default_path("play"),
+                        forget_tables=True, position=launch.position)
 
 
 def practice_table(launch: Launch) -> dict:
