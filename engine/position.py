@@ -90,7 +90,8 @@ class Position:
     """A moment of a game (see the module docstring).
 
     hands: each seat's face-down cards; revealed: its face-up ones (None: none yet).
-    coins: each seat's coins (None: 2 each); the treasury holds the rest of the options'.
+    coins: each seat's coins (None: 2 each). treasury: the coins no seat holds (None: the
+    rest of the options' total; stated, it must be that rest, R1.5).
     deck: the Court deck, top card first (None: the cards no one holds, shuffled by `seed`).
     removed: cards out of the game (the draft's unpicked cards, R1.7.2).
     exiled: the seats with no influence, in the order they went out (None: seat order).
@@ -106,6 +107,7 @@ class Position:
     hands: tuple[tuple[str, ...], ...]
     revealed: tuple[tuple[str, ...], ...] | None = None
     coins: tuple[int, ...] | None = None
+    treasury: int | None = None
     deck: tuple[str, ...] | None = None
     removed: tuple[str, ...] = ()
     exiled: tuple[int, ...] | None = None
@@ -174,14 +176,15 @@ class Position:
         """A position from plain data: `options` (a table of Options; `players` is the
         number of seats unless given, and `two_player_draft` whether the position is in the
         draft or has cards out of the game), `seats` (a list of tables with `hand`,
-        `revealed` and `coins`), `deck`, `removed`, `exiled`, `turn`, `first_seat`, `draws`,
+        `revealed` and `coins`), `treasury`, `deck`, `removed`, `exiled`, `turn`,
+        `first_seat`, `draws`,
         `seed`, and `decision` (a table of Decision's fields). Unknown keys, and values of
         the wrong kind, raise PositionError. Nothing is checked against the rules until
         `game()`."""
         if not isinstance(data, dict):
             raise PositionError("A position must be a table (a map).")
-        _known(data, ("options", "seats", "deck", "removed", "exiled", "turn", "first_seat",
-                      "decision", "draws", "seed"), "position")
+        _known(data, ("options", "seats", "treasury", "deck", "removed", "exiled", "turn",
+                      "first_seat", "decision", "draws", "seed"), "position")
         seats = data.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise PositionError("seats must be a list of tables, one a seat.")
@@ -220,6 +223,7 @@ class Position:
             hands=hands,
             revealed=revealed,
             coins=tuple(coins),
+            treasury=data.get("treasury"),
             deck=deck,
             removed=removed,
             exiled=_tuple(data.get("exiled")),
@@ -240,6 +244,8 @@ class Position:
             "seats": [{"hand": list(h), "revealed": list(r), "coins": c}
                       for h, r, c in zip(self.hands, revealed, coins)],
         }
+        if self.treasury is not None:
+            data["treasury"] = self.treasury
         if self.deck is not None:
             data["deck"] = list(self.deck)
         if self.removed:
@@ -456,6 +462,11 @@ class _Builder:
         if total > self.options.treasury:
             self.fail(f"The seats hold {total} coins; the game has {self.options.treasury} "
                       f"in all (R1.5).")
+        treasury = self.p.treasury
+        if treasury is not None and treasury != self.options.treasury - total:
+            self.fail(f"The treasury holds {treasury!r} coins and the seats {total}: the game "
+                      f"has {self.options.treasury} in all (R1.5), so the treasury holds "
+                      f"{self.options.treasury - total}.")
 
     def check_exiled(self) -> list[int]:
         out = [s for s in range(self.n) if not self.alive[s]]

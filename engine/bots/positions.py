@@ -1,4 +1,4 @@
-"""Asking a strategy what it plays in a position: the bot writer's test bench (issue 20).
+"""Asking a strategy what it plays in a position: the bot writer's test bench.
 
 `choose_at(strategy, position)` builds the game of a `Position` (engine.position: a value,
 or a TOML file such as those of docs/examples/positions) and hands the strategy the seat's

@@ -153,6 +153,8 @@ def test_the_deck_is_the_rest_shuffled_by_the_seed_or_as_given_top_first():
      "'inquisitor' is not a character of the base game"),
     (dict(coins=(30, 20, 2)), "The seats hold 52 coins; the game has 50 in all (R1.5)"),
     (dict(coins=(6, -1, 2)), "Seat 1's coins must be a whole number of 0 or more"),
+    (dict(treasury=40), "The treasury holds 40 coins and the seats 14: the game has 50 in all "
+                        "(R1.5), so the treasury holds 36."),
     (dict(hands=((DUKE, CAPTAIN), (CONTESSA, ASSASSIN))), "hands has 2 entries; the table has 3"),
     (dict(turn=3), "turn must be a seat from 0 to 2"),
     (dict(removed=(DUKE,)), "removed must be empty"),
@@ -231,6 +233,7 @@ def test_a_toml_file_is_a_position(tmp_path):
     game = position.game()
     assert game.hands == [[DUKE, CAPTAIN], [CONTESSA]] and game.revealed[1] == [ASSASSIN]
     assert game.waiting == (0,) and game.coins == [6, 6] and game.treasury == 38
+    assert replace(position, treasury=38).game().treasury == 38
     assert Position.from_dict(position.to_dict()) == position
 
 
@@ -288,8 +291,8 @@ def test_no_input_raises_anything_but_a_position_error_and_what_builds_plays():
                 data["seats"][rng.randrange(3)][rng.choice(["hand", "revealed", "coins"])] = (
                     rng.choice(values))
             else:
-                data[rng.choice(["options", "deck", "removed", "exiled", "turn", "first_seat",
-                                 "draws", "seed"])] = rng.choice(values)
+                data[rng.choice(["options", "treasury", "deck", "removed", "exiled", "turn",
+                                 "first_seat", "draws", "seed"])] = rng.choice(values)
         try:
             game = Position.from_dict(data).game()
         except OptionsError:  # PositionError is one
