@@ -240,9 +240,10 @@ def _position_move(args) -> int:
     return 0
 
 
-def _position_launch(args):
-    """The launch of `coup position FILE`: a practice table of the position's size and
-    rules; None (said why) if the file is no position the rules allow."""
+def _practice_launch(args):
+    """The launch of `coup play` or `coup position FILE`: a practice table against bots (of
+    the position's size and rules); None, said why, for an unknown strategy or a file that
+    is no position the rules allow."""
     from engine.bots import STRATEGIES, known
     from engine.position import Position, PositionError
 
@@ -250,28 +251,30 @@ def _position_launch(args):
 
     strategy = args.strategy or args.level
     if not known(strategy):
-        print(f"coup position: no strategy {strategy!r}; there are "
+        print(f"coup {args.command}: no strategy {strategy!r}; there are "
               f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
         return None
+    answer, turn = CLOCKS[args.clock]
+    launch = Launch("play", name=args.name, strategy=strategy, response_clock=answer,
+                    turn_clock=turn, bell=args.bell)
+    if args.bot_delay is not None:
+        launch.bot_delay = max(0.0, args.bot_delay)
+    if args.command == "play":
+        launch.bots, launch.variant, launch.seed = args.bots, args.variant, args.seed
+        return launch
     try:
         rules = Position.load(args.file)
         rules.game()
     except PositionError as exc:
         print(f"coup position: {exc}", file=sys.stderr)
         return None
-    answer, turn = CLOCKS[args.clock]
-    launch = Launch("play", name=args.name, bots=rules.options.players - 1,
-                    strategy=strategy, variant=rules.options.variant, response_clock=answer,
-                    turn_clock=turn, bell=args.bell, position=os.path.abspath(args.file))
-    if args.bot_delay is not None:
-        launch.bot_delay = max(0.0, args.bot_delay)
+    launch.bots, launch.variant = rules.options.players - 1, rules.options.variant
+    launch.position = os.path.abspath(args.file)
     return launch
 
 
 def _client(args) -> int:
     """The terminal client: the menu (`coup`), a table against bots, or a server's lobby."""
-    from engine.bots import STRATEGIES, known
-
     from .i18n import _, set_language
     from .identity import IdentityError
     from .net import LinkError, parse_address
@@ -281,7 +284,7 @@ def _client(args) -> int:
     except ValueError as exc:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
-    from .tui.launch import CLOCKS, Launch
+    from .tui.launch import Launch
 
     try:
         identity = _identity(args)
@@ -289,20 +292,8 @@ def _client(args) -> int:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
     launch = Launch(bell=args.bell)
-    if args.command == "play":
-        strategy = args.strategy or args.level
-        if not known(strategy):
-            print(f"coup play: no strategy {strategy!r}; there are "
-                  f"{', '.join(sorted(STRATEGIES))}", file=sys.stderr)
-            return 2
-        answer, turn = CLOCKS[args.clock]
-        launch = Launch("play", name=args.name, bots=args.bots, strategy=strategy,
-                        variant=args.variant, seed=args.seed, response_clock=answer,
-                        turn_clock=turn, bell=args.bell)
-        if args.bot_delay is not None:
-            launch.bot_delay = max(0.0, args.bot_delay)
-    elif args.command == "position":
-        launch = _position_launch(args)
+    if args.command in ("play", "position"):
+        launch = _practice_launch(args)
         if launch is None:
             return 2
     elif args.command == "join" and args.address is None:

@@ -60,9 +60,9 @@ def test_coup_position_opens_the_file_as_a_practice_table_of_its_size():
     parse = build_parser().parse_args
     args = parse(["position", EXAMPLES + "exchange_keep.toml", "--level", "easy"])
     assert (args.command, args.bot, args.level) == ("position", None, "easy")
-    from client.cli import _position_launch
+    from client.cli import _practice_launch
 
-    launch = _position_launch(args)
+    launch = _practice_launch(args)
     players = Position.load(EXAMPLES + "exchange_keep.toml").options.players
     assert launch.mode == "play" and launch.bots == players - 1
     assert launch.position.endswith("exchange_keep.toml") and launch.strategy == "easy"
