@@ -27,6 +27,7 @@ from typing import Any
 
 from . import cards as C
 from .errors import OptionsError
+from .events import FAIL_REASONS, Event
 from .game import BLOCK_STAGE, END, FAIL, RESOLVE, Game, _shuffle
 from .legality import (
     ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
@@ -38,6 +39,11 @@ from .options import Options
 #: The decisions a position may leave open (the action phase is `decision = None`).
 DECISION_PHASES = (RESPOND, PROVE_PHASE, LOSE_PHASE, KEEP_PHASE, SHOW_PHASE, DECIDE_PHASE,
                    DRAFT, OVER)
+#: The events a position's history may hold: every public kind (engine.events).
+HISTORY_KINDS = ("turn", "action", "pass", "challenge", "prove", "redraw", "concede", "refund",
+                 "block", "lose", "exile", "gain", "steal", "exchange", "keep", "examine",
+                 "examine_keep", "examine_swap", "drafted", "fail", "forfeit")
+_EVENT_FIELDS = ("kind", "seat", "target", "card", "cards", "amount", "action", "reason")
 #: Why a seat loses an influence (R2.1, R5.3).
 LOSS_REASONS = (C.COUP, C.ASSASSINATE, CHALLENGE)
 #: Where play resumes after the loss of a challenge, by the challenged step and whether the
@@ -101,6 +107,10 @@ class Position:
     draws: the cards the next draws take, in order, whatever shuffle came before them (a
     proof's replacement, an Exchange's draw, an Examine's swap): a test can state the card
     drawn. A draw whose card the deck does not hold takes the deck's top card.
+    history: public events before the position (claims, blocks, challenges: the kinds of
+    HISTORY_KINDS), the story every seat saw: bots `observe` them before their first
+    decision, and a table's log tells them. Their form is checked, not their agreement
+    with the rest; `of` gives none (a game keeps its moves, not their events).
     """
 
     options: Options
@@ -115,6 +125,7 @@ class Position:
     first_seat: int | None = None
     decision: Decision | None = None
     draws: tuple[str, ...] = ()
+    history: tuple[Event, ...] = ()
     seed: int = 0
 
     # ----------------------------------------------------------------- reading games
@@ -184,7 +195,7 @@ class Position:
         if not isinstance(data, dict):
             raise PositionError("A position must be a table (a map).")
         _known(data, ("options", "seats", "treasury", "deck", "removed", "exiled", "turn",
-                      "first_seat", "decision", "draws", "seed"), "position")
+                      "first_seat", "decision", "draws", "history", "seed"), "position")
         seats = data.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise PositionError("seats must be a list of tables, one a seat.")
@@ -231,6 +242,7 @@ class Position:
             first_seat=data.get("first_seat"),
             decision=decision,
             draws=_cards(data.get("draws", ()), "draws"),
+            history=_events(data.get("history", [])),
             seed=data.get("seed", 0),
         )
 
@@ -256,6 +268,8 @@ class Position:
             data["first_seat"] = self.first_seat
         if self.draws:
             data["draws"] = list(self.draws)
+        if self.history:
+            data["history"] = [e.to_dict() for e in self.history]
         if self.seed:
             data["seed"] = self.seed
         if self.decision is not None:
@@ -281,6 +295,20 @@ def _cards(value: Any, what: str) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)) or not all(isinstance(c, str) for c in value):
         raise PositionError(f"{what} must be a list of card names.")
     return tuple(value)
+
+
+def _events(value: Any) -> tuple[Event, ...]:
+    """A file's history: a list of tables of Event fields (checked by the builder)."""
+    if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+        raise PositionError("history must be a list of tables, one an event.")
+    events = []
+    for index, event in enumerate(value):
+        _known(event, _EVENT_FIELDS, f"history's event {index}")
+        if "kind" not in event:
+            raise PositionError(f"history's event {index} needs its kind.")
+        events.append(Event(**{k: _tuple(v) if k == "cards" else v
+                               for k, v in event.items()}))
+    return tuple(events)
 
 
 def _names(cards) -> str:
@@ -317,6 +345,7 @@ class _Builder:
             alive = [True] * self.n
         self.alive = alive
         self.check_turn()
+        self.check_history()
         g.hands = self.hands
         g.revealed = self.revealed
         g.coins = self.coins
@@ -467,6 +496,31 @@ class _Builder:
             self.fail(f"The treasury holds {treasury!r} coins and the seats {total}: the game "
                       f"has {self.options.treasury} in all (R1.5), so the treasury holds "
                       f"{self.options.treasury - total}.")
+
+    def check_history(self) -> None:
+        """Each event of the history is a public kind with fields of the right kinds."""
+        if not isinstance(self.p.history, (list, tuple)):
+            self.fail("history must be a list of events.")
+        for index, e in enumerate(self.p.history):
+            where = f"history's event {index} ({getattr(e, 'kind', e)!r})"
+            if not isinstance(e, Event) or e.kind not in HISTORY_KINDS:
+                self.fail(f"{where}: an event of the history is one of the public kinds: "
+                          f"{', '.join(HISTORY_KINDS)}.")
+            for name in ("seat", "target"):
+                value = getattr(e, name)
+                if value is not None and (type(value) is not int or not 0 <= value < self.n):
+                    self.fail(f"{where}: {name} must be a seat from 0 to {self.n - 1}.")
+            cards = ((e.card,) if e.card is not None else ()) + tuple(e.cards or ())
+            if e.cards is not None and not isinstance(e.cards, tuple) or any(
+                    c not in self.cast for c in cards):
+                self.fail(f"{where}: its cards must be characters of the "
+                          f"{self.options.variant} game ({_names(self.cast)}).")
+            if e.action is not None and e.action not in C.ACTIONS_IN[self.options.variant]:
+                self.fail(f"{where}: no action {e.action!r} in this variant.")
+            if e.amount is not None and (type(e.amount) is not int or e.amount < 0):
+                self.fail(f"{where}: amount must be a whole number of 0 or more.")
+            if e.reason is not None and e.reason not in FAIL_REASONS:
+                self.fail(f"{where}: reason must be one of {', '.join(FAIL_REASONS)}.")
 
     def check_exiled(self) -> list[int]:
         out = [s for s in range(self.n) if not self.alive[s]]

@@ -2,9 +2,9 @@
 
 `choose_at(strategy, position)` builds the game of a `Position` (engine.position: a value,
 or a TOML file such as those of docs/examples/positions) and hands the strategy the seat's
-view and legal moves exactly as a table does, then returns its move. A position has no
-history, so the strategy starts as fresh as at a new table: whatever it would have
-remembered of earlier claims is not there, only what the table shows.
+view and legal moves exactly as a table does, then returns its move. What the strategy
+remembers is the position's history (its public events, given to `observe` first); with
+none it starts as fresh as at a new table, knowing only what the table shows.
 
 It never plays the move on and never stands in for a table's safety net: a strategy that
 returns a move outside the legal ones is an error here (ValueError), not R10's default move,
@@ -42,7 +42,10 @@ def choose_at(strategy: Strategy | str, position: Position | str | os.PathLike,
         raise ValueError(f"Seat {seat} owes no decision in this position; "
                          f"{_seats(game.waiting)} the {game.phase} decision.")
     moves = game.legal_moves(seat)
-    chosen = strategy.choose(game.view(seat), moves)
+    view = game.view(seat)
+    if position.history:
+        strategy.observe(view, list(position.history))
+    chosen = strategy.choose(view, moves)
     if chosen not in moves:
         raise ValueError(f"{strategy.name or type(strategy).__name__} chose {chosen!r} for "
                          f"seat {seat}, which is not one of its {len(moves)} legal moves.")

@@ -237,6 +237,35 @@ def test_a_toml_file_is_a_position(tmp_path):
     assert Position.from_dict(position.to_dict()) == position
 
 
+def test_a_history_is_public_events_read_and_written_back(tmp_path):
+    path = tmp_path / "story.toml"
+    path.write_text(POSITION_TOML + '[[history]]\nkind = "block"\nseat = 1\ntarget = 0\n'
+                    'card = "contessa"\n')
+    position = Position.load(str(path))
+    assert [e.to_dict() for e in position.history] == [
+        {"kind": "block", "seat": 1, "target": 0, "card": "contessa"}]
+    assert Position.from_dict(position.to_dict()) == position
+    position.game()
+    assert Position.of(position.game()).history == ()  # a game keeps moves, not events
+
+
+@pytest.mark.parametrize("event, says", [
+    ({"kind": "drew", "seat": 0, "cards": ["duke"]}, "one of the public kinds"),
+    ({"kind": "block", "seat": 1, "target": 0, "card": "jester"}, "its cards must be"),
+    ({"kind": "block", "seat": 5, "target": 0, "card": "contessa"}, "seat must be a seat"),
+    ({"kind": "gain", "seat": 0, "amount": -2}, "amount must be a whole number"),
+    ({"kind": "fail", "seat": 0, "action": "tax", "reason": "bored"}, "reason must be one of"),
+    ({"seat": 0}, "needs its kind"),
+    ({"kind": "turn", "seat": 0, "when": 3}, "Unknown key(s) in the history's event 0: when"),
+])
+def test_a_history_event_of_the_wrong_form_is_refused(event, says):
+    data = {"seats": [{"hand": [DUKE, CAPTAIN]}, {"hand": [CONTESSA, ASSASSIN]}],
+            "options": {"two_player_draft": False}, "history": [event]}
+    with pytest.raises(PositionError) as refused:
+        Position.from_dict(data).game()
+    assert says in str(refused.value)
+
+
 @pytest.mark.parametrize("text, says", [
     ("turn = 0\nseats = 3\n", "seats must be a list of tables"),
     ("color = 'red'\n[[seats]]\nhand = []\n", "Unknown key(s) in the position: color"),

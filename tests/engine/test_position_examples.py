@@ -133,3 +133,31 @@ def test_a_position_the_rules_refuse_is_a_position_error():
         choose_at("honest", Position(Options(players=3),
                                      hands=(("duke",), ("contessa", "assassin"), ("duke", "duke"))))
 
+
+
+def test_the_strategy_observes_the_history_before_it_chooses():
+    """As at a table: the events every seat saw, then the decision (the heuristic counts
+    the Contessa blocks against its seat from them)."""
+    seen = []
+
+    class Memory(Strategy):
+        name = "memory"
+
+        def observe(self, view, events):
+            seen.append(("observe", [e.kind for e in events]))
+
+        def choose(self, view, moves):
+            seen.append(("choose", view.seat))
+            return moves[0]
+
+    choose_at(Memory(), str(EXAMPLES / "contessa_twice.toml"))
+    assert seen == [("observe", ["action", "block", "action", "block"]), ("choose", 0)]
+    heuristic = make_heuristic()
+    choose_at(heuristic, str(EXAMPLES / "contessa_twice.toml"))
+    assert heuristic.blocks[1, "contessa"] == 2
+
+
+def make_heuristic():
+    from engine.bots import make
+
+    return make("heuristic", 0)

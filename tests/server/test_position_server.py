@@ -104,3 +104,21 @@ async def test_coup_serve_refuses_a_position_the_rules_do_not_allow(tmp_path, te
          "--position", str(path)], capture_output=True, text=True, timeout=30))
     assert done.returncode == 2
     assert done.stderr.startswith("coup serve: --position: ") and says in done.stderr
+
+
+async def test_the_history_is_told_in_the_snapshot_and_the_bots_remember_it(nursery,
+                                                                             tmp_path):
+    story = ASSASSINATED + ('\n[[history]]\nkind = "block"\nseat = 0\ntarget = 1\n'
+                            'card = "contessa"\n')
+    port, server = await serve(nursery, tmp_path, story)
+    ana = await Peer.connect(port, "ana")
+    options = {"seats": 3, "bots": "heuristic"}
+    assert (await ana.request(CreateTable(id=new_id(), options=options))).TYPE == "joined"
+    assert (await ana.request(Start(id=new_id()))).TYPE == "ok"
+    snapshot = await ana.expect("snapshot")
+    assert snapshot.events == [{"kind": "block", "seat": 0, "target": 1, "card": "contessa"}]
+    table = next(iter(server.lobby.tables.values()))
+    seat_1, seat_2 = table.seats[1].bot, table.seats[2].bot
+    assert seat_1.blocks[0, "contessa"] == 1 and seat_2.blocks[0, "contessa"] == 0
+    assert seat_1.claims[0] == seat_2.claims[0] == {"contessa"}
+    await ana.aclose()
