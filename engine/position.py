@@ -28,7 +28,7 @@ from typing import Any
 from . import cards as C
 from .errors import OptionsError
 from .events import FAIL_REASONS, Event
-from .game import BLOCK_STAGE, END, FAIL, RESOLVE, Game, _shuffle
+from .game import _AFTER_CHALLENGE, END, Game, _shuffle
 from .legality import (
     ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
     LOSE_PHASE, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, STEPS,
@@ -46,12 +46,6 @@ HISTORY_KINDS = ("turn", "action", "pass", "challenge", "prove", "redraw", "conc
 _EVENT_FIELDS = ("kind", "seat", "target", "card", "cards", "amount", "action", "reason")
 #: Why a seat loses an influence (R2.1, R5.3).
 LOSS_REASONS = (C.COUP, C.ASSASSINATE, CHALLENGE)
-#: Where play resumes after the loss of a challenge, by the challenged step and whether the
-#: claim was proved (R6.3, R6.4): the engine's own table, read here by name.
-_RESUME_AFTER = {
-    (CHALLENGE_ACTION, True): BLOCK_STAGE, (CHALLENGE_ACTION, False): FAIL,
-    (CHALLENGE_BLOCK, True): FAIL, (CHALLENGE_BLOCK, False): RESOLVE,
-}
 
 
 class PositionError(OptionsError):
@@ -695,7 +689,7 @@ class _Builder:
             if seat not in (g.claimant, challenger):
                 self.fail(f"After a challenge the challenger (seat {challenger}) or the "
                           f"claimant (seat {g.claimant}) loses, not seat {seat}.")
-            resume = _RESUME_AFTER[d.step, seat == challenger]
+            resume = _AFTER_CHALLENGE[d.step, seat == challenger]
         g.reason, g.resume, g.waiting = d.reason, resume, (seat,)
 
     def open_keep(self, g: Game, d: Decision) -> None:
