@@ -17,7 +17,7 @@ import trio.testing
 from engine import record as records
 from protocol import CreateTable, Join, MoveRequest, Ready, Start
 from server import Server, ServerConfig
-from server.recorder import QUEUE, Recorder
+from server.recorder import GATHER, QUEUE, Recorder
 from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 from tests.server.helpers import FullDisk, eventually, play_out, seat_table
 from tests.server.peer import Peer, new_id
@@ -443,4 +443,29 @@ async def test_a_table_waits_for_room_while_the_recorders_queue_is_full(db):
         assert recorder.has_room()
         await eventually(lambda: len(delivered) == QUEUE)
         nursery.cancel_scope.cancel()
+    store.close()
+
+
+async def test_a_change_that_comes_alone_waits_for_company_and_shares_its_write(db):
+    """At human pace moves come one by one: the writer waits GATHER after a lone hand-over,
+    and what comes meanwhile shares the transaction (and its fsync)."""
+    store = Store(db)
+    writes = []
+    write = store.write
+    store.write = lambda changes: (writes.append(len(changes)), write(changes))[1]
+    recorder = Recorder(store)
+    delivered = []
+
+    class Table:
+        def delivered(self):
+            delivered.append(trio.current_time())
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(recorder.run)
+        recorder.deliver([("table_closed", (0.0, 1))], [], Table())
+        await trio.testing.wait_all_tasks_blocked()  # the writer waits for company
+        recorder.deliver([("table_closed", (0.0, 2))], [], Table())
+        await eventually(lambda: len(delivered) == 2)
+        nursery.cancel_scope.cancel()
+    assert writes == [2]
     store.close()
