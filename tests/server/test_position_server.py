@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from engine.position import Position
-from protocol import CreateTable, MoveRequest, Queue, Start
+from protocol import CreateTable, ListGames, MoveRequest, Queue, Start
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
 
@@ -86,6 +86,8 @@ async def test_nothing_is_kept_nor_rated_and_there_is_no_quick_play(nursery, tmp
     refused = await bea.request(Queue(id=new_id(), seats=3))
     assert (refused.TYPE, refused.code) == ("error", "bad_options")
     assert "plays one position" in refused.message
+    games = await bea.request(ListGames(id=new_id()))
+    assert (games.TYPE, games.code) == ("error", "no_records")
     assert not os.path.exists(db)
     await ana.aclose()
     await bea.aclose()
