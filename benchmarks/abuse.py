@@ -89,7 +89,7 @@ from pathlib import Path
 import msgpack
 import trio
 
-from .server import CONNECT_BATCH, raise_file_limit, vm_hwm_mb
+from .server import CONNECT_BATCH, memory_mb, raise_file_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 COUP = [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())"]
@@ -148,11 +148,6 @@ class Server:
             self.proc.kill()
             self.proc.wait()
         self.data.cleanup()
-
-
-def vm_rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        return next((int(line.split()[1]) / 1024 for line in f if line.startswith("VmRSS:")), 0)
 
 
 class Refused(Exception):
@@ -392,7 +387,7 @@ async def flood(server: Server, seconds: float) -> dict:
 
         async def sample_rss() -> None:
             for _ in range(BOUND):
-                rss.append((trio.current_time(), vm_rss_mb(server.pid)))
+                rss.append((trio.current_time(), memory_mb(server.pid, "VmRSS") or 0.0))
                 await trio.sleep(RSS_EVERY)
 
         nursery.start_soon(sample_rss)
@@ -428,7 +423,7 @@ async def flood(server: Server, seconds: float) -> dict:
         for prefix, start, end in (("flood_", t1, t2), ("flood_base_", t0, t1),
                                    ("flood_after_", t3, t3 + AFTER)):
             out |= seen.witnessed(prefix, start, end)
-        out["flood_hwm_mb"] = round(vm_hwm_mb(server.pid) or 0.0, 1)
+        out["flood_hwm_mb"] = round(memory_mb(server.pid) or 0.0, 1)
         nursery.cancel_scope.cancel()
     peak = [max([mb for t, mb in rss if a <= t <= b] or [0]) for a, b in ((t0, t1), (t1, t2))]
     return out | {"flood_rss_base_mb": round(peak[0], 1), "flood_rss_peak_mb": round(peak[1], 1),

@@ -81,7 +81,8 @@ import trio
 from engine import View, legal_moves
 
 from .server import (
-    SETUP_TIMEOUT, Loop, Peer, Setup, cpu_seconds, process_cpu_seconds, raise_file_limit,
+    SETUP_TIMEOUT, Loop, Peer, Setup, cpu_seconds, memory_mb, process_cpu_seconds,
+    raise_file_limit,
 )
 
 TABLES_PER_GENERATOR = 2000
@@ -96,18 +97,6 @@ GENERATOR_BUSY = 0.9
 #: File descriptors a process needs besides its connections.
 SPARE_FILES = 200
 FIND_START = 250
-
-
-def vm_rss_mb(pid: int) -> float | None:
-    """Another process's resident memory now, from /proc (None if unreadable)."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return None
 
 
 def open_files() -> int:
@@ -440,7 +429,7 @@ def trial(tables: int, think: float, warmup: float, seconds: float, seed: int) -
         try:
             port = server.port()
             pid = server.process.pid
-            rss_base = vm_rss_mb(pid) or 0.0
+            rss_base = memory_mb(pid, "VmRSS") or 0.0
             started = time.monotonic()
             for w, share in enumerate(shares):
                 parent_end, child_end = ctx.Pipe()
@@ -456,7 +445,7 @@ def trial(tables: int, think: float, warmup: float, seconds: float, seed: int) -
                 _, report = pipe.recv()
                 set_up += report["tables"]
             setup_s = time.monotonic() - started
-            rss_idle = vm_rss_mb(pid) or 0.0
+            rss_idle = memory_mb(pid, "VmRSS") or 0.0
             go_at = time.monotonic() + 0.5
             for _, pipe in children:
                 pipe.send(("go", go_at))
@@ -464,10 +453,10 @@ def trial(tables: int, think: float, warmup: float, seconds: float, seed: int) -
             window_end = window_start + seconds
             time.sleep(max(0.0, window_start - time.monotonic()))
             cpu_start = process_cpu_seconds(pid) or 0.0
-            rss_max = vm_rss_mb(pid) or 0.0
+            rss_max = memory_mb(pid, "VmRSS") or 0.0
             while time.monotonic() < window_end:
                 time.sleep(min(0.5, max(0.0, window_end - time.monotonic())))
-                rss_max = max(rss_max, vm_rss_mb(pid) or 0.0)
+                rss_max = max(rss_max, memory_mb(pid, "VmRSS") or 0.0)
             server_cpu = (process_cpu_seconds(pid) or 0.0) - cpu_start
             reports = []
             for process, pipe in children:

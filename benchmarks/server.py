@@ -128,12 +128,13 @@ def process_cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def vm_hwm_mb(pid: int) -> float | None:
-    """Another process's peak resident memory, from /proc (None if unreadable)."""
+def memory_mb(pid: int, field: str = "VmHWM") -> float | None:
+    """Another process's memory from /proc, in MiB (None if unreadable): its peak resident
+    memory (VmHWM), or its resident memory now (VmRSS)."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -252,7 +253,7 @@ class Child:
 
     def stop(self, timeout: float = 60) -> dict:
         """Stop the server; its report ({} if it died), with VmHWM as a fallback."""
-        hwm = vm_hwm_mb(self.process.pid)
+        hwm = memory_mb(self.process.pid)
         report: dict = {}
         try:
             self.pipe.send("stop")
