@@ -108,7 +108,12 @@ def practice(lang: str, *flags: str) -> Transcript:
                       "--name", "Ana", lang=lang)
 
 
-def no_escapes(t: Transcript) -> None:
+def leaves_cleanly(t: Transcript, word: str) -> None:
+    """`word` (quit, or leaving the table) ends the session: no error on stderr, exit 0,
+    and never an escape sequence in all it wrote."""
+    t.send(word)
+    assert t.close() == ""
+    assert t.process.returncode == 0
     assert not any(b"\x1b" in raw for raw in t.raw)
 
 
@@ -152,10 +157,7 @@ def test_a_whole_game_in_english_with_every_dialog_and_the_commands():
         assert DIALOGS <= met
         assert t.lines[-1] == "Game over: 1 Rematch; 2 Leave the table"
         assert any(line.startswith("Out, first to last: ") for line in t.lines)
-        t.send("2")  # leave: the practice table ends with the session
-        assert t.close() == ""
-        assert t.process.returncode == 0
-        no_escapes(t)
+        leaves_cleanly(t, "2")  # leave: the practice table ends with the session
     finally:
         t.close()
 
@@ -173,10 +175,7 @@ def test_a_whole_game_in_portuguese_answered_in_portuguese():
         assert DIALOGS <= met
         assert any(line.startswith("Sua vez: escolha uma ação: 1 Renda; ") for line in t.lines)
         assert t.lines[-1] == "Fim de jogo: 1 Revanche; 2 Sair da mesa"
-        t.send("sair")
-        assert t.close() == ""
-        assert t.process.returncode == 0
-        no_escapes(t)
+        leaves_cleanly(t, "sair")
     finally:
         t.close()
 
@@ -218,10 +217,7 @@ def test_join_warns_once_and_comes_back_after_a_drop(clocked_server):
         assert choices_of(t.line()) == labels
         play_to_the_end(t, "en", labels)
         assert sum(line == "10 seconds left to choose." for line in t.lines) == 1
-        t.send("quit")
-        assert t.close() == ""
-        assert t.process.returncode == 0
-        no_escapes(t)
+        leaves_cleanly(t, "quit")
     finally:
         t.close()
 
@@ -263,10 +259,7 @@ def test_the_lobby_commands_join_spectate_leave_and_chat():
         bruno.send("hand")
         assert bruno.line() == "No game is running."
         for t in (ana, bruno):
-            t.send("quit")
-            assert t.close() == ""
-            assert t.process.returncode == 0
-            no_escapes(t)
+            leaves_cleanly(t, "quit")
     finally:
         ana.close()
         bruno.close()

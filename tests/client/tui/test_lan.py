@@ -34,6 +34,15 @@ class FakeBrowser:
         self.closed = True
 
 
+async def join_form(app, pilot) -> JoinForm:
+    """The menu's Join form, its LAN browser a FakeBrowser the test drives."""
+    app.discover = FakeBrowser
+    await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+    await pilot.press("j")
+    return await until(pilot, lambda: isinstance(app.screen, JoinForm) and app.screen,
+                       "the join form")
+
+
 def listed(form: JoinForm) -> list[str]:
     servers = form.query_one("#servers", OptionList)
     return [str(servers.get_option_at_index(i).prompt) for i in range(servers.option_count)]
@@ -45,11 +54,7 @@ def test_the_join_form_lists_the_servers_found_live_and_joins_the_one_chosen(ser
     bruno = Found("Bruno._coup._tcp.local.", "bruno's", "10.0.0.9", 7654, 0, 1)
 
     async def body(app, pilot):
-        app.discover = FakeBrowser
-        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-        await pilot.press("j")
-        form = await until(pilot, lambda: isinstance(app.screen, JoinForm) and app.screen,
-                           "the join form")
+        form = await join_form(app, pilot)
         assert listed(form) == ["Looking for servers…"]
         (browser,) = FakeBrowser.made
         browser.changed(bruno.key, bruno)
@@ -144,11 +149,7 @@ def test_the_server_highlighted_stays_highlighted_when_the_list_changes():
     bia = Found("b._coup._tcp.local.", "Bia", "10.0.0.2", 7654, 0, 1)
 
     async def body(app, pilot):
-        app.discover = FakeBrowser
-        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-        await pilot.press("j")
-        form = await until(pilot, lambda: isinstance(app.screen, JoinForm) and app.screen,
-                           "the join form")
+        form = await join_form(app, pilot)
         (browser,) = FakeBrowser.made
         browser.changed(ana.key, ana)
         browser.changed(bia.key, bia)
