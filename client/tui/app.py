@@ -72,8 +72,9 @@ class CoupApp(App):
         #: returns something to `close`. None while discovery is off (COUP_DISCOVERY=off).
         self.discover: Callable[..., Browser] | None = Browser if enabled() else None
         self._trio_done: asyncio.Future | None = None
-        #: The port of each server this process runs: "practice" (loopback, for `play`) and
-        #: "lan" (every interface, for friends); each is started once and kept.
+        #: The port of each server this process runs: "practice" (loopback, for `play`),
+        #: "position FILE" (loopback, for `coup position`) and "lan" (every interface, for
+        #: friends); each is started once and kept.
         self.servers: dict[str, int] = {}
         self._starting: str | None = None
         #: What to do once connected: "lobby", or "play" (create the table and start).
@@ -160,10 +161,12 @@ class CoupApp(App):
         self._then = "play"
         self.launch = launch
         self.name_wanted = launch.name or self.name_wanted
-        if "practice" in self.servers:
-            self.net.connect("127.0.0.1", self.servers["practice"], self.name_wanted)
+        # A position's server deals nothing else: it is kept apart from the practice one.
+        kind = "practice" if launch.position is None else f"position {launch.position}"
+        if kind in self.servers:
+            self.net.connect("127.0.0.1", self.servers[kind], self.name_wanted)
             return
-        self._starting = "practice"
+        self._starting = kind
         self.net.start_server(practice_server(launch))
 
     def host_lan(self, port: int, name: str, announce: bool = False) -> None:

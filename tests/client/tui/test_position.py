@@ -8,6 +8,7 @@ import json
 import pytest
 
 from client.cli import build_parser, main
+from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
 from engine.position import Position
 
@@ -87,3 +88,21 @@ def test_coup_position_refuses_a_file_that_is_no_position(tmp_path, capsys):
     path.write_text("[[seats]]\nhand = ['duke', 'duke']\n[[seats]]\nhand = ['duke', 'duke']\n")
     assert main(["position", str(path)]) == 2
     assert "coup position: The cards count 4 duke" in capsys.readouterr().err
+
+
+def test_a_later_practice_table_is_dealt_not_the_position(tmp_path):
+    """The practice server outlives its launch: one started for a position must not serve
+    the menu's "Play against bots" afterwards."""
+    path = tmp_path / "duel.toml"
+    path.write_text(POSITION)
+
+    async def body(app, pilot):
+        await start_practice(app, pilot)
+        assert app.table.view.coins == (6, 0)
+        app.leave_table()  # back to the menu, whose "Play against bots" follows
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        app.play(practice(bots=1))
+        await start_practice(app, pilot)
+        assert app.table.view.phase == "draft"  # a two-player deal, not the position
+
+    run_app(practice(bots=1, position=str(path)), body)
