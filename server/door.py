@@ -14,7 +14,7 @@ identity that used it). Without a key, keyboard-interactive auth with no prompt 
 player in as a guest. Passwords are never asked for.
 
 Limits: sessions in all, sessions from one address, new connections from one address a
-minute, minutes without input; a session refused, or one without a terminal (no PTY, a
+minute, minutes without input (an IPv6 address counts as its /64, `sharer`); a session refused, or one without a terminal (no PTY, a
 command, a subsystem), is told why in a sentence on its channel before it closes. One
 connection plays one session. The door never forwards ports, agents or X11.
 """
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import ipaddress
 import os
 import shutil
 import signal
@@ -89,6 +90,21 @@ def display_name(user: str) -> str:
     return name or "player"
 
 
+def sharer(address: str) -> str:
+    """What the per-address limits count `address` as: an IPv4 address alone, an IPv6 one
+    as its /64 (a home or a host is given a whole /64, and could take a new address for
+    each session), an IPv4 address mapped into IPv6 as that IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
 class Door:
     """The door's settings and the count of what is open, shared by every connection."""
 
@@ -118,6 +134,7 @@ class Door:
         """A new connection from `address`: None if it may play (it is counted until
         `leave`), else the sentence that refuses it. Every connection counts against its
         address's minute, refused or not."""
+        address = sharer(address)
         now = time.monotonic()
         # The last per_minute + 1 arrivals tell whether there were more than per_minute in
         # the minute; a flood keeps no more than those.
@@ -139,6 +156,7 @@ class Door:
         return None
 
     def leave(self, address: str) -> None:
+        address = sharer(address)
         self.open -= 1
         self.by_address[address] -= 1
         if not self.by_address[address]:

@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sessions at once, in all: each runs a client of about 45-60 MB "
                         "(default 50)")
     parser.add_argument("--max-per-address", type=int, default=5, metavar="N",
-                        help="sessions at once from one address (default 5)")
+                        help="sessions at once from one address; an IPv6 address counts as "
+                        "its /64, here and in --connections-per-minute (default 5)")
     parser.add_argument("--connections-per-minute", type=int, default=20, metavar="N",
                         help="new connections one address may open in a minute (default 20)")
     parser.add_argument("--idle-minutes", type=float, default=30.0, metavar="M",

@@ -12,6 +12,7 @@ Limits count per address: each test that meets one connects from its own loopbac
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import base64
 import hashlib
@@ -29,7 +30,7 @@ import asyncssh
 import pytest
 import trio
 
-from server.door import NEEDS_TERMINAL, Visit, display_name
+from server.door import NEEDS_TERMINAL, Door, Visit, display_name
 from server.doorkey import vouch
 from server.terminal import Terminal
 
@@ -392,6 +393,24 @@ async def test_new_connections_from_one_address_are_limited_a_minute(site):
     said, status = await in_asyncio(scenario)
     assert said == ("coup: Too many connections from your address: 3 a minute at most. Wait a "
                     "minute and try again.\r\n") and status == 1
+
+
+async def test_an_ipv6_network_counts_as_one_address():
+    """One home or host is given a whole IPv6 /64: counted address by address, it would
+    pass every per-address limit by taking a new address for each session. An IPv4 address
+    mapped into IPv6 counts as that IPv4 address."""
+    door = Door(argparse.Namespace(server="127.0.0.1:7700", max_sessions=50,
+                                   max_per_address=2, connections_per_minute=20,
+                                   idle_minutes=30), secret=b"s" * 32)
+    assert door.admit("2001:db8:1:2::1") is None
+    assert door.admit("2001:db8:1:2:ffff::9") is None
+    assert door.admit("2001:db8:1:2:abcd::5").startswith("Too many sessions from your")
+    assert door.admit("2001:db8:1:3::1") is None  # the next /64 is another's
+    door.leave("2001:db8:1:2::1")
+    assert door.admit("2001:db8:1:2::77") is None
+    assert door.admit("203.0.113.7") is None and door.admit("::ffff:203.0.113.7") is None
+    assert door.admit("203.0.113.7").startswith("Too many sessions from your")
+    assert door.admit("203.0.113.8") is None  # IPv4 addresses each count alone
 
 
 async def test_a_session_without_input_ends_with_a_sentence(site):
