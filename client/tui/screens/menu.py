@@ -280,7 +280,8 @@ class JoinForm(NamedForm):
         self._list_servers()
 
     def _list_servers(self) -> None:
-        """The list anew, the server the player had highlighted still highlighted."""
+        """The list anew, the server the player had highlighted still highlighted (else the
+        first: Enter on the list joins it, with no arrow key first)."""
         servers = self.query_one("#servers", OptionList)
         chosen = servers.highlighted_option.id if servers.highlighted_option else None
         servers.clear_options()
@@ -290,6 +291,8 @@ class JoinForm(NamedForm):
             servers.add_option(Option(server_line(found), id=key))
         if chosen in self.found:
             servers.highlighted = servers.get_option_index(chosen)
+        elif self.found:
+            servers.highlighted = 0
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         found = self.found.get(event.option.id)

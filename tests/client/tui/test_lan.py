@@ -67,8 +67,8 @@ def test_the_join_form_lists_the_servers_found_live_and_joins_the_one_chosen(ser
         await until(pilot, lambda: listed(form) == [
             f"Ana's den  127.0.0.1:{server.port}  2 tables  3 players"], "the news")
         servers, address = form.query_one("#servers", OptionList), form.query_one("#address")
-        servers.focus()
-        servers.highlighted = 0
+        await pilot.press("tab")  # from the address to the list: its first server is lit
+        assert app.focused is servers and servers.highlighted == 0
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         assert app.connected and browser.closed
