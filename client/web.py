@@ -7,8 +7,9 @@ against bots. The menu and --play are for the user's own browser: a door that ot
 session is a guest with a home of its own, a temporary directory for its settings and
 records removed when the session ends: what the user running the door keeps (its key above
 all) is no browser's. The door listens on loopback unless told otherwise, and it never runs
-more sessions at once than its cap: a session over the cap is refused with a sentence. It has no TLS and no login of its own; docs/SERVER.md
-says how to put both in front of it. textual-serve (and aiohttp) are the optional extra
+more sessions at once than its cap: a session over the cap is refused with a sentence. The
+page asks nothing of any other site: its font is served by the door (`own_font`). It has no
+TLS and no login of its own; docs/SERVER.md says how to put both in front of it. textual-serve (and aiohttp) are the optional extra
 `web`, imported only when the door opens, so the rest of the client never needs them.
 """
 
@@ -18,6 +19,7 @@ import argparse
 import asyncio
 import ipaddress
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -29,6 +31,11 @@ DEFAULT_SESSIONS = 20
 MISSING = ("coup web: the browser door needs the web extra: pip install 'coup-tui[web]' "
            "(or pip install -e '.[web]' in a checkout)")
 
+#: textual-serve's page fetches its font from this site, which would hear of every visit.
+FONT_LINK = re.compile(r"<link\b[^>]*fonts\.googleapis\.com[^>]*>")
+#: The same font's files, as textual-serve ships them (under the door's static/fonts/).
+FONT_FILES = (("normal", "RobotoMono-VariableFont_wght.ttf"),
+              ("italic", "RobotoMono-Italic-VariableFont_wght.ttf"))
 
 #: Why a door that others reach serves one server's lobby only.
 OPEN_MENU = ("a door others reach (--host other than loopback, or --public-url) serves one "
@@ -168,6 +175,15 @@ async def _serve(args: argparse.Namespace) -> None:
         await runner.cleanup()
 
 
+def own_font(page: str, static: str) -> str:
+    """textual-serve's page with its font from the door (its files at `static`), not from
+    Google."""
+    faces = "".join(
+        f'@font-face {{ font-family: "Roboto Mono"; font-style: {style}; font-weight: 100 700; '
+        f'src: url("{static}fonts/{file}") format("truetype"); }}' for style, file in FONT_FILES)
+    return FONT_LINK.sub(lambda _link: f"<style>{faces}</style>", page)
+
+
 def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
@@ -222,7 +238,10 @@ def _door(args: argparse.Namespace):
                 # browser found the page (textual-serve would say the listening address,
                 # which is no use for 0.0.0.0).
                 self.public_url = f"{request.scheme}://{request.host}"
-            return await super().handle_index(request)
+            response = await super().handle_index(request)
+            static = request.app.router["static"].url_for(filename="/")
+            response.text = own_font(response.text, f"{self.public_url}{static}")
+            return response
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
             """A session: its own client process while the browser stays, as textual-serve

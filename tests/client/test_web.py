@@ -156,6 +156,30 @@ def test_the_page_is_served_and_names_its_session_websocket(door):
     assert f'data-session-websocket-url="ws{served.url[4:]}ws"' in text
 
 
+def test_the_page_asks_no_other_site_for_anything_and_its_font_is_the_door_s(door):
+    """A visitor's browser talks to the door alone: textual-serve's page would fetch its
+    font from fonts.googleapis.com, telling Google of every visit (and drawing in a fallback
+    font where that site cannot be reached)."""
+    served = door()
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            status, text = await page(client, served)
+            fonts = re.findall(r'@font-face\s*{[^}]*url\("([^"]+)"\)', text)
+            loaded = []
+            for font in fonts:
+                async with client.get(font) as response:
+                    loaded.append((response.status, len(await response.read())))
+            return status, text, fonts, loaded
+
+    status, text, fonts, loaded = asyncio.run(body())
+    assert status == 200
+    fetched = re.findall(r'(?:src|href)="([^"]+)"', text) + re.findall(
+        r'url\("?([^")]+)"?\)', text)
+    assert fetched and all(url.startswith(served.url) for url in fetched), fetched
+    assert len(fonts) == 2 and all(s == 200 and size > 10_000 for s, size in loaded), loaded
+
+
 def _environment(pid: int) -> dict[str, str]:
     with open(f"/proc/{pid}/environ", "rb") as f:
         pairs = f.read().decode().split("\0")
