@@ -319,10 +319,6 @@ def _client(args) -> int:
         launch = Launch("replay", record=record, view_as=seat, bell=args.bell)
     launch.identity = identity
     plain = _plain(args) and launch.mode != "replay"
-    if plain and launch.mode == "find":
-        print("coup join: plain mode needs the server's address: coup join HOST[:PORT]",
-              file=sys.stderr)
-        return 2
     if plain and launch.mode == "menu":  # no menu in lines of text: the practice table
         print(_("Plain mode has no menu: a table against bots follows (coup play). "
                 "coup join HOST joins a server."))

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from protocol.discovery import SERVICE_TYPE, Announcement, enabled
 
+from .i18n import ngettext
+
 __all__ = ["Browser", "Found", "enabled"]
 
 #: Milliseconds to wait for a server's details once it has been heard of.
@@ -37,6 +39,12 @@ class Found:
     def where(self) -> str:
         """Its address as `coup join` takes it."""
         return f"{self.address}:{self.port}"
+
+    def said(self) -> list[str]:
+        """What a list of servers says of it: name, address, tables, players."""
+        return [self.name, self.where,
+                ngettext("{n} table", "{n} tables", self.tables).format(n=self.tables),
+                ngettext("{n} player", "{n} players", self.players).format(n=self.players)]
 
 
 class Browser:

@@ -2,7 +2,8 @@
 
 One `Plain` runs a whole session: for `coup play` it starts the server on loopback inside
 the process (as the terminal app does) and creates the practice table; for `coup join` it
-opens the server's lobby. It then runs three tasks: the connection (messages in, each told
+opens the server's lobby (with no address, the one the player chooses from those found on
+the network, finder.py). It then runs three tasks: the connection (messages in, each told
 as lines; a dropped connection re-opened with the seat's token), the keyboard (a line at a
 time, read in a worker thread: end of file quits) and the clock (one warning line when ten
 seconds are left for a decision of ours, never a ticking count).
@@ -36,6 +37,7 @@ from ..net import FINAL_GOODBYES, RECONNECT_FOR, Link, LinkError
 from ..tui.launch import Launch, default_name, practice_server, practice_table
 from ..tui.model import Pending, TableState
 from ..tui.narrate import error_text, event_text, move_label, presence_text, prompt
+from .finder import Finder
 from .text import (
     Prompt, action_named, command_words, fold, hand_line, help_lines, matches, prompt_line,
     results_lines, seat_line, seats_line, table_line, tables_lines,
@@ -64,6 +66,8 @@ class Plain:
         self.link: Link | None = None
         self.server = ""
         self.table: TableState | None = None
+        #: While `coup join` with no address looks for its server.
+        self.finder: Finder | None = None
         self.tables: list[dict] = []
         #: The lines told so far (events, chat, presence), for `log N`.
         self.lines: list[str] = []
@@ -98,9 +102,9 @@ class Plain:
     async def run(self) -> int:
         try:
             async with trio.open_nursery() as nursery:
-                host, port = await self._server(nursery)
                 nursery.start_soon(self._keyboard)
                 nursery.start_soon(self._clock)
+                host, port = await self._server(nursery)
                 await self._connection(host, port)
                 nursery.cancel_scope.cancel()
         except* Quit:
@@ -109,6 +113,8 @@ class Plain:
 
     async def _server(self, nursery: trio.Nursery) -> tuple[str, int]:
         """Where to connect: for `coup play`, a server started here on loopback."""
+        if self.launch.mode == "find":
+            return await self._find()
         if self.launch.mode != "play":
             return self.launch.host, self.launch.port
         config = practice_server(self.launch)
@@ -122,6 +128,17 @@ class Plain:
                 reason=exc.strerror or exc))
             self.status = 1
             raise Quit from None
+
+    async def _find(self) -> tuple[str, int]:
+        """Where to connect, for `coup join` with no address: as the player chooses."""
+        from ..discovery import Browser, enabled
+
+        self.finder = Finder(self.say, Browser if enabled() else None)
+        self._arrived.set()
+        try:
+            return await self.finder.run()
+        finally:
+            self.finder = None
 
     async def _connection(self, host: str, port: int) -> None:
         """Connect, and carry messages until the connection is gone for good; a dropped one
@@ -288,6 +305,9 @@ class Plain:
             return
         word, _space, rest = line.partition(" ")
         command = command_words().get(fold(word))
+        if self.finder is not None and command != "quit":
+            self.finder.typed(line, command)
+            return
         if command is not None:
             await getattr(self, f"_{command}")(rest.strip())
             return

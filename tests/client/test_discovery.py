@@ -187,6 +187,52 @@ def test_a_server_announced_on_the_lan_is_found_followed_and_gone_when_it_stops(
                 program.end(signal.SIGINT if program is server else None)
 
 
+def test_plain_join_with_no_address_numbers_the_servers_found_and_joins_the_one_typed(lan):
+    """`coup join --plain` with no address: each server heard of is a numbered line; one
+    gone is said, and its number is then refused; the number of another joins it."""
+    ports = {"Ana's den": PORT, "Bia's": PORT + 1}
+    servers = {name: Program(lan.a, "-m", "client.cli", "serve", "--announce", "--host",
+                             SERVER_IP, "--port", str(port), "--db", ":memory:", "--name",
+                             name)
+               for name, port in ports.items()}
+    player = Program(lan.b, "-m", "client.cli", "--lang", "en", "--guest", "join", "--plain",
+                     "--name", "Cy")
+
+    def line(what: str) -> str:
+        return player.expect(lambda text: text.rstrip("\n"), what)
+
+    def send(text: str) -> None:
+        player.process.stdin.write(text + "\n")
+        player.process.stdin.flush()
+
+    try:
+        assert line("the first line") == (
+            "Looking for servers on this network: type a server's number to join it, or its "
+            "address (host or host:port).")
+        numbers = {}
+        while len(numbers) < 2:
+            number, _colon, said = line("a server").partition(": ")
+            name, address, tables, players = said.split(", ")
+            numbers[name] = number
+            assert (address, tables, players) == (f"{SERVER_IP}:{ports[name]}", "0 tables",
+                                                  "0 players")
+        assert sorted(numbers.values()) == ["1", "2"]
+        bia, ana = numbers["Bia's"], numbers["Ana's den"]
+        servers["Bia's"].end(signal.SIGINT)
+        assert line("Bia's gone") == f"{bia}: Bia's is gone."
+        send(bia)
+        assert line("a refusal") == f"{bia}: Bia's is gone."
+        send("3")
+        assert line("a refusal") == "There is no server 3."
+        send(ana)
+        assert line("joining") == f"Joining Ana's den at {SERVER_IP}:{PORT}…"
+        assert line("the lobby").startswith("Connected to Ana's den as Cy.")
+    finally:
+        player.end()
+        for server in servers.values():
+            server.end(signal.SIGINT)
+
+
 def test_a_server_on_loopback_is_not_announced(capsys):
     assert main(["serve", "--announce", "--host", "127.0.0.1", "--db", ":memory:"]) == 2
     assert capsys.readouterr().err == (

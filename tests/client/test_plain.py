@@ -222,6 +222,24 @@ def test_join_warns_once_and_comes_back_after_a_drop(clocked_server):
         t.close()
 
 
+def test_join_with_no_address_takes_one_typed(clocked_server):
+    """`coup join --plain` and no address: servers on this network would be listed (that is
+    tests/client/test_discovery.py's, in network namespaces); with discovery off, as here,
+    the player types the address, and a wrong one is told."""
+    t = Transcript("join", "--plain", "--name", "Ana")
+    try:
+        assert t.line() == "Type the address of the server to join (host or host:port)."
+        t.send("list")
+        assert t.line() == "Looking for servers on this network is off (COUP_DISCOVERY=off)."
+        t.send("no such:address")
+        assert t.line() == "That is not an address: write host or host:port."
+        t.send(f"127.0.0.1:{clocked_server.port}")
+        assert t.line().startswith("Connected to ")
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
+
+
 def test_plain_mode_is_chosen_for_a_dumb_terminal_but_not_for_the_browser_door(monkeypatch):
     asked = argparse.Namespace(plain=False)
     monkeypatch.setenv("TERM", "dumb")

@@ -18,7 +18,7 @@ from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 
 from ...discovery import Found
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _
 from ...net import LinkError, parse_address
 from ..launch import CLOCKS, Launch
 from ..narrate import strategy_choices, variant_choices
@@ -288,7 +288,7 @@ class JoinForm(NamedForm):
         if not self.found:
             servers.add_option(Option(_("Looking for servers…"), disabled=True))
         for key, found in sorted(self.found.items(), key=lambda item: item[1].name.lower()):
-            servers.add_option(Option(server_line(found), id=key))
+            servers.add_option(Option("  ".join(found.said()), id=key))
         if chosen in self.found:
             servers.highlighted = servers.get_option_index(chosen)
         elif self.found:
@@ -311,14 +311,6 @@ class JoinForm(NamedForm):
                         severity="warning")
             return None
         return host, port, name
-
-
-def server_line(found: Found) -> str:
-    """A server of the LAN as the join form lists it."""
-    return "  ".join([found.name, found.where,
-                      ngettext("{n} table", "{n} tables", found.tables).format(n=found.tables),
-                      ngettext("{n} player", "{n} players", found.players).format(
-                          n=found.players)])
 
 
 class HostForm(NamedForm):
