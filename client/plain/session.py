@@ -81,6 +81,9 @@ class Plain:
         #: until a view shows that decision closed to us (`move_accepted` comes before that
         #: view, and the view held until then still asks the question just answered).
         self._moved_in = 0
+        #: The command (leave or quit) whose leaving of a game going on was just asked
+        #: about: the same word typed next confirms it, as the app's dialog does.
+        self._asked_to: str | None = None
         #: Set once typed lines mean something: in the lobby, or at the practice table.
         self._arrived = trio.Event()
         self.status = 0
@@ -305,8 +308,15 @@ class Plain:
             return
         word, _space, rest = line.partition(" ")
         command = command_words().get(fold(word))
+        asked, self._asked_to = self._asked_to, None
         if self.finder is not None and command != "quit":
             self.finder.typed(line, command)
+            return
+        if command in ("leave", "quit") and command != asked and self.table is not None \
+                and self.table.playing:
+            self._asked_to = command
+            self.say(_("Leave the game? Your seat will be played for you. Type {word} again "
+                       "to leave.").format(word=word))
             return
         if command is not None:
             await getattr(self, f"_{command}")(rest.strip())

@@ -90,6 +90,13 @@ class TableState:
         return self.info["seats"] if self.info else []
 
     @property
+    def playing(self) -> bool:
+        """Our seat is in a game that goes on: leaving now leaves it to be played for us."""
+        view = self.view
+        return (self.seat is not None and view is not None and not view.over
+                and view.alive[self.seat])
+
+    @property
     def bots_at_start(self) -> str | None:
         """The strategy of the bots that take the empty seats when the game starts (a
         practice table's), if the table has them."""

@@ -153,11 +153,31 @@ def test_a_whole_game_in_english_with_every_dialog_and_the_commands():
         assert choices_of(t.line()) == first
         t.send("repeat")
         assert choices_of(t.line()) == first
+        t.send("quit")  # as the app's dialog asks, before a seat is left to be played
+        assert t.line() == ("Leave the game? Your seat will be played for you. Type quit "
+                            "again to leave.")
+        t.send("repeat")  # anything else: the game goes on, and quit asks again
+        assert choices_of(t.line()) == first
         met = play_to_the_end(t, "en", first) | {"pick"}
         assert DIALOGS <= met
         assert t.lines[-1] == "Game over: 1 Rematch; 2 Leave the table"
         assert any(line.startswith("Out, first to last: ") for line in t.lines)
         leaves_cleanly(t, "2")  # leave: the practice table ends with the session
+    finally:
+        t.close()
+
+
+def test_leaving_a_game_going_on_is_confirmed_by_the_same_word_again():
+    t = practice("pt_BR", "--plain")
+    try:
+        t.prompt()
+        t.send("começar")
+        t.until("Uma nova partida começa.")
+        t.prompt()
+        t.send("sair")
+        assert t.until("Sair da partida?") == ("Sair da partida? Seu lugar continua sendo jogado sem você. Digite sair "
+                            "de novo para sair.")
+        leaves_cleanly(t, "sair")
     finally:
         t.close()
 

@@ -345,9 +345,7 @@ class TableScreen(CoupScreen):
         self.app.push_screen(RulesScreen())
 
     def action_leave(self) -> None:
-        state = self.state
-        playing = state is not None and state.view is not None and not state.view.over
-        if playing and state.seat is not None:
+        if self.state is not None and self.state.playing:
             self.app.push_screen(
                 ConfirmDialog(_("Leave the game? Your seat will be played for you.")),
                 lambda yes: self.app.leave_table() if yes else None)
