@@ -338,11 +338,12 @@ def _client(args) -> int:
             return run(launch)
         from .tui.app import CoupApp
 
-        CoupApp(launch).run()
+        app = CoupApp(launch)
+        app.run()
     finally:
         quiet.removeHandler(null)
         quiet.propagate = propagate
-    return 0
+    return app.return_code or 0
 
 
 def _plain(args) -> bool:

@@ -31,6 +31,7 @@ from server import ServerConfig, default_path
 
 from ..discovery import Browser, enabled
 from ..i18n import N_, _
+from ..identity import Vouched
 from . import messages as m
 from .launch import Launch, default_name, practice_server, practice_table
 from .model import Pending, TableState
@@ -152,7 +153,7 @@ class CoupApp(App):
 
     async def action_quit(self) -> None:
         await self._stop_trio()
-        self.exit(message=self.farewell)
+        self.exit(message=self.farewell, return_code=0 if self.farewell is None else 1)
 
     # ------------------------------------------------------------------ starting points
 
@@ -206,6 +207,11 @@ class CoupApp(App):
 
     def on_connect_failed(self, msg: m.ConnectFailed) -> None:
         reason = error_text(msg.code) if msg.code else msg.reason
+        if msg.code == "name_taken" and isinstance(self.launch.identity, Vouched):
+            # Through the SSH door, the name is the SSH user name: only another one will do.
+            reason = _("The name {name} belongs to another player on this server: log in "
+                       "under another user name (ssh NAME@ this server).").format(
+                           name=self.name_wanted)
         self.notify(reason, title=_("Cannot connect"), severity="error", timeout=10)
         self.back_to_menu(reason)
 

@@ -55,6 +55,8 @@ def launched(argv, monkeypatch):
     started = []
 
     class App:
+        return_code = 0
+
         def __init__(self, launch):
             started.append(launch)
 
@@ -148,6 +150,8 @@ def test_the_app_quiets_the_embedded_servers_log_only_while_it_runs(monkeypatch)
     seen = []
 
     class App:
+        return_code = 0
+
         def __init__(self, launch):
             pass
 

@@ -308,6 +308,27 @@ async def test_the_same_key_comes_back_to_its_seat(site):
     await in_asyncio(scenario)
 
 
+async def test_a_name_another_key_holds_is_refused_saying_how_to_take_another(site):
+    """The SSH user name is the display name, and a name belongs to the first identity that
+    used it: another key under it is told how to come in under another, and the session
+    fails (exit status 1)."""
+    async def scenario() -> int:
+        async with connect(site.door, "kim", asyncssh.generate_private_key("ssh-ed25519")
+                           ) as conn:
+            await (await Screen.open(conn)).until("you are kim")
+        async with connect(site.door, "kim", asyncssh.generate_private_key("ssh-ed25519")
+                           ) as conn:
+            screen = await Screen.open(conn)
+            said = ("The name kim belongs to another player on this server: log in under "
+                    "another user name (ssh NAME@ this server).")
+            await screen.until(lambda seen: said in " ".join(  # wrapped to the terminal
+                ESCAPES.sub(b"", seen).decode(errors="replace").split()))
+            await asyncio.wait_for(screen.process.wait_closed(), PATIENCE)
+            return screen.process.exit_status
+
+    assert await in_asyncio(scenario) == 1
+
+
 async def test_a_player_without_a_key_is_a_guest_whose_files_go_with_the_session(site):
     """In their own language, as their ssh sends LANG (OpenSSH's SendEnv)."""
     async def scenario() -> None:

@@ -30,7 +30,7 @@ def test_the_lobby_has_no_menu_under_it_and_leaving_it_ends_the_app(server):
         await until(pilot, lambda: not app.is_running, "the app to end")
 
     app = run_app(lobby_only(server.port), body)
-    assert app.farewell is None
+    assert app.farewell is None and app.return_code == 0
 
 
 def test_a_server_that_cannot_be_reached_ends_the_app_saying_why():
@@ -43,6 +43,7 @@ def test_a_server_that_cannot_be_reached_ends_the_app_saying_why():
 
         app = run_app(lobby_only(port), body)
     assert app.farewell and "refused" in app.farewell.lower()
+    assert app.return_code == 1  # the door's session fails with it
 
 
 def test_the_flag_reaches_the_launch_and_needs_an_address(monkeypatch, capsys):
