@@ -32,6 +32,7 @@ from protocol import (
 )
 from server import StoreError, serve
 
+from ..discovery import Browser, enabled
 from ..i18n import _
 from ..net import FINAL_GOODBYES, RECONNECT_FOR, Link, LinkError
 from ..tui.launch import Launch, default_name, practice_server, practice_table
@@ -134,8 +135,6 @@ class Plain:
 
     async def _find(self) -> tuple[str, int]:
         """Where to connect, for `coup join` with no address: as the player chooses."""
-        from ..discovery import Browser, enabled
-
         self.finder = Finder(self.say, Browser if enabled() else None)
         self._arrived.set()
         try:
