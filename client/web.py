@@ -9,8 +9,9 @@ records removed when the session ends: what the user running the door keeps (its
 all) is no browser's. The door listens on loopback unless told otherwise, and it never runs
 more sessions at once than its cap: a session over the cap is refused with a sentence. The
 page asks nothing of any other site: its font is served by the door (`own_font`). It has no
-TLS and no login of its own; docs/SERVER.md says how to put both in front of it. textual-serve (and aiohttp) are the optional extra
-`web`, imported only when the door opens, so the rest of the client never needs them.
+TLS and no login of its own; docs/SERVER.md says how to put both in front of it.
+textual-serve (and aiohttp) are the optional extra `web`, imported only when the door
+opens, so the rest of the client never needs them.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ identity that used it). Without a key, keyboard-interactive auth with no prompt 
 player in as a guest. Passwords are never asked for.
 
 Limits: sessions in all, sessions from one address, new connections from one address a
-minute, minutes without input (an IPv6 address counts as its /64, `sharer`); a session refused, or one without a terminal (no PTY, a
-command, a subsystem), is told why in a sentence on its channel before it closes. One
+minute, minutes without input (an IPv6 address counts as its /64, `sharer`); a session
+refused, or one without a terminal (no PTY, a command, a subsystem), is told why in a
+sentence on its channel before it closes. One
 connection plays one session. The door never forwards ports, agents or X11.
 """
 

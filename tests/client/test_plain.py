@@ -175,8 +175,9 @@ def test_leaving_a_game_going_on_is_confirmed_by_the_same_word_again():
         t.until("Uma nova partida começa.")
         t.prompt()
         t.send("sair")
-        assert t.until("Sair da partida?") == ("Sair da partida? Seu lugar continua sendo jogado sem você. Digite sair "
-                            "de novo para sair.")
+        assert t.until("Sair da partida?") == (
+            "Sair da partida? Seu lugar continua sendo jogado sem você. Digite sair de novo "
+            "para sair.")
         leaves_cleanly(t, "sair")
     finally:
         t.close()
