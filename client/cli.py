@@ -218,8 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "arena":
         from .arena import run, table
 
-        return (table if args.table else run)(args.strategies.split(","), args.games, args.seed, args.variant,
-                   args.jobs, args.playouts, args.json)
+        arena = table if args.table else run
+        return arena(args.strategies.split(","), args.games, args.seed, args.variant,
+                     args.jobs, args.playouts, args.json)
     return _client(args)
 
 
