@@ -133,12 +133,16 @@ class Program:
                 return seen
 
     def end(self, sig: int | None = None) -> None:
-        """Close its stdin (and send `sig`), and wait for it to exit."""
+        """Close its stdin (and send `sig`), and wait for it to exit; one that has not
+        exited in WAIT seconds is killed (its returncode then says so), so that a test
+        that fails ends every program it started all the same."""
         try:
             if sig is not None:
                 self.process.send_signal(sig)
             self.process.stdin.close()
             self.process.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            pass
         finally:
             if self.process.poll() is None:
                 self.process.kill()
