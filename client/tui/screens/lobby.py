@@ -78,7 +78,8 @@ class LobbyScreen(CoupScreen):
                 yield TableList(id="tables", cursor_type="row", zebra_stripes=True,
                                 cell_padding=0)
                 yield Static(id="no-tables")
-            with Vertical(id="lobby-chat"):
+            with Vertical(id="lobby-chat") as chat:
+                chat.border_title = _("Lobby chat")
                 yield WrappingLog(id="chat-log", max_lines=500)
                 yield Input(placeholder=_("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
