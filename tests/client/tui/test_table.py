@@ -26,7 +26,7 @@ from client.tui.screens.menu import MenuScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import ACTION_KEYS, TableScreen, rules_line
 from client.tui.widgets.players import claims_text
-from engine import Event, move
+from engine import Event, Game, move
 from protocol import Join, Joined, Leave, MoveRequest, Ready, TableInfo
 from server.table import Table
 
@@ -509,3 +509,21 @@ def test_claims_of_a_crowded_table_end_the_seat_s_line_and_no_name_is_cut():
         assert any("Ana (você)" in line for line in lines)
 
     run_app(practice(bots=8, bot_delay=30), body, size=(80, 24))  # (no card lost yet)
+
+
+def test_leaving_asks_first_only_while_our_seat_is_in_a_game_that_goes_on():
+    """Leaving gives a living seat to be played for us: both clients ask first then (the
+    app's dialog, plain mode's question), and not for a watcher, an exiled seat, or a game
+    that is over (R2.1: a seat with no face-down card is out)."""
+    game = Game.arrange(hands=[["duke", "captain"], [], ["contessa"]],
+                        revealed=[[], ["assassin", "duke"], ["captain"]], coins=[2, 0, 2])
+    state = TableState("t1", 0)
+    assert not state.playing  # no game yet
+    state.view = game.view(0)
+    assert state.playing
+    state.seat, state.view = 1, game.view(1)
+    assert not state.playing  # exiled: no one plays for it
+    state.seat, state.view = None, game.view(None)
+    assert not state.playing  # watching
+    state.seat, state.view = 0, replace(game.view(0), phase="over")
+    assert not state.playing
