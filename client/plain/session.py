@@ -85,6 +85,11 @@ class Plain:
         #: The command (leave or quit) whose leaving of a game going on was just asked
         #: about: the same word typed next confirms it, as the app's dialog does.
         self._asked_to: str | None = None
+        #: The id of our `leave` until the server answers it; meanwhile typed lines wait
+        #: (`_settled`): one typed ahead, a `spectate` say, would find us still seated.
+        self._leaving: int | None = None
+        self._settled = trio.Event()
+        self._settled.set()
         #: Set once typed lines mean something: in the lobby, or at the practice table.
         self._arrived = trio.Event()
         self.status = 0
@@ -200,6 +205,7 @@ class Plain:
         finally:
             self.link = None
             self.shown = None  # the prompt is asked again once the table is back
+            self._leave_answered()  # no answer will come on this link
             await link.aclose()
         return reason, final
 
@@ -307,6 +313,8 @@ class Plain:
             return
         word, _space, rest = line.partition(" ")
         command = command_words().get(fold(word))
+        if command != "quit":  # quit goes at once, answered or not
+            await self._settled.wait()
         asked, self._asked_to = self._asked_to, None
         if self.finder is not None and command != "quit":
             self.finder.typed(line, command)
@@ -479,8 +487,15 @@ class Plain:
         if self.table is None:
             self.say(error_text("not_at_table"))
             return
-        await self.send(Leave(id=self._next_id()))
-        self._left()
+        # Off the table once the server says so (`ok`): a request sent before then would
+        # find us still seated there.
+        self._leaving, self._settled = self._next_id(), trio.Event()
+        if not await self.send(Leave(id=self._leaving)):
+            self._leave_answered()
+
+    def _leave_answered(self) -> None:
+        self._leaving = None
+        self._settled.set()
 
     def _left(self) -> None:
         """Off the table: back in the lobby, or, from the practice table, the end."""
@@ -572,6 +587,12 @@ class Plain:
             for line in results_lines(table, table.name):
                 self.tell(line)
 
+    async def _on_ok(self, msg) -> None:
+        if msg.re is not None and msg.re == self._leaving:
+            self._leave_answered()
+            if self.table is not None:
+                self._left()
+
     async def _on_move_rejected(self, msg) -> None:
         self._answered(msg.re)
         self.say(error_text(msg.code))
@@ -584,6 +605,8 @@ class Plain:
 
     async def _on_error(self, msg) -> None:
         self._answered(msg.re)
+        if msg.re is not None and msg.re == self._leaving:  # still seated, as it says
+            self._leave_answered()
         self.say(error_text(msg.code))
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self._left()

@@ -17,10 +17,12 @@ import argparse
 import socket
 
 import pytest
+import trio
 
 from client.cli import _plain
 from client.i18n import _, pgettext, set_language
 from server import ServerConfig
+from server.table import Table
 from tests.client.transcript import Transcript, choices_of
 from tests.client.tui.helpers import ServerThread
 
@@ -271,7 +273,24 @@ def test_plain_mode_is_chosen_for_a_dumb_terminal_but_not_for_the_browser_door(m
     assert _plain(argparse.Namespace(plain=True))
 
 
-def test_the_lobby_commands_join_spectate_leave_and_chat():
+def test_the_lobby_commands_join_spectate_leave_and_chat(monkeypatch):
+    """The lobby commands, typed ahead as a transcript or a script may: `spectate` typed
+    right after `leave` waits for the server to let the seat go (`ok`), even when the table
+    is slow to (here: half a second), rather than finding us still at the table."""
+    submit = Table.submit
+
+    def slow_leave(table, session, item):
+        if getattr(item, "TYPE", None) != "leave":
+            return submit(table, session, item)
+
+        async def later():
+            await trio.sleep(0.5)
+            submit(table, session, item)
+
+        trio.lowlevel.spawn_system_task(later)
+        return True
+
+    monkeypatch.setattr(Table, "submit", slow_leave)
     server = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0)
                           ).start()
     address = f"127.0.0.1:{server.port}"
@@ -290,10 +309,11 @@ def test_the_lobby_commands_join_spectate_leave_and_chat():
         ana.until("Seats: Ana, Bruno")
         bruno.send("say hi Ana")
         assert ana.until("says:") == "Bruno says: hi Ana"
+        bruno.until("Bruno says: hi Ana")
         bruno.send("leave")
-        assert bruno.until("You are in the lobby.")
         bruno.send(f"spectate {table}")
-        assert bruno.until("You are watching table") == f"You are watching table {table}."
+        assert bruno.line() == "You are in the lobby."
+        assert bruno.line() == f"You are watching table {table}."
         assert bruno.line() == "Seats: Ana, empty"  # Bruno's seat is free again
         bruno.send("hand")
         assert bruno.line() == "No game is running."
