@@ -114,7 +114,9 @@ def test_the_list_shows_each_table_s_id_and_the_footer_says_enter_joins():
             assert row(app, "beef01")[-1] == "beef01"
             grid = lobby.query_one("#tables", DataTable)
             assert "beef01" in shown(grid)  # in sight, not scrolled off to the right
-            keys = footer_keys(lobby)
+            # The footer makes its keys anew when the focus settles: read them once drawn.
+            keys = await until(pilot, lambda: (drawn := footer_keys(lobby)) and all(
+                text for text, _end in drawn) and drawn, "the footer's keys drawn")
             assert keys[0][0] == join and keys[-1][0] == leave
             assert all(end <= 80 for _key, end in keys)
 
