@@ -86,7 +86,7 @@ class Plain:
         #: about: the same word typed next confirms it, as the app's dialog does.
         self._asked_to: str | None = None
         #: The id of our `leave` until the server answers it; meanwhile typed lines wait
-        #: (`_settled`): one typed ahead, a `spectate` say, would find us still seated.
+        #: (`_settled`): a `spectate` typed ahead would find us still seated.
         self._leaving: int | None = None
         self._settled = trio.Event()
         self._settled.set()
