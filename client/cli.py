@@ -265,7 +265,6 @@ def _practice_launch(args):
         return launch
     try:
         rules = Position.load(args.file)
-        rules.game()
     except PositionError as exc:
         print(f"coup position: {exc}", file=sys.stderr)
         return None

@@ -12,7 +12,7 @@ names and counts for the variant and table size, two influences a seat, coins an
 treasury, exiled seats holding nothing, and an open decision that the rules could have
 opened from the rest (R4 to R7). Each refusal is a PositionError whose sentence names what
 is wrong. `Position.from_dict` and `Position.load` read the text form (a TOML file, see
-docs/BOTS.md); `to_dict` writes the same form back.
+docs/BOTS.md; `load` checks it too); `to_dict` writes the same form back.
 
 A Position holds every secret of its game: it is for tests and tools, never for the wire
 (views are what a seat may see, R11).
@@ -166,7 +166,8 @@ class Position:
 
     @classmethod
     def load(cls, path: str) -> Position:
-        """The position of a TOML file (the form of `from_dict`)."""
+        """The position of a TOML file (the form of `from_dict`), checked against the rules
+        as `game` checks it: a file comes from outside, and is refused before it is used."""
         try:
             with open(path, "rb") as file:
                 data = tomllib.load(file)
@@ -174,7 +175,9 @@ class Position:
             raise PositionError(f"{path} is not TOML: {exc}") from None
         except OSError as exc:
             raise PositionError(f"{path} cannot be read: {exc.strerror or exc}") from None
-        return cls.from_dict(data)
+        position = cls.from_dict(data)
+        position.game()
+        return position
 
     @classmethod
     def from_dict(cls, data: dict) -> Position:

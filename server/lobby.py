@@ -68,11 +68,9 @@ class Lobby:
         # Read before the store opens: a secret that cannot be read leaves nothing open.
         door_secret = load_secret(config.door_secret) if config.door_secret else None
         self.thinkers = Thinkers(config)
-        #: The position every game starts from, if the server plays one (checked here:
-        #: PositionError if the rules do not allow it); such games are not kept.
+        #: The position every game starts from, if the server plays one (PositionError if
+        #: the rules do not allow it); such games are not kept.
         self.position = Position.load(config.position) if config.position else None
-        if self.position is not None:
-            self.position.game()
         #: The store's one writer, if the server keeps records.
         self.recorder = (Recorder(Store(config.db)) if config.db and self.position is None
                          else None)

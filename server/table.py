@@ -636,10 +636,10 @@ class Table:
                                           f"bot:{s.bot.name}" if s.bot else s.player))
                               for s in self.seats]
         self.recent.clear()
-        if self.position is not None:  # its story, for the log and the bots' memories
+        if self.position is not None and self.position.history:  # for the log and the bots
             self.recent.extend(self.position.history)
             for seat in self.seats:
-                if seat.bot is not None and self.position.history:
+                if seat.bot is not None:
                     seat.bot.observe(self.game.view(seat.index), list(self.position.history))
         self.game_summary = None
         self.status = "playing"

@@ -273,6 +273,9 @@ def test_a_history_event_of_the_wrong_form_is_refused(event, says):
     ("[[seats]]\nhand = 'duke'\n", "seat 0's hand must be a list of card names"),
     ("[decision]\nphase = 'prove'\nwho = 1\n[[seats]]\n", "Unknown key(s) in the decision: who"),
     ("turn = [\n", "is not TOML"),
+    # read, and then checked against the rules before any use (R1.1, R1.2)
+    ("[[seats]]\nhand = ['duke', 'duke']\n[[seats]]\nhand = ['duke', 'duke']\n",
+     "The cards count 4 duke"),
 ])
 def test_a_file_that_is_not_a_position_says_why(tmp_path, text, says):
     path = tmp_path / "bad.toml"
