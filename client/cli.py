@@ -423,10 +423,11 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
     """The record `coup replay` shows: game number `game` in the store (`db`, by default
     the player's own), or else the file `game` names (a record, or JSON lines of them: the
     first); Refused unless it replays to its result and has seat `view_as` (from 1)."""
-    import json
     import os
 
     from engine.record import RecordError, check
+
+    from .record_file import load
 
     if game.isdigit() and not os.path.exists(game):
         store = _store(db, "play")
@@ -436,23 +437,15 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
             store.close()
         if record is None:
             raise Refused(f"no finished game {game} in {store.path}")
+        try:
+            check(record)
+        except RecordError as exc:
+            raise Refused(f"game {game}: {exc}") from None
     else:
         try:
-            with open(game, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as exc:
-            raise Refused(f"cannot read {game}: {exc.strerror or exc}") from None
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError:
-            try:  # JSON lines: the first record
-                record = json.loads(text.splitlines()[0])
-            except (json.JSONDecodeError, IndexError):
-                raise Refused(f"{game} holds no JSON record") from None
-    try:
-        check(record)
-    except RecordError as exc:
-        raise Refused(f"{game}: {exc}") from None
+            record = load(game)  # its sentence names the file
+        except RecordError as exc:
+            raise Refused(str(exc)) from None
     seats = len(record["players"])
     if view_as is not None and not 1 <= view_as <= seats:
         raise Refused(f"--as {view_as}: the game has seats 1 to {seats}")

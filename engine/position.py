@@ -20,12 +20,12 @@ A Position holds every secret of its game: it is for tests and tools, never for 
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, fields
 from typing import Any
 
 from . import cards as C
+from . import files
 from .errors import OptionsError
 from .events import FAIL_REASONS, Event
 from .game import _AFTER_CHALLENGE, END, Game, _shuffle
@@ -44,6 +44,9 @@ HISTORY_KINDS = ("turn", "action", "pass", "challenge", "prove", "redraw", "conc
                  "block", "lose", "exile", "gain", "steal", "exchange", "keep", "examine",
                  "examine_keep", "examine_swap", "drafted", "fail", "forfeit")
 _EVENT_FIELDS = ("kind", "seat", "target", "card", "cards", "amount", "action", "reason")
+#: The largest position file read (docs/BOTS.md): a position with a long history is a few
+#: kilobytes.
+MAX_FILE = 256 * 1024
 #: Why a seat loses an influence (R2.1, R5.3).
 LOSS_REASONS = (C.COUP, C.ASSASSINATE, CHALLENGE)
 
@@ -166,15 +169,13 @@ class Position:
 
     @classmethod
     def load(cls, path: str) -> Position:
-        """The position of a TOML file (the form of `from_dict`), checked against the rules
-        as `game` checks it: a file comes from outside, and is refused before it is used."""
+        """The position of a TOML file (the form of `from_dict`) of at most MAX_FILE bytes,
+        read and checked against the rules as `game` checks it: a file comes from outside,
+        and is refused before it is used."""
         try:
-            with open(path, "rb") as file:
-                data = tomllib.load(file)
-        except tomllib.TOMLDecodeError as exc:
-            raise PositionError(f"{path} is not TOML: {exc}") from None
-        except OSError as exc:
-            raise PositionError(f"{path} cannot be read: {exc.strerror or exc}") from None
+            data = files.parse_toml(files.text(files.read(path, MAX_FILE), path), path)
+        except files.FileError as exc:
+            raise PositionError(str(exc)) from None
         position = cls.from_dict(data)
         position.game()
         return position
@@ -382,8 +383,9 @@ class _Builder:
             if value is not None and (not isinstance(value, (list, tuple)) or not all(
                     type(v) is int for v in value)):
                 self.fail(f"{name} must be a list of whole numbers.")
-        if type(p.seed) is not int:
-            self.fail(f"seed must be a whole number, not {p.seed!r}.")
+        if type(p.seed) is not int or not 0 <= p.seed < 2**64:
+            self.fail(f"seed must be a whole number from 0 to 2**64 - 1 (a game's seeds), "
+                      f"not {p.seed!r}.")
         if d is not None and not isinstance(d, Decision):
             self.fail("decision must be a Decision.")
 

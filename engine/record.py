@@ -58,17 +58,23 @@ def make(*, game: int, table: str, table_name: str, number: int, options: dict, 
     }
 
 
+def check_format(record: object) -> None:
+    """RecordError unless `record` says it is a record of a version this code reads: what
+    is checked before anything else of it, whose fields another version may change."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordError("not a coup record (its format is not 'coup-record')")
+    version = record.get("version")
+    if type(version) is not int or not 1 <= version <= VERSION:
+        raise RecordError(f"a record of version {version!r}; this coup reads versions 1 to "
+                          f"{VERSION}")
+
+
 def play(record: dict) -> Iterator[tuple[Game, list[Event]]]:
     """The record's game move by move, through the engine from its options and seed: the
     deal first (with no events), then the game after each move with the events it made
     (one Game, changed in place). RecordError if the record is not one this code reads, or
     a move does not replay (the record is damaged)."""
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError("not a coup record (its format is not 'coup-record')")
-    version = record.get("version")
-    if not isinstance(version, int) or not 1 <= version <= VERSION:
-        raise RecordError(f"a record of version {version!r}; this coup reads versions 1 to "
-                          f"{VERSION}")
+    check_format(record)
     n = 0
     try:
         game = Game.new(Options.from_dict(record["options"]), int(record["seed"]))

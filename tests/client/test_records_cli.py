@@ -126,7 +126,7 @@ def damaged() -> dict:
 
 
 @pytest.mark.parametrize("content,said", [
-    ("{not json", "holds no JSON record"),
+    ("{not json", "is not JSON: Expecting property name"),
     (json.dumps({"format": "chess-pgn"}), "not a coup record"),
     (json.dumps(dict(record(), version=VERSION + 1)), f"a record of version {VERSION + 1}"),
     (json.dumps(damaged()), "move 2 does not replay"),
@@ -144,7 +144,7 @@ def test_replay_refuses_an_unknown_or_unfinished_game_and_a_seat_not_at_it(db, t
     assert "no finished game 9" in refused(["replay", "9", "--db", db], capsys)
     assert "no finished game 4" in refused(["replay", "4", "--db", db], capsys)  # in play
     assert "seats 1 to 3" in refused(["replay", "1", "--db", db, "--as", "4"], capsys)
-    assert "cannot read" in refused(["replay", str(tmp_path / "gone.json")], capsys)
+    assert "cannot be read" in refused(["replay", str(tmp_path / "gone.json")], capsys)
     assert "no such file" in refused(["replay", "1", "--db", str(tmp_path / "x.db")],
                                      capsys)
 
