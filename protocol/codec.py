@@ -1,9 +1,11 @@
 """The strict codec: messages to frame maps and back, checking every field on both ways.
 
 `encode` checks a message we are about to send and packs it (a failure is our own bug:
-LocalProtocolError). `decode` turns one unpacked frame into a message of an accepted type
-(a failure is the peer's: RemoteProtocolError). Nothing else ever escapes from here. The
-byte stream, frame limits and the handshake are connection.py's business.
+LocalProtocolError). `decode` turns one unpacked frame into a message of an accepted type,
+its fields checked and then their agreement with each other (consistency.py: a view's
+per-seat lists, seats, cards); a failure is the peer's: RemoteProtocolError. Nothing else
+ever escapes from here. The byte stream, frame limits and the handshake are
+connection.py's business.
 
 A message that goes to many connections is checked and packed once: `encode_once` for one
 that is the same for all, `UpdateFrames` for a move's update, whose view is the same for
@@ -26,6 +28,7 @@ import msgpack
 from engine import VIEW_FIELDS
 from engine.views import OWN
 
+from .consistency import CHECKS
 from .errors import LocalProtocolError, RemoteProtocolError
 from .messages import (
     ALL, BY_TYPE, DEADLINE, EVENT, SUMMARY, TABLE_ID, VIEW, Message, Update, wire_spec,
@@ -87,6 +90,9 @@ def decode(obj: Any, accepted: frozenset[str]) -> Message:
     cls = BY_TYPE[t]
     try:
         data = _CHECKS[cls](obj)
+        agrees = CHECKS.get(t)
+        if agrees is not None:
+            agrees(data)
     except Invalid as exc:
         raise RemoteProtocolError("bad_message", f"{t}: {exc}", re) from None
     return cls(**{name: data[name] for name in _NAMES[cls] if name in data})
