@@ -2,8 +2,8 @@
 protocol Connection, shared by the bot runner and the terminal client.
 
 `Link.open` connects and does the handshake, identifying with the player's key when given one
-(client/identity.py), and `Link.reopen` takes a seat back after a drop (trying again with
-growing pauses, for as long as the caller says); `send` writes a
+(client/identity.py), and `Link.reopen` takes a seat back after a drop (trying again after
+the pauses of the session's `Backoff`, for as long as the caller says); `send` writes a
 message (from any task); `receive` returns the next message (None when the server closed),
 having answered the pings before it, so that no caller has to. Ids for requests come from
 `next_id`. Connection failures are turned into `LinkError` with a sentence for people.
@@ -12,6 +12,7 @@ having answered the pings before it, so that no caller has to. Ids for requests 
 from __future__ import annotations
 
 import itertools
+import random
 from collections import deque
 from collections.abc import Callable
 
@@ -29,8 +30,14 @@ CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
 #: it), or the seat was taken up by a newer connection with the same token.
 FINAL_GOODBYES = frozenset({"server_shutdown", "replaced"})
-#: Seconds between tries to take a seat back: the first pause, doubled up to the last.
-FIRST_PAUSE, LAST_PAUSE = 0.25, 5.0
+#: Seconds between tries to connect again: the first pause's ceiling, doubled after each
+#: try up to the last. Each pause is drawn between 0 and its ceiling (full jitter), so that
+#: the clients of a server that dropped them all do not all come back at once.
+FIRST_PAUSE, LAST_PAUSE = 0.5, 30.0
+#: Seconds a connection must have stayed up for the pauses to start again from the first:
+#: a server that drops every connection at once (or sends a bad frame on each) sees the
+#: pauses grow, not a client trying thousands of times a minute.
+STEADY = 30.0
 #: Seconds one try to take a seat back may take.
 REOPEN_TIMEOUT = 5.0
 #: Seconds a player's client keeps trying to get its seat back (the server's default grace).
@@ -59,6 +66,33 @@ def parse_address(text: str) -> tuple[str, int]:
         return host or "127.0.0.1", int(port) if port else DEFAULT_PORT
     except ValueError:
         raise LinkError(f"{text!r} is not HOST or HOST:PORT") from None
+
+
+class Backoff:
+    """When to try to connect again: exponential back-off with full jitter, started again
+    after a connection that stayed up STEADY seconds. One per client session (the app's
+    connection, plain mode's, a bot runner's), handed to every `Link.reopen` it makes."""
+
+    def __init__(self, rng: Callable[[], float] = random.random) -> None:
+        #: Draws a number in [0, 1): the jitter (a test gives its own).
+        self.rng = rng
+        self.tries = 0
+        self._up_since: float | None = None
+
+    def pause(self) -> float:
+        """Seconds to wait before the next try; each ceiling is twice the last's."""
+        ceiling = min(LAST_PAUSE, FIRST_PAUSE * 2 ** min(self.tries, 16))
+        self.tries += 1
+        return self.rng() * ceiling
+
+    def connected(self) -> None:
+        self._up_since = trio.current_time()
+
+    def dropped(self) -> None:
+        """The connection made last is gone: if it lasted, the pauses start again."""
+        if self._up_since is not None and trio.current_time() - self._up_since >= STEADY:
+            self.tries = 0
+        self._up_since = None
 
 
 class Link:
@@ -149,26 +183,31 @@ class Link:
     @classmethod
     async def reopen(cls, host: str, port: int, name: str | None,
                      token: Callable[[], str | None] | None, lasting: float,
-                     max_frame: int = DEFAULT_MAX_FRAME,
+                     backoff: Backoff, max_frame: int = DEFAULT_MAX_FRAME,
                      identity: Credential | None = None) -> Link:
         """The connection again, after a drop: opened with the seat's reconnect token (no
-        `token` at all: with none, for a client that held no seat), tried with growing pauses
-        for `lasting` seconds. `token()` is asked before each try (None: the seat was given
-        up meanwhile). LinkError when no try is left."""
+        `token` at all: with none, for a client that held no seat), tried after the pauses
+        `backoff` says for `lasting` seconds. `token()` is asked before each try (None: the
+        seat was given up meanwhile). LinkError when no try is left."""
+        backoff.dropped()
         deadline = trio.current_time() + lasting
-        pause = FIRST_PAUSE
+        failed: LinkError | None = None
         while True:
+            pause = backoff.pause()
+            if failed is not None and trio.current_time() + pause > deadline:
+                raise failed
+            await trio.sleep(pause)
             held = token() if token else None
             if token and held is None:
                 raise LinkError("the seat was given up")
             try:
-                return await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT,
+                link = await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT,
                                       max_frame=max_frame, identity=identity)
-            except LinkError:
-                if trio.current_time() + pause > deadline:
-                    raise
-            await trio.sleep(pause)
-            pause = min(LAST_PAUSE, pause * 2)
+            except LinkError as exc:
+                failed = exc
+                continue
+            backoff.connected()
+            return link
 
     @property
     def name(self) -> str | None:

@@ -35,7 +35,7 @@ from protocol import (
 
 from .identity import Identity
 from .mind import Mind
-from .net import FINAL_GOODBYES, Link, LinkError
+from .net import FINAL_GOODBYES, Backoff, Link, LinkError
 
 log = logging.getLogger("coup.bot")
 
@@ -126,6 +126,7 @@ class BotRunner:
     async def _play_games(self) -> None:
         link = await Link.open(self.host, self.port, self.name, identity=self.identity)
         self.name = link.name or self.name
+        backoff = Backoff()
         try:
             if link.identified and link.identified.table:
                 await self._seated(link, "given back")
@@ -149,7 +150,8 @@ class BotRunner:
                     seated = self.token is not None
                     link = await Link.reopen(self.host, self.port, self.name,
                                              (lambda: self.token) if seated else None,
-                                             self.reconnect_for, identity=self.identity)
+                                             self.reconnect_for, backoff,
+                                             identity=self.identity)
                     if not seated and link.identified and link.identified.table:
                         await self._seated(link, "given back")  # the queue seated us meanwhile
             await link.send(Leave(id=link.next_id()))

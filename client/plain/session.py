@@ -34,7 +34,7 @@ from server import StoreError, serve
 
 from ..discovery import Browser, enabled
 from ..i18n import _
-from ..net import FINAL_GOODBYES, RECONNECT_FOR, Link, LinkError
+from ..net import FINAL_GOODBYES, RECONNECT_FOR, Backoff, Link, LinkError
 from ..tui.launch import Launch, default_name, practice_server, practice_table
 from ..tui.model import Pending, TableState
 from ..tui.narrate import error_text, event_text, move_label, presence_text, prompt
@@ -160,14 +160,15 @@ class Plain:
             self.status = 1
             return
         await self._connected(link)
+        backoff = Backoff()
         while True:
             reason, final = await self._pump(link)
             if self._token() is None or final:
                 break
-            self.say(_("Connection lost — reconnecting…"))
+            self.say(_("Connection lost: {reason} — reconnecting…").format(reason=reason))
             try:
                 link = await Link.reopen(host, port, self.name, self._token, RECONNECT_FOR,
-                                         identity=self.launch.identity)
+                                         backoff, identity=self.launch.identity)
             except LinkError as exc:
                 reason = str(exc)
                 break

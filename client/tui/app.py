@@ -216,6 +216,8 @@ class CoupApp(App):
         self.back_to_menu(reason)
 
     def on_connection_lost(self, msg: m.ConnectionLost) -> None:
+        # Why, said once: the banner says "reconnecting" for as long as it lasts.
+        self.notify(msg.reason, title=_("Connection lost"), severity="warning", timeout=10)
         self.redraw("connection")
 
     def on_reconnected(self, msg: m.Reconnected) -> None:

@@ -24,7 +24,7 @@ from protocol import Bye
 from server import ServerConfig, StoreError, serve
 
 from ..identity import Credential
-from ..net import FINAL_GOODBYES, RECONNECT_FOR, Link, LinkError
+from ..net import FINAL_GOODBYES, RECONNECT_FOR, Backoff, Link, LinkError
 from . import messages as m
 
 #: The largest frame the app takes from a server: what its get_game asks for, so that a
@@ -118,7 +118,7 @@ class Net:
                 return
             self.post(m.Connected(link.name or name or "", link.welcome.server,
                                   link.identified is not None))
-            reason = ""
+            reason, backoff = "", Backoff()
             while True:
                 reason, final = await self._pump(link)
                 if self.token is None or final:
@@ -126,7 +126,7 @@ class Net:
                 self.post(m.ConnectionLost(reason))
                 try:
                     link = await Link.reopen(host, port, name, lambda: self.token,
-                                             RECONNECT_FOR, max_frame=RECORD_FRAME,
+                                             RECONNECT_FOR, backoff, max_frame=RECORD_FRAME,
                                              identity=self.identity)
                 except LinkError:
                     break

@@ -8,12 +8,16 @@ against a Link whose `open` fails as the test says, on trio's autojumping clock.
 
 from __future__ import annotations
 
+import random
+from functools import partial
+
 import pytest
 import trio
 import trio.testing
 
-from client.net import Link, LinkError
+from client.net import LAST_PAUSE, RECONNECT_FOR, STEADY, Backoff, Link, LinkError
 from protocol import Chat, Connection, Hello, ListTables, Ping, Pong, Role, Welcome
+from tests.client.hostile import Hangup
 
 
 async def handshaken() -> tuple[Link, trio.testing.MemoryStream, Connection]:
@@ -74,22 +78,27 @@ def flaky():
     return Flaky
 
 
+def ceilings() -> Backoff:
+    """A back-off whose every pause is its whole ceiling (no jitter)."""
+    return Backoff(rng=lambda: 1.0)
+
+
 @pytest.mark.trio
 async def test_reopen_tries_again_with_growing_pauses(flaky, autojump_clock) -> None:
     flaky.failures = 3
-    link = await flaky.reopen("127.0.0.1", 1, "Ana", lambda: "seat-token", 60)
+    link = await flaky.reopen("127.0.0.1", 1, "Ana", lambda: "seat-token", 60, ceilings())
     assert isinstance(link, Flaky)
-    assert flaky.tries == [(0, "seat-token"), (0.25, "seat-token"), (0.75, "seat-token"),
-                           (1.75, "seat-token")]
+    assert flaky.tries == [(0.5, "seat-token"), (1.5, "seat-token"), (3.5, "seat-token"),
+                           (7.5, "seat-token")]
 
 
 @pytest.mark.trio
 async def test_reopen_gives_up_when_its_time_is_up(flaky, autojump_clock) -> None:
     flaky.failures = 100
     with pytest.raises(LinkError, match="refused"):
-        await flaky.reopen("127.0.0.1", 1, "Ana", lambda: "seat-token", 10)
-    # 0, 0.25, 0.75, 1.75, 3.75 and 7.75: a pause of 5 s more would end after 10 s.
-    assert [when for when, _token in flaky.tries] == [0, 0.25, 0.75, 1.75, 3.75, 7.75]
+        await flaky.reopen("127.0.0.1", 1, "Ana", lambda: "seat-token", 10, ceilings())
+    # After 0.5, 1, 2 and 4 s: a pause of 8 s more would end after 10 s.
+    assert [when for when, _token in flaky.tries] == [0.5, 1.5, 3.5, 7.5]
 
 
 @pytest.mark.trio
@@ -98,8 +107,48 @@ async def test_reopen_stops_when_the_seat_is_given_up(flaky, autojump_clock) -> 
     flaky.failures = 100
     tokens = iter(["seat-token", "seat-token", None])
     with pytest.raises(LinkError, match="given up"):
-        await flaky.reopen("127.0.0.1", 1, "Ana", lambda: next(tokens), 60)
+        await flaky.reopen("127.0.0.1", 1, "Ana", lambda: next(tokens), 60, ceilings())
     assert len(flaky.tries) == 2
+
+
+def test_each_pause_is_drawn_below_a_ceiling_that_doubles_to_thirty_seconds() -> None:
+    """Full jitter: a pause is anywhere from 0 to its ceiling, so that the clients a server
+    dropped together do not all come back in the same instant."""
+    draws = iter([0.0, 0.5, 0.999, 1.0] + [1.0] * 8)
+    backoff = Backoff(rng=lambda: next(draws))
+    assert [backoff.pause() for _ in range(12)] == [
+        0.0, 0.5, 0.999 * 2, 4, 8, 16, 30, 30, 30, 30, 30, 30]
+
+
+@pytest.mark.trio
+async def test_the_pauses_start_again_after_a_connection_that_stayed_up(flaky,
+                                                                       autojump_clock) -> None:
+    backoff = ceilings()
+    for _ in range(4):  # connections that dropped at once: 0.5, 1, 2, 4 s before each
+        await flaky.reopen("127.0.0.1", 1, "Ana", None, 60, backoff)
+    assert [when for when, _ in flaky.tries] == [0.5, 1.5, 3.5, 7.5]
+    await flaky.reopen("127.0.0.1", 1, "Ana", None, 60, backoff)  # 8 s, and it stays up
+    await trio.sleep(STEADY)
+    await flaky.reopen("127.0.0.1", 1, "Ana", None, 60, backoff)
+    assert flaky.tries[-1][0] - flaky.tries[-2][0] == STEADY + 0.5
+
+
+@pytest.mark.trio
+async def test_a_server_that_hangs_up_at_once_is_tried_a_few_times_a_minute(
+        autojump_clock) -> None:
+    """A real server that closes every connection it takes: in the two minutes a client
+    keeps trying for its seat, it tries 14 times (the jitter seeded), not thousands."""
+    hangup = Hangup()
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), hangup, 0)
+        port = listeners[0].socket.getsockname()[1]
+        start = trio.current_time()
+        with pytest.raises(LinkError, match="closed the connection"):
+            await Link.reopen("127.0.0.1", port, "Ana", lambda: "seat-token", RECONNECT_FOR,
+                              Backoff(rng=random.Random(7).random))
+        assert RECONNECT_FOR - LAST_PAUSE <= trio.current_time() - start <= RECONNECT_FOR
+        assert 8 <= hangup.connections <= 20
+        nursery.cancel_scope.cancel()
 
 
 @pytest.mark.trio

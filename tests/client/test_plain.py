@@ -234,7 +234,7 @@ def test_join_warns_once_and_comes_back_after_a_drop(clocked_server):
         # The server closes the connection under the client: it comes back to its seat.
         session = next(s for s in clocked_server.server.sessions if s.name == "Ana")
         session.stream.socket.shutdown(socket.SHUT_RDWR)
-        t.until("Connection lost — reconnecting…")
+        t.until("Connection lost: ")
         t.until("Reconnected: your seat is back.")
         # The snapshot's events were all told before the drop: the question comes next.
         assert choices_of(t.line()) == labels
