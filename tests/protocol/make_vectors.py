@@ -910,6 +910,18 @@ def bad_message() -> list:
         ("a record of another format",
          {"t": "game_record", "re": 11, "record": with_(RECORD, format="pgn")}),
         ("paused without message", {"t": "paused", "table": "k7tq2m", "paused": True}),
+        # each field fits its spec, but the view does not agree with itself (PROTOCOL.md, The
+        # view): a three-seat game's
+        ("coins of 2 seats in a view of 3", with_(snap, view=with_(VIEW, coins=[2, 2]))),
+        ("the viewer's seat past the table's", with_(snap, view=with_(VIEW, seat=3))),
+        ("a seat twice in waiting", with_(snap, view=with_(VIEW, waiting=[1, 1]))),
+        ("an Inquisitor in a base game's hand",
+         with_(snap, view=with_(VIEW, hands=[[VIEW["hands"][0][0], "inquisitor"], None,
+                                              None]))),
+        ("a deadline for a seat past the table's",
+         with_(snap, deadlines=[{"seat": 5, "ms": 1000}])),
+        ("an event's target past the table's",
+         with_(upd, events=[{"kind": "action", "seat": 0, "action": "coup", "target": 7}])),
     ]
     cases += [err(n + " (client)", c, pack(o), "bad_message", re=None) for n, o in client_cases]
     return cases
