@@ -13,6 +13,7 @@ import pytest
 
 import server
 from client.cli import main
+from client.record_file import MAX_FILE
 from client.i18n import set_language
 from engine.record import VERSION, check, replay
 from server.store import Store
@@ -110,6 +111,15 @@ def test_replay_opens_the_first_record_of_json_lines(db, tmp_path, monkeypatch, 
     path = tmp_path / "games.jsonl"
     path.write_text(capsys.readouterr().out)
     assert launched(["replay", str(path)], monkeypatch).record["game"] == 1
+
+
+def test_replay_reads_only_the_first_line_of_json_lines_past_the_cap(tmp_path, monkeypatch):
+    """`coup export` of a busy server is larger than replay's 2 MiB: its first record is
+    shown, and the rest of the file (here lines that are no records) is never parsed."""
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record()) + "\n" + ("not a record\n" * 300_000))
+    assert path.stat().st_size > MAX_FILE
+    assert launched(["replay", str(path)], monkeypatch).record == record()
 
 
 def test_replay_finds_a_game_by_id_in_the_players_own_store(db, monkeypatch):
