@@ -103,8 +103,17 @@ def replay(record: dict, upto: int | None = None) -> Game:
 
 def check(record: dict) -> Game:
     """The finished game a record replays to; RecordError unless it replays and ends as
-    its result says."""
+    its result says, and its players and take-overs are of the game's seats and moves."""
     game = replay(record)
+    seats = game.options.players
+    if [p.get("seat") for p in record["players"]] != list(range(seats)):
+        raise RecordError(f"the record's players are not its {seats} seats, one each in "
+                          f"seat order")
+    for takeover in record.get("takeovers") or ():
+        if takeover.get("seat") not in range(seats) or not isinstance(
+                takeover.get("after"), int) or not 0 <= takeover["after"] <= len(record["moves"]):
+            raise RecordError("a take-over of the record names a seat or a move the game "
+                              "did not have")
     result = record.get("result")
     if not game.over or not isinstance(result, dict):
         raise RecordError("the record's game is not over")

@@ -92,6 +92,14 @@ RECORDS = [
     ("no seed", _json(lambda r: r.pop("seed")), "record.seed: is required"),
     ("no players", _json(lambda r: r.pop("players")), "record.players: is required"),
     ("a lone surrogate", _with(table_name="\ud800"), "not text (a lone surrogate"),
+    ("players of 2 seats in a game of 3", _json(lambda r: r["players"].pop()),
+     "players are not its 3 seats"),
+    ("a seat played twice", _json(lambda r: r["players"][1].update(seat=0)),
+     "players are not its 3 seats"),
+    ("a take-over of seat 9", _with(takeovers=[{"seat": 9, "bot": "random", "after": 1,
+                                                "ms": 5}]), "a take-over of the record"),
+    ("a take-over after moves never made", _with(takeovers=[
+        {"seat": 1, "bot": "random", "after": 4000, "ms": 5}]), "a take-over of the record"),
     ("a first line past the cap", b"[" + b" " * (3 * 2**20) + b"]\n{}\n", "larger than 2 MiB"),
 ]
 

@@ -202,7 +202,9 @@ def _recorded_game(players: int, seed: int) -> dict:
         game=17, table=TABLE, table_name="Friday night", number=2, options=g.options.to_dict(),
         seed=seed, players=players_, started=1_767_225_600.0,
         finished=1_767_225_600.0 + 1.5 * len(moves), moves=moves,
-        takeovers=[{"seat": 2, "bot": "heuristic", "after": 3, "ms": 7500}],
+        # a person's seat (seat 1 is the bot's), as a game of two has no seat 2
+        takeovers=[{"seat": 2 if players > 2 else 0, "bot": "heuristic", "after": 3,
+                    "ms": 7500}],
         result={"winner": g.winner, "out": list(g.exiled)})
 
 
