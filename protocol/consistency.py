@@ -21,10 +21,16 @@ from engine.cards import ACTIONS_IN, CAST
 
 from .schema import Invalid
 
-#: The view's fields by the kind of value they hold (engine.View declares them).
-_KINDS: dict[str, list[str]] = {}
-for _field in VIEW_FIELDS:
-    _KINDS.setdefault(_field.kind, []).append(_field.name)
+
+def _by_kind() -> dict[str, list[str]]:
+    """The view's fields by the kind of value they hold (engine.View declares them)."""
+    kinds: dict[str, list[str]] = {}
+    for field in VIEW_FIELDS:
+        kinds.setdefault(field.kind, []).append(field.name)
+    return kinds
+
+
+_KINDS = _by_kind()
 _PER_SEAT = [name for kind, names in _KINDS.items() if kind.endswith("_by_seat")
              for name in names]
 _CARD_LISTS = ("face_up_by_seat", "hand_by_seat", "draft_set_by_seat")
