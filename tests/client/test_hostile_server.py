@@ -21,7 +21,7 @@ from client.plain.session import Plain
 from client.runner import BotRunner, Seating
 from client.tui.launch import Launch
 from engine.bots import make
-from tests.client.hostile import BROKE, BadSnapshot
+from tests.client.broken_servers import BROKE, BadSnapshot
 
 #: The server breaks off counting here: a client that never pauses would loop for ever on
 #: the autojumping clock, whose time only passes while every task waits.

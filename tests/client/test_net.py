@@ -17,7 +17,7 @@ import trio.testing
 
 from client.net import LAST_PAUSE, RECONNECT_FOR, STEADY, Backoff, Link, LinkError
 from protocol import Chat, Connection, Hello, ListTables, Ping, Pong, Role, Welcome
-from tests.client.hostile import Hangup
+from tests.client.broken_servers import Hangup
 
 
 async def handshaken() -> tuple[Link, trio.testing.MemoryStream, Connection]:

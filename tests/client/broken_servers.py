@@ -1,4 +1,4 @@
-"""Hostile servers on loopback, for the clients' tests: each is a trio handler for
+"""Broken and hostile servers on loopback, for the clients' tests: each is a trio handler for
 `trio.serve_tcp` that counts the connections it took.
 
 `Hangup` closes every connection as soon as it comes. `BadSnapshot` speaks the protocol
