@@ -29,6 +29,8 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "bad_nonce": (False, "identify's nonce is not the one this connection's welcome gave"),
     "wrong_server": (False, "identify's server id is not this server's"),
     "nonce_used": (False, "this connection has identified (or tried to) already"),
+    "bad_key": (False, "identify's key is not 64 lower-case hex digits, or not a key that a "
+                "signature can vouch for (small order, or not in canonical form)"),
     "bad_signature": (False, "identify's signature does not verify with its key"),
     "no_door": (False, "identify names a door, and this server takes no door's word"),
     "name_taken": (False, "the name asked for belongs to another identity on this server"),

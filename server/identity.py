@@ -4,7 +4,8 @@ A client proves it holds an Ed25519 key by signing the nonce its connection's we
 together with this server's id (protocol.Identify.signed): a signature made for another
 connection or another server proves nothing here. A client the SSH door started proves the
 door vouched for its identity the same way, with an HMAC under the door's proof
-(server/doorkey.py). A verified key is a player ("key:<hex>");
+(server/doorkey.py). A key is taken in one form only, lower-case hex, and a key that no
+signature can vouch for (server/publickey.py) is refused. A verified key is a player ("key:<hex>");
 the first key to use a name holds it on this server for good, and comes back to it. The
 names are held in memory, loaded from the store at startup, and every new one is written
 there; a server without a store knows its identities for as long as it runs.
@@ -15,6 +16,7 @@ sees one).
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 
@@ -23,9 +25,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from protocol import Identify
 
-from . import doorkey
+from . import doorkey, publickey
 from .store import Change, Store
 from .table import Refused
+
+
+#: The one form of a key: its 32 bytes as lower-case hex.
+_LOWER_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 def player_id(key: str) -> str:
@@ -64,6 +70,9 @@ class Identities:
             raise Refused("wrong_server", "That server id is not this server's.")
         if not spend():
             raise Refused("nonce_used", "This connection has identified already.")
+        if not _LOWER_HEX.fullmatch(msg.key):
+            # One key, one identity: the same bytes in upper case were a second player.
+            raise Refused("bad_key", "A key is sent as 64 lower-case hex digits.")
         if msg.door is not None:
             if self._door_secret is None:
                 raise Refused("no_door", "This server takes no door's word for an identity.")
@@ -71,6 +80,9 @@ class Identities:
                 raise Refused("bad_signature", "The door's proof does not verify for that "
                               "identity.")
             return
+        refused = publickey.refusal(bytes.fromhex(msg.key))
+        if refused is not None:
+            raise Refused("bad_key", refused)
         try:
             Ed25519PublicKey.from_public_bytes(bytes.fromhex(msg.key)).verify(
                 bytes.fromhex(msg.signature), Identify.signed(msg.server_id, msg.nonce))

@@ -39,7 +39,7 @@ from engine import record as records
 from . import ratings
 
 #: The schema this code reads and writes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: The statements that bring a file from version n - 1 to version n.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -133,6 +133,21 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         # The ratings by ordinal, as the leaderboard pages them and a profile counts its
         # rank: an index walked from the top, where each request sorted the whole table.
         "CREATE INDEX ratings_ordinal ON ratings(mu - 3 * sigma DESC, player)",
+    ),
+    4: (
+        # A key is kept in one form, lower-case hex: the server took upper case as another
+        # identity of the same key (issue 27), and refuses it now. Of the rows of one key,
+        # the lower-case one stays, else the first seen; the others (and the names they
+        # held) go, and every game and rating is the lower-case key's.
+        """DELETE FROM identities AS i WHERE key != lower(key) AND EXISTS (
+            SELECT 1 FROM identities AS j WHERE lower(j.key) = lower(i.key) AND j.key != i.key
+            AND (j.key = lower(j.key) OR (j.first_seen, j.key) < (i.first_seen, i.key)))""",
+        "UPDATE identities SET key = lower(key) WHERE key != lower(key)",
+        """DELETE FROM ratings AS r WHERE player GLOB 'key:*' AND player != lower(player)
+            AND EXISTS (SELECT 1 FROM ratings AS s WHERE lower(s.player) = lower(r.player)
+            AND s.player != r.player AND (s.player = lower(s.player) OR s.player < r.player))""",
+        "UPDATE ratings SET player = lower(player) WHERE player GLOB 'key:*'",
+        "UPDATE game_players SET player = lower(player) WHERE player GLOB 'key:*'",
     ),
 }
 

@@ -254,3 +254,42 @@ async def test_a_restarted_server_gives_the_seat_back_by_identity(tmp_path, keys
         assert snapshot.players[seat]["name"] == "ana" and "guest" not in snapshot.players[seat]
         await again.aclose()
         nursery.cancel_scope.cancel()
+
+
+#: The eight points of small order (libsodium's list), and two non-canonical encodings:
+#: the identity with x's sign bit set, and y = p (which is 0, as 00…00).
+SMALL_ORDER = [
+    "01" + "00" * 31,
+    "ec" + "ff" * 30 + "7f",
+    "00" * 32,
+    "00" * 31 + "80",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+]
+NON_CANONICAL = ["01" + "00" * 30 + "80", "ed" + "ff" * 30 + "7f"]
+
+
+@pytest.mark.parametrize("key", SMALL_ORDER + NON_CANONICAL)
+async def test_a_small_order_or_non_canonical_key_is_bad_key(connect, server, key):
+    """Issue 27: the key 01 00…00 signed for anything with R = 01 00…00, S = 0: anyone could
+    be that player. Every such key is refused before its signature is looked at."""
+    mallory = await connect("mallory")
+    welcome = welcome_of(mallory)
+    trivial = "01" + "00" * 63
+    answer = await mallory.request(Identify(id=new_id(), key=key, nonce=welcome["nonce"],
+                                            server_id=welcome["server_id"], signature=trivial))
+    assert answer.TYPE == "error" and answer.code == "bad_key"
+    assert all(s.player is None for s in server.lobby.sessions)
+
+
+async def test_a_key_in_upper_case_hex_is_bad_key_not_a_second_identity(connect, server, keys):
+    """Issue 27: the same key in upper-case hex was a second identity. One key, one form."""
+    ana = await connect("ana")
+    assert (await identify(ana, keys(1))).TYPE == "identified"
+    again = await connect("ana2")
+    answer = await identify(again, keys(1), key=keys(1).key.upper())
+    assert answer.TYPE == "error" and answer.code == "bad_key"
+    assert "lower-case" in answer.message
+    assert len(server.lobby.identities._keys) == 1

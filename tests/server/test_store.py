@@ -469,3 +469,24 @@ async def test_a_change_that_comes_alone_waits_for_company_and_shares_its_write(
         nursery.cancel_scope.cancel()
     assert writes == [2]
     store.close()
+
+
+async def test_keys_kept_in_upper_case_become_one_lower_case_identity(db, monkeypatch):
+    """Issue 27: a store of schema 3 may hold a key in upper case, a second identity of a
+    key also held in lower case. Brought up to date, each key is one identity, in lower
+    case: the lower-case row (or the first seen) keeps its name, the other's is freed."""
+    monkeypatch.setattr("server.store.SCHEMA_VERSION", 3)
+    old = Store(db)
+    a, b = "ab" * 32, "cd" * 32
+    old.write([("identity", (a, "ana", 1.0, 1.0)), ("identity", (a.upper(), "anA-copy", 2.0, 2.0)),
+               ("identity", (b.upper(), "bruno", 3.0, 3.0))])
+    with sqlite3.connect(db) as conn:
+        conn.executemany("INSERT INTO ratings VALUES (?, ?, 30, 1, 3, 3, 0)",
+                         [(f"key:{a}", "ana"), (f"key:{a.upper()}", "anA-copy"),
+                          (f"key:{b.upper()}", "bruno")])
+    old.close()
+    monkeypatch.undo()
+    store = Store(db)
+    assert sorted(store.identities()) == [(a, "ana"), (b, "bruno")]
+    assert {line["player"] for line in store.leaderboard()} == {f"key:{a}", f"key:{b}"}
+    store.close()
