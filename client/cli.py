@@ -276,7 +276,7 @@ def _practice_launch(args):
 def _client(args) -> int:
     """The terminal client: the menu (`coup`), a table against bots, or a server's lobby."""
     from .i18n import _, set_language
-    from .identity import IdentityError
+    from .identity import Identity, IdentityError
     from .net import LinkError, parse_address
 
     try:
@@ -291,6 +291,8 @@ def _client(args) -> int:
     except IdentityError as exc:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
+    if isinstance(identity, Identity) and identity.warning:
+        print(f"coup: warning: {identity.warning}", file=sys.stderr)
     launch = Launch(bell=args.bell)
     if args.command in ("play", "position"):
         launch = _practice_launch(args)
@@ -501,6 +503,8 @@ def _bot(args) -> int:
         # A bot's key is its own, never its owner's: a bot signing as its owner would take
         # the owner's seat back from them.
         runner.identity = load(args.identity or bot_path(runner.name))
+        if runner.identity.warning:
+            print(f"coup bot: warning: {runner.identity.warning}", file=sys.stderr)
         wins = trio.run(runner.run)
     except IdentityError as exc:
         print(f"coup bot: {exc}", file=sys.stderr)
