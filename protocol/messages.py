@@ -89,6 +89,7 @@ TABLE_SUMMARY = Map((
     Field("creator_seat", Nullable(SEAT), False),
     Field("code", TABLE_ID, False),
     Field("game", GAME_ID, False),
+    Field("game_rated", Bool(), False),
 ))
 
 #: engine.Options as a view carries it.

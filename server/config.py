@@ -63,6 +63,10 @@ class ServerConfig:
     queue_bot_fill: float = setting(0.0, "seconds a player waits in the quick-play queue "
                                     "before a table forms with server bots in the seats no "
                                     "one waits for; 0 = never")
+    rated_min_turns: int = setting(2, "turns a person must take by their own move in a rated "
+                                   "game (or be exiled in play first) for the game to move "
+                                   "ratings: a game someone joined and left at once counts "
+                                   "for no one")
     log_json: bool = setting(False, "log one JSON object per line")
     announce: bool = setting(False, "announce the server on the local network by mDNS "
                              "(DNS-SD), so that clients there list it: its name, address, "

@@ -176,8 +176,9 @@ CHANGES: dict[str, str] = {
     "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
     "result": "UPDATE games SET finished = ?, winner = ?, out = ? WHERE id = ?",
 }
-#: One more change is not a statement: ("rate", (game_id, time)) moves the ratings of a
-#: finished rated game's players (server/ratings.py), in the transaction with its result.
+#: One more change is not a statement: ("rate", (game_id, time, order, winner)) moves the
+#: ratings of a finished rated game's players by its finishing order of seats and the seat
+#: credited with the win (server/ratings.py), in the transaction with its result.
 
 #: A player's rating written over its last.
 RATING = ("INSERT INTO ratings (player, name, mu, sigma, games, wins, updated) "
@@ -368,14 +369,15 @@ class Store:
             raise StoreError(_why(exc)) from exc
 
     @staticmethod
-    def _rate(conn: sqlite3.Connection, game_id: int, when: float) -> None:
-        """Move the ratings of game `game_id`'s players, if it is rated and over."""
-        row = conn.execute("SELECT winner, out, rated, players FROM games WHERE id = ?",
+    def _rate(conn: sqlite3.Connection, game_id: int, when: float, order: list[int],
+              winner: int | None) -> None:
+        """Move the ratings of game `game_id`'s players, if it is rated and over, by its
+        finishing `order` of seats and the seat credited with the win (ratings.Standing)."""
+        row = conn.execute("SELECT finished, rated, players FROM games WHERE id = ?",
                            (game_id,)).fetchone()
-        if row is None or row[0] is None or not row[2]:
+        if row is None or row[0] is None or not row[1]:
             return
-        winner, out, _, seats = row
-        players: list[str | None] = [None] * len(json.loads(seats))
+        players: list[str | None] = [None] * len(json.loads(row[2]))
         names: dict[str, str] = {}
         for seat, player, name in conn.execute(
                 "SELECT seat, player, name FROM game_players WHERE game = ?", (game_id,)):
@@ -385,7 +387,7 @@ class Store:
         known = {p: ratings.Rating(mu, sigma, games, wins) for p, mu, sigma, games, wins in
                  conn.execute("SELECT player, mu, sigma, games, wins FROM ratings WHERE "
                               f"player IN ({','.join('?' * len(names))})", tuple(names))}
-        for player, r in ratings.rate(known, players, winner, json.loads(out)).items():
+        for player, r in ratings.rate(known, players, order, winner).items():
             conn.execute(RATING, (player, names[player], r.mu, r.sigma, r.games, r.wins, when))
 
     def server_id(self) -> str:

@@ -36,7 +36,8 @@ from typing import Protocol
 import trio
 
 from engine import (
-    Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize, visible_to,
+    ACTIONS, Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize,
+    visible_to,
 )
 from engine import record as records
 from engine.bots import Strategy
@@ -49,6 +50,7 @@ from protocol import (
 
 from . import log
 from .config import ServerConfig
+from .ratings import Standing
 from .recorder import Recorder
 from .session import Session
 from .store import Change
@@ -206,6 +208,8 @@ class Table:
         self.game_id: int | None = None
         self.games = 0
         self.game_started = 0.0
+        #: What the game in play will count for ratings, if it is rated (see ratings.py).
+        self.standing: Standing | None = None
         #: Changes for the store not yet handed to the recorder, and the frames held until
         #: they are durable: no one sees a move before it is (see _commit). `_in_flight`:
         #: hand-overs the recorder has not yet delivered; what is sent meanwhile waits too.
@@ -262,6 +266,8 @@ class Table:
         }
         if self.game_id is not None:
             info["game"] = self.game_id
+        if self.game is not None:
+            info["game_rated"] = self.standing is not None
         if members and self.code:
             info["code"] = self.code
         return info
@@ -299,12 +305,26 @@ class Table:
             return
         self.game_id = record["game"]
         self.game_started = datetime.fromisoformat(record["started"]).timestamp()
+        people = state.get("rated_people")
+        standing = Standing({int(seat): p for seat, p in people.items()}) if people else None
+        left_after: dict[int, list[int]] = {}
+        for takeover in record["takeovers"]:
+            left_after.setdefault(takeover["after"], []).append(takeover["seat"])
         for game, events in records.play(record):
             self.recent.extend(events)
             for seat in self.seats:
                 if seat.bot is not None and (game.alive[seat.index] or game.over):
                     seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
+            if standing is not None:  # what the game counted so far, as it was counted
+                played = len(game.history)
+                step = record["moves"][played - 1] if played else None
+                if step and step["by"] == "player" and step["move"]["kind"] in ACTIONS:
+                    standing.turn(step["seat"])
+                standing.exiled(game.exiled)
+                for seat in left_after.get(played, ()):
+                    standing.leave(seat)
         self.game = game
+        self.standing = standing
         if game.over:
             self.game_summary = summarize(game)
         self._changed_deadlines()
@@ -493,6 +513,8 @@ class Table:
             self._presence(seat, "left", name)
             return
         forfeit = self.options["on_disconnect"] == "forfeit"
+        if self.standing is not None and self.status == "playing":
+            self.standing.leave(seat.index)  # ranked here, whatever the seat does next
         self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
         if self.recorder and self.status == "playing":
             self._changes.append(("takeover", (self.game_id, seat.index, seat.bot.name,
@@ -624,13 +646,20 @@ class Table:
             self.game = Game.new(options, self.rng.randrange(2**63) if seeded else None)
         self.games += 1
         self.game_started = time.time()
+        self.standing = None
+        if self.options.get("rated") and self.recorder:
+            # Rated between people only: a table of one identity and bots or guests plays
+            # unrated, and its summary says so (game_rated false).
+            standing = Standing({s.index: s.player for s in self.seats
+                                 if s.human and s.player is not None})
+            self.standing = standing if standing.counts else None
         if self.recorder:
             self.game_id = self.recorder.store.take_game_id()
             players = [{"seat": s.index, "name": s.name, "bot": s.bot.name if s.bot else None}
                        for s in self.seats]
             self._changes.append(("game", (self.game_id, self.row, self.games, options.to_dict(),
                                            str(self.game.seed), players, self.game_started,
-                                           self.options.get("rated", False))))
+                                           self.standing is not None)))
             # Each seat's player as ratings know it: a server bot counts as its strategy.
             self._changes += [("player", (self.game_id, s.index, s.name,
                                           f"bot:{s.bot.name}" if s.bot else s.player))
@@ -668,6 +697,8 @@ class Table:
             self._send(session, MoveRejected(re=msg.id, code=illegal.code,
                                              message=illegal.message, state_id=game.state_id))
             return
+        if self.standing is not None and move.kind in ACTIONS:
+            self.standing.turn(seat.index)
         self._after_move(events, "player", session,
                          MoveAccepted(re=msg.id, state_id=game.state_id))
 
@@ -687,6 +718,8 @@ class Table:
                 self.game_id, len(game.history) - 1, seat, move.to_dict() if move else None,
                 game.state_id - 1, self._ms(), by)))
         self._changed_deadlines()
+        if self.standing is not None:
+            self.standing.exiled(game.exiled)
         over = game.over
         reveal = game.reveal().to_dict() if over else None
         if over:
@@ -720,12 +753,24 @@ class Table:
             if self.recorder:
                 self._changes.append(("result", (time.time(), game.winner, list(game.exiled),
                                                  self.game_id)))
-                if self.options.get("rated"):
-                    self._changes.append(("rate", (self.game_id, time.time())))
+                self._rate()
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
             self._changed()
+
+    def _rate(self) -> None:
+        """The finished game's ratings move with its result, if it is rated and counts."""
+        if self.standing is None:
+            return
+        result = self.standing.result(len(self.seats), self.game.winner,
+                                      self.config.rated_min_turns)
+        if result is None:
+            log.info("game_not_counted", table=self.id, game=self.game_id,
+                     turns=dict(self.standing.turns))
+            return
+        order, winner = result
+        self._changes.append(("rate", (self.game_id, time.time(), order, winner)))
 
     def _on_rematch(self, session: Session, msg) -> None:
         seat = self._own_seat(session)
@@ -891,6 +936,9 @@ class Table:
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
                        "bot_seed": s.bot_seed, "ready": s.ready, "player": s.player}
                       for s in self.seats],
+            # The people a rated game in play counts (its turns and departures are in its
+            # record): what a restarted server rates it by.
+            "rated_people": self.standing.people if self.standing else None,
         }
 
     def _send(self, session: Session, *frames) -> None:
