@@ -737,7 +737,8 @@ RATING_FIELDS = (
 #: A rated player on the leaderboard.
 RANKED = Map(RATING_FIELDS)
 #: A rated player's profile: its line of the leaderboard and its latest finished games.
-PROFILE = Map((*RATING_FIELDS, Field("recent", List(GAME_LINE, MAX_GAMES_LISTED))))
+PROFILE = Map((*RATING_FIELDS, Field("recent", List(GAME_LINE, MAX_GAMES_LISTED)),
+               Field("provisional", Bool(), False)))
 
 
 @dataclass(frozen=True, slots=True)

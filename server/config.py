@@ -63,6 +63,9 @@ class ServerConfig:
     queue_bot_fill: float = setting(0.0, "seconds a player waits in the quick-play queue "
                                     "before a table forms with server bots in the seats no "
                                     "one waits for; 0 = never")
+    provisional_games: int = setting(10, "rated games a player plays before the leaderboard "
+                                     "lists them (their own profile shows their rating "
+                                     "marked provisional until then); 0: list everyone")
     rated_min_turns: int = setting(2, "turns a person must take by their own move in a rated "
                                    "game (or be exiled in play first) for the game to move "
                                    "ratings: a game someone joined and left at once counts "

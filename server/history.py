@@ -1,6 +1,7 @@
 """The server's answers read from the store: about finished games, `list_games` (a page of
 them) and `get_game` (one game's record); about ratings, `get_leaderboard` (a page of the
-rated players) and `get_profile` (one player's).
+rated players past their provisional period) and `get_profile` (one player's, marked
+provisional while it is).
 
 Reads run in worker threads, a few at a time for the whole server, so a slow disk holds up
 no table; a session has at most PENDING requests being answered at once. A record's frame
@@ -54,8 +55,10 @@ class _Packed:
 class History:
     """The answers of one server, from its `store` (None: it keeps no records)."""
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: Store | None, provisional: int = 0) -> None:
         self.store = store
+        #: Rated games a player plays before the leaderboard lists them.
+        self.provisional = provisional
         self._readers = trio.CapacityLimiter(READERS)
         self._pending: Counter = Counter()
         self._cache: OrderedDict[int, _Packed] = OrderedDict()
@@ -112,7 +115,8 @@ class History:
     async def _ranking(self, msg: Message) -> Leaderboard:
         """A page of the leaderboard, and the offset of the next if there are more."""
         offset = msg.offset or 0
-        lines = await self._read(self.store.leaderboard, offset, MAX_RANKED + 1)
+        lines = await self._read(self.store.leaderboard, offset, MAX_RANKED + 1,
+                                 self.provisional)
         more = len(lines) > MAX_RANKED
         return Leaderboard(re=msg.id, players=lines[:MAX_RANKED],
                            next=offset + MAX_RANKED if more else None)
@@ -121,7 +125,7 @@ class History:
         """The profile of the rated player of that name, or no_such_player."""
         def read() -> dict | None:
             player = self.store.player_named(msg.name)
-            return self.store.profile(player) if player else None
+            return self.store.profile(player, established=self.provisional) if player else None
 
         profile = await self._read(read)
         if profile is None:

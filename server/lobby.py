@@ -77,7 +77,8 @@ class Lobby:
         #: The server's id and its identities' names.
         self.identities = Identities(self.recorder.store if self.recorder else None,
                                      door_secret)
-        self.history = history.History(self.recorder.store if self.recorder else None)
+        self.history = history.History(self.recorder.store if self.recorder else None,
+                                       config.provisional_games)
         self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}
         #: Private tables by their code as `code_key` keeps it.

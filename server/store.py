@@ -413,16 +413,17 @@ class Store:
         finally:
             conn.close()
 
-    def leaderboard(self, offset: int = 0, limit: int = 20) -> list[dict]:
-        """Rated players from the highest ordinal (mu - 3 sigma) down, `limit` from the
-        `offset`-th: rank, player, name, ordinal, mu, sigma, games, wins. (The order is
-        the index ratings_ordinal's, expression and all: so the page is read off it.)"""
+    def leaderboard(self, offset: int = 0, limit: int = 20, established: int = 0) -> list[dict]:
+        """Rated players of `established` rated games or more, from the highest ordinal
+        (mu - 3 sigma) down, `limit` from the `offset`-th: rank, player, name, ordinal, mu,
+        sigma, games, wins. (The order is the index ratings_ordinal's, expression and all:
+        so the page is read off it.)"""
         conn = self._reader()
         try:
             rows = conn.execute(
-                "SELECT player, name, mu, sigma, games, wins FROM ratings "
+                "SELECT player, name, mu, sigma, games, wins FROM ratings WHERE games >= ? "
                 "ORDER BY mu - 3 * sigma DESC, player LIMIT ? OFFSET ?",
-                (limit, offset)).fetchall()
+                (established, limit, offset)).fetchall()
         finally:
             conn.close()
         return [{"rank": offset + i + 1, "player": p, "name": n,
@@ -443,9 +444,11 @@ class Store:
             conn.close()
         return row[0] if row else None
 
-    def profile(self, player: str, recent: int = 10) -> dict | None:
+    def profile(self, player: str, recent: int = 10, established: int = 0) -> dict | None:
         """`player`'s rating, rank and record, with its `recent` latest finished games (as
-        `finished` lists them); None if it has never played a rated game."""
+        `finished` lists them); None if it has never played a rated game. The rank is
+        among players of `established` rated games or more; a player of fewer is marked
+        `provisional` (the place it has is the one it would have on the leaderboard)."""
         conn = self._reader()
         try:
             row = conn.execute("SELECT name, mu, sigma, games, wins FROM ratings "
@@ -453,8 +456,8 @@ class Store:
             if row is None:
                 return None
             name, mu, sigma, games, wins = row
-            rank = conn.execute("SELECT count(*) FROM ratings WHERE mu - 3 * sigma > ?",
-                                (mu - 3 * sigma,)).fetchone()[0] + 1
+            rank = conn.execute("SELECT count(*) FROM ratings WHERE mu - 3 * sigma > ? "
+                                "AND games >= ?", (mu - 3 * sigma, established)).fetchone()[0] + 1
         finally:
             conn.close()
         lines = self._lines(["g.finished IS NOT NULL",
@@ -463,7 +466,7 @@ class Store:
         return {"player": player, "name": name, "rank": rank,
                 "ordinal": round(mu - 3 * sigma, 3), "mu": round(mu, 3),
                 "sigma": round(sigma, 3), "games": games, "wins": wins,
-                "recent": lines}
+                "recent": lines} | ({"provisional": True} if games < established else {})
 
 
     def _reader(self) -> sqlite3.Connection:

@@ -128,7 +128,7 @@ async def test_a_rated_game_over_tcp_ranks_its_players_and_serves_their_profiles
     from tests.server.test_identity import identify
 
     server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                                 db=str(tmp_path / "coup.db")))
+                                 db=str(tmp_path / "coup.db"), provisional_games=1))
     async with trio.open_nursery() as nursery:
         await nursery.start(server.serve)
         peers = []
@@ -144,6 +144,7 @@ async def test_a_rated_game_over_tcp_ranks_its_players_and_serves_their_profiles
             await peer.request(Ready(id=new_id()))
         for peer in peers:
             await peer.expect("snapshot")
+        await take_turns(peers, 2)  # a game counts once each has played (issue 27)
         await play_out(peers, seed=random.Random(2).randrange(100))
         winner = next(p.name for p in peers if p.view.winner == p.seat)
         board = await peers[0].request(GetLeaderboard(id=new_id()))
@@ -165,16 +166,19 @@ async def test_a_rated_game_over_tcp_ranks_its_players_and_serves_their_profiles
 # ---------------------------------------------------------------- issue 27, over TCP
 
 @pytest.fixture
-async def rated(nursery, tmp_path):
-    """A server that keeps records (ratings live in its store), and `people(*names)`: peers
-    of those names, each identified with a key of its own."""
+async def rated(nursery, tmp_path, request):
+    """A server that keeps records (ratings live in its store) and lists every rated player
+    (a provisional period of 0 unless the test's server_config says), and `people(*names)`:
+    peers of those names, each identified with a key of its own."""
     from client.identity import load
     from server import Server, ServerConfig
     from tests.server.peer import Peer
     from tests.server.test_identity import identify
 
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                                 db=str(tmp_path / "coup.db")))
+    marker = request.node.get_closest_marker("server_config")
+    server = Server(ServerConfig(**{"port": 0, "bot_delay": 0, "response_clock": 0,
+                                    "turn_clock": 0, "db": str(tmp_path / "coup.db"),
+                                    "provisional_games": 0} | (marker.kwargs if marker else {})))
     await nursery.start(server.serve)
     peers = []
 
@@ -324,7 +328,7 @@ async def test_a_restarted_server_rates_a_game_by_the_turns_and_leaves_before_it
     from tests.server.test_identity import identify
 
     config = ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                          db=str(tmp_path / "coup.db"))
+                          db=str(tmp_path / "coup.db"), provisional_games=0)
     async with trio.open_nursery() as nursery:
         first = Server(config)
         await nursery.start(first.serve)
@@ -353,3 +357,38 @@ async def test_a_restarted_server_rates_a_game_by_the_turns_and_leaves_before_it
         assert board[1]["wins"] == 0
         await back.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_the_leaderboard_lists_players_past_their_provisional_period(tmp_path):
+    """Issue 27: like lichess, the board hides provisional ratings. chen has played three
+    rated games, ana and bruno six: with a period of four games, chen is not listed, ranks
+    are counted without chen, and chen's own profile says provisional."""
+    store = Store(str(tmp_path / "coup.db"))
+    for seed in range(3):
+        rated_game(store, ["key:ana", "key:bruno", "key:chen"], seed)
+    for seed in range(3, 6):
+        rated_game(store, ["key:ana", "key:bruno"], seed)
+    board = store.leaderboard(established=4)
+    assert {line["player"] for line in board} == {"key:ana", "key:bruno"}
+    assert [line["rank"] for line in board] == [1, 2]
+    chen = store.profile("key:chen", established=4)
+    assert chen["provisional"] is True and chen["games"] == 3 and chen["rank"] <= 3
+    assert "provisional" not in store.profile("key:ana", established=4)
+    assert len(store.leaderboard(established=3)) == 3
+    store.close()
+
+
+@pytest.mark.server_config(provisional_games=2)
+async def test_a_provisional_player_is_off_the_board_and_sees_their_own_rating(rated):
+    from protocol import GetProfile
+    from tests.server.helpers import play_out
+    from tests.server.peer import new_id
+
+    ana, bruno = await rated.people("ana", "bruno")
+    await sit([ana, bruno])
+    await take_turns([ana, bruno], 2)
+    await play_out([ana, bruno])
+    assert await leaderboard(ana) == []
+    mine = await ana.request(GetProfile(id=new_id(), name="ana"))
+    assert mine.TYPE == "profile" and mine.profile["provisional"] is True
+    assert mine.profile["games"] == 1
