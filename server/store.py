@@ -444,9 +444,11 @@ class Store:
             conn.close()
         return row[0] if row else None
 
-    def profile(self, player: str, recent: int = 10, established: int = 0) -> dict | None:
-        """`player`'s rating, rank and record, with its `recent` latest finished games (as
-        `finished` lists them); None if it has never played a rated game. The rank is
+    def profile(self, player: str, recent: int = 10, established: int = 0,
+                viewer: str | None = None) -> dict | None:
+        """`player`'s rating, rank and record, with its `recent` latest finished games that
+        `viewer` may see (as `finished` lists them); None if it has never played a rated
+        game. The rank is
         among players of `established` rated games or more; a player of fewer is marked
         `provisional` (the place it has is the one it would have on the leaderboard)."""
         conn = self._reader()
@@ -462,7 +464,7 @@ class Store:
             conn.close()
         lines = self._lines(["g.finished IS NOT NULL",
                              "g.id IN (SELECT game FROM game_players WHERE player = ?)"],
-                            [player], recent)
+                            [player], recent, viewer)
         return {"player": player, "name": name, "rank": rank,
                 "ordinal": round(mu - 3 * sigma, 3), "mu": round(mu, 3),
                 "sigma": round(sigma, 3), "games": games, "wins": wins,
@@ -501,10 +503,10 @@ class Store:
             conn.close()
 
     def finished(self, before: int | None = None, player: str | None = None,
-                 limit: int = 20) -> list[dict]:
-        """Finished games, newest first: those with an id below `before` (a page's cursor),
-        with a seat named `player` (in any case) if given; each as a line of a list: id,
-        table, players, winner's seat and the times."""
+                 limit: int = 20, viewer: str | None = None) -> list[dict]:
+        """Finished games that `viewer` may see (see `_lines`), newest first: those with an
+        id below `before` (a page's cursor), with a seat named `player` (in any case) if
+        given; each as a line of a list: id, table, players, winner's seat and the times."""
         where = ["g.finished IS NOT NULL"]
         params: list = []
         if before is not None:
@@ -513,10 +515,16 @@ class Store:
         if player is not None:
             where.append("g.id IN (SELECT game FROM game_players WHERE name = ?)")
             params.append(player)
-        return self._lines(where, params, limit)
+        return self._lines(where, params, limit, viewer)
 
-    def _lines(self, where: list[str], params: list, limit: int) -> list[dict]:
-        """The games that meet every condition of `where`, newest first, as list lines."""
+    def _lines(self, where: list[str], params: list, limit: int,
+               viewer: str | None) -> list[dict]:
+        """The games that meet every condition of `where`, newest first, as list lines:
+        of public tables, and of private ones only those `viewer` (a player id; None, a
+        guest) played in."""
+        where = [*where, "(t.code IS NULL OR g.id IN (SELECT game FROM game_players "
+                         "WHERE player = ?))"]
+        params = [*params, viewer]
         conn = self._reader()
         try:
             rows = conn.execute(
@@ -530,6 +538,22 @@ class Store:
         return [{"game": g, "table": t, "table_name": tn, "players": json.loads(p),
                  "winner": w, "started": records.iso(s), "finished": records.iso(f),
                  "moves": n} for g, t, tn, p, w, s, f, n in rows]
+
+    def keepers(self, game_id: int) -> frozenset[str] | None:
+        """Whose game `game_id`'s record is, if it is a private table's: the identities that
+        sat in it (a guest who played has no key to show for it). None for a public game."""
+        conn = self._reader()
+        try:
+            private = conn.execute("SELECT t.code IS NOT NULL FROM games g JOIN tables t "
+                                   "ON t.row = g.table_row WHERE g.id = ?",
+                                   (game_id,)).fetchone()
+            if not private or not private[0]:
+                return None
+            return frozenset(p for (p,) in conn.execute(
+                "SELECT player FROM game_players WHERE game = ? AND player GLOB 'key:*'",
+                (game_id,)))
+        finally:
+            conn.close()
 
     def record(self, game_id: int) -> dict | None:
         """The record of finished game `game_id` (engine.record's format), or None if there
