@@ -81,7 +81,7 @@ class Lobby:
                                        config.provisional_games)
         self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}
-        #: Private tables by their code as `code_key` keeps it.
+        #: Private tables by their code's hash (code_key).
         self.codes: dict[str, Table] = {}
         self.tokens: dict[str, Table] = {}
         #: Names taken (casefolded), by sessions and by seats' tokens; what each holds.
@@ -300,8 +300,8 @@ class Lobby:
         self.tables[table.id] = table
         self._members.setdefault(table, set())
         self._issued.setdefault(table, set())
-        if table.code:
-            self.codes[code_key(table.code)] = table
+        if table.private:
+            self.codes[table.code_hash] = table
         self._nursery.start_soon(self._run_table, table)
 
     def _join(self, session: Session, msg) -> None:
@@ -310,7 +310,7 @@ class Lobby:
         if msg.table:
             table = self.tables.get(msg.table)
             # A private table is joined with its code only: its id is no secret to its members.
-            if table is not None and table.code:
+            if table is not None and table.private:
                 table = None
         else:
             table = self._by_code(session, msg.code or "")
@@ -397,8 +397,8 @@ class Lobby:
     def _forget(self, table: Table, failed: bool) -> None:
         """`table` has closed: its id, code and tokens are gone, its members in the lobby."""
         self.tables.pop(table.id, None)
-        if table.code:
-            self.codes.pop(code_key(table.code), None)
+        if table.private:
+            self.codes.pop(table.code_hash, None)
         for token in self._issued.pop(table):
             self.tokens.pop(token, None)
             self._free_name(token)
@@ -441,7 +441,7 @@ class Lobby:
     def _listing_frame(self) -> Frame:
         """The public tables worth listing, tables waiting for players first, packed."""
         if self._listing is None:
-            public = [t for t in self.tables.values() if t.code is None and not t.closed]
+            public = [t for t in self.tables.values() if not t.private and not t.closed]
             public.sort(key=lambda t: (t.status != "waiting", t.free_seats == 0, t.id))
             self._listing = encode_once(Tables(tables=[t.summary() for t in
                                                        public[:MAX_LISTED]]))

@@ -9,7 +9,7 @@ each use a connection of their own, which WAL mode lets read while the writer wr
 Play is append-only: a game's row is written when it starts and completed when it ends, and
 each accepted move, forfeit and bot take-over is a row of its own, never rewritten. A table's
 own row (its seats, whose names and tokens change before and between games) is updated.
-Reconnect tokens are kept only as hashes; seeds, which decide every hidden card, are why the
+Reconnect tokens and private codes are kept only as hashes; seeds, which decide every hidden card, are why the
 file is created readable by its owner only (0600).
 
 The schema's version is SQLite's `user_version`; MIGRATIONS[n] brings a file from version
@@ -20,6 +20,7 @@ from a newer coup is refused.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -39,7 +40,7 @@ from engine import record as records
 from . import ratings
 
 #: The schema this code reads and writes.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: The statements that bring a file from version n - 1 to version n.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -149,7 +150,20 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "UPDATE ratings SET player = lower(player) WHERE player GLOB 'key:*'",
         "UPDATE game_players SET player = lower(player) WHERE player GLOB 'key:*'",
     ),
+    5: (
+        # A private table's code is kept as its hash (code_key), as tokens are: whoever
+        # reads the file (a backup) must not be able to join the table with it.
+        "UPDATE tables SET code = code_key(code) WHERE code IS NOT NULL",
+    ),
 }
+
+def code_key(code: str) -> str:
+    """A private table's code as the server and its store know it: the SHA-256 of the code
+    as typed in any case, with or without dashes and spaces. The file then holds nothing
+    that joins a table, and the table is still found by the code its players type."""
+    typed = "".join(c for c in code.upper() if c not in "- ")
+    return hashlib.sha256(typed.encode()).hexdigest()
+
 
 def default_path(kind: str) -> str:
     """Where records are kept unless told: `kind` "server" for `coup serve`, "play" for the
@@ -300,6 +314,7 @@ class Store:
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
+        conn.create_function("code_key", 1, code_key, deterministic=True)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise StoreError(f"the file is of schema version {version}, from a newer coup; "

@@ -53,7 +53,7 @@ from .config import ServerConfig
 from .ratings import Standing
 from .recorder import Recorder
 from .session import Session
-from .store import Change
+from .store import Change, code_key
 from .thinking import Thinkers
 
 #: The bot that takes a seat after the grace when the table names none.
@@ -151,11 +151,6 @@ def token_key(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def code_key(code: str) -> str:
-    """A code as typed (any case, with or without dashes and spaces), as codes are kept."""
-    return "".join(c for c in code.upper() if c not in "- ")
-
-
 class Table:
     """A table and its game. Only `run` (the table's task) changes it; others `submit`."""
 
@@ -181,7 +176,12 @@ class Table:
         #: The creator's seat, while the creator holds it: a seat, never a name, for names
         #: are not unique and a seat someone left can be taken by another of that name.
         self.creator_seat: Seat | None = None
+        #: A private table's code, while the server knows it in clear: a table resumed
+        #: from the store knows only its hash (its members keep the code).
         self.code = new_code() if options["private"] else None
+        self.private: bool = options["private"]
+        #: How the lobby finds a private table by the code a player types (code_key).
+        self.code_hash = code_key(self.code) if self.code else None
         self.seats = [Seat(i) for i in range(options["seats"])]
         self.spectators: set[Session] = set()
         self.game: Game | None = None
@@ -222,7 +222,7 @@ class Table:
         self._resumed = trio.Event()
         if recorder and row is None:
             self._changes.append(("table", (self.row, self.id, self.name, self.options,
-                                            self.code, self._state(), time.time())))
+                                            self.code_hash, self._state(), time.time())))
 
     # ------------------------------------------------------------------ outside the task
 
@@ -282,7 +282,8 @@ class Table:
         move as they were. Its people are away, with their grace to come back; the decisions
         open get their whole clocks again. Called by the lobby before the task runs."""
         state = saved["state"]
-        self.code = saved["code"]
+        self.code = None
+        self.code_hash = saved["code"]
         self.status = state["status"]
         self.games = state["games"]
         now = trio.current_time()
@@ -334,7 +335,7 @@ class Table:
     async def run(self) -> None:
         """Handle the inbox and keep the clocks until the table closes. An exception that
         escapes ends this table only: the lobby that runs it tells its members."""
-        log.info("table_created", table=self.id, seats=len(self.seats), private=bool(self.code))
+        log.info("table_created", table=self.id, seats=len(self.seats), private=self.private)
         try:
             async with self._inbox:
                 while not self.closed:
