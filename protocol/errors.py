@@ -33,7 +33,12 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
                 "signature can vouch for (small order, or not in canonical form)"),
     "bad_signature": (False, "identify's signature does not verify with its key"),
     "no_door": (False, "identify names a door, and this server takes no door's word"),
-    "name_taken": (False, "the name asked for belongs to another identity on this server"),
+    "name_taken": (False, "the name asked for (or one a reader would take for it) belongs to "
+                   "another identity on this server"),
+    "name_reserved": (False, "the name asked for is a guest's or a bot's (or looks like one): "
+                      "no identity may take it"),
+    "too_many_identities": (False, "the address has made as many new identities as the server "
+                            "allows an hour: use a key it knows, or wait"),
 }
 
 #: Codes of lobby and table requests (never close the connection).

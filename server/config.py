@@ -63,6 +63,10 @@ class ServerConfig:
     queue_bot_fill: float = setting(0.0, "seconds a player waits in the quick-play queue "
                                     "before a table forms with server bots in the seats no "
                                     "one waits for; 0 = never")
+    identities_per_hour: int = setting(20, "new identities (keys the server has not seen) "
+                                       "one address (an IPv6 /64) may make per hour; more "
+                                       "are refused too_many_identities, known keys come "
+                                       "back as ever")
     provisional_games: int = setting(10, "rated games a player plays before the leaderboard "
                                      "lists them (their own profile shows their rating "
                                      "marked provisional until then); 0: list everyone")

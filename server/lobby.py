@@ -12,9 +12,12 @@ list of tables to the sessions that asked for it at most a few times a second, w
 churn, and it limits wrong private codes per address. Requests for records it hands to
 `history`, which answers them.
 
-Names are unique among the server's players (whatever their case): a name is taken while a
-connected session has it, or a seat holds it for a player who may come back with its token.
-A newcomer asking for a taken name gets it with a suffix (`ana-2`), and its `welcome` says so.
+Names are unique among the server's players, and so are names a reader would take for one
+another (`alice`, `ALICE`, `аlice` with a Cyrillic а: server/names.py): a name is taken
+while a connected session has it, a seat holds it for a player who may come back with its
+token, or an identity holds it; and guests' and bots' names are taken by them. A newcomer
+asking for a taken name gets it with a suffix (`ana-2`), and its `welcome` says so. New
+identities are limited per address and hour.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from .config import ServerConfig
 from .doorkey import load_secret
 from .identity import Identities, player_id
 from .limits import TokenBucket
+from .names import name_key, reserved
 from .queue import Formed, QuickPlay, Wish
 from .session import Session
 from .thinking import Thinkers
@@ -84,7 +88,7 @@ class Lobby:
         #: Private tables by their code's hash (code_key).
         self.codes: dict[str, Table] = {}
         self.tokens: dict[str, Table] = {}
-        #: Names taken (casefolded), by sessions and by seats' tokens; what each holds.
+        #: Names taken (by name_key), by sessions and by seats' tokens; what each holds.
         self._names: Counter[str] = Counter()
         self._held: dict[Session | str, str] = {}
         #: Sessions that said hello and have not ended.
@@ -100,6 +104,8 @@ class Lobby:
         #: that tried one last at the end; and the bucket of the addresses beyond them.
         self._code_tries: dict[str, TokenBucket] = {}
         self._crowd: TokenBucket | None = None  # made in `run`: it keeps trio's time
+        #: New identities made per address (an IPv6 address counts by its /64).
+        self._new_identities: dict[str, TokenBucket] = {}
         #: The list of tables as packed since it last changed: one for every request.
         self._listing: Frame | None = None
         self._dirty = trio.Event()
@@ -140,7 +146,9 @@ class Lobby:
         key = token_key(token) if token else None
         table = self.tokens.get(key) if key else None
         held = table.name_for(key) if table is not None else None
-        name = held or self._unique(name)  # a returning player's name is its seat's
+        # A returning player's name is its seat's; a session that asked for none has the
+        # guest name the server gave it, which is reserved for it.
+        name = held or self._unique(name, own=session.asked is None)
         self._take_name(session, name)
         return name
 
@@ -322,7 +330,14 @@ class Lobby:
         here; a table that keeps a seat of that player gives it back (the client may have
         been closed with its token)."""
         self.identities.verify(msg, session.nonce, session.spend_nonce)
+        new = not self.identities.known(msg.key)
+        made = self._identities_made(_address_key(session.address)) if new else None
+        if made is not None and made.peek() < 1:
+            raise Refused("too_many_identities", "Your address has made as many new "
+                          "identities as it may this hour: use one you have, or wait.")
         name, visit = self.identities.bind(msg.key, session.asked, session.name)
+        if made is not None:
+            made.take()
         if self.recorder:
             self._nursery.start_soon(self.recorder.commit, [visit])
         player = player_id(msg.key)
@@ -338,6 +353,18 @@ class Lobby:
             table.submit(session, (RESEAT, player))
         log.info("identified", session=session.number, name=name, player=player,
                  reseated=table.id if table else None)
+
+    def _identities_made(self, address: str) -> TokenBucket:
+        """The new identities `address` may still make (--identities-per-hour, refilled
+        over the hour). Addresses that are forgiven all are forgotten once many are kept."""
+        made = self._new_identities.get(address)
+        if made is None:
+            if len(self._new_identities) >= CODE_ADDRESSES:
+                self._new_identities = {a: b for a, b in self._new_identities.items()
+                                        if b.peek() < b.burst}
+            per_hour = self.config.identities_per_hour
+            made = self._new_identities[address] = TokenBucket(per_hour / 3600, per_hour)
+        return made
 
     def _by_code(self, session: Session, code: str) -> Table | None:
         """The private table of `code`. Wrong codes are limited per address, and over the
@@ -411,10 +438,11 @@ class Lobby:
 
     # ------------------------------------------------------------------ names
 
-    def _unique(self, name: str) -> str:
+    def _unique(self, name: str, own: bool = False) -> str:
         """`name`, or if it is taken the first of `name-2`, `name-3`, … that is not (cut so
-        that it stays within a name's length on the wire)."""
-        if not self._taken(name):
+        that it stays within a name's length on the wire). With `own`, `name` is the guest
+        name the server gave, which is not reserved from its session."""
+        if not self._taken(name, own):
             return name
         for number in itertools.count(2):
             suffix = f"-{number}"
@@ -422,12 +450,14 @@ class Lobby:
             if not self._taken(candidate):
                 return candidate
 
-    def _taken(self, name: str) -> bool:
-        """Someone here has `name`, or an identity holds it (which a guest may not take)."""
-        return bool(self._names[name.casefold()]) or self.identities.holder(name) is not None
+    def _taken(self, name: str, own: bool = False) -> bool:
+        """Someone here has `name` (or a lookalike), an identity holds it (which a guest
+        may not take), or it is a guest's or a bot's (unless it is the session's `own`)."""
+        return (bool(self._names[name_key(name)]) or self.identities.holder(name) is not None
+                or not own and reserved(name) is not None)
 
     def _take_name(self, holder: Session | str, name: str) -> None:
-        key = name.casefold()
+        key = name_key(name)
         self._held[holder] = key
         self._names[key] += 1
 
