@@ -417,6 +417,17 @@ def valid_client() -> list:
         ("profile", {"t": "profile", "re": 16, "profile": dict(RANKED, recent=[GAME_LINE])}),
         ("table of a quick-play table (rated)",
          {"t": "table", "info": with_(SUMMARY, options={"seats": 4, "rated": True})}),
+        ("table of a rated table whose game plays unrated (one identified person)",
+         {"t": "table", "info": with_(SUMMARY, options={"seats": 4, "rated": True}, game=12,
+                                      game_rated=False)}),
+        ("profile of a provisional player",
+         {"t": "profile", "re": 16, "profile": dict(RANKED, recent=[], provisional=True)}),
+        ("error: a key of small order",
+         {"t": "error", "code": "bad_key", "re": 3, "message":
+          "That key is a point of small order: any signature would do for it."}),
+        ("error: a name a bot has",
+         {"t": "error", "code": "name_reserved", "re": 3, "message":
+          "The name random is a bot's on this server. Choose another name."}),
         ("error: queued already",
          {"t": "error", "code": "already_queued", "message": "You are in the queue already.",
           "re": 12}),
