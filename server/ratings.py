@@ -97,6 +97,12 @@ class Standing:
         return order + self.departed[::-1], None if winner in self.left else winner
 
 
+def finishing_order(winner: int, out: Sequence[int]) -> list[int]:
+    """Seats from first to last as a record's result gives them: the winner, then the
+    exiled, last out first (the order of a game no one left)."""
+    return [winner, *reversed(out)]
+
+
 def rate(ratings: dict[str, Rating], players: Sequence[str | None], order: Sequence[int],
          winner: int | None) -> dict[str, Rating]:
     """The new ratings of the players of one finished game (`players[seat]`, None for a

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from server.ratings import Rating, Standing, rate
+from server.ratings import Rating, Standing, finishing_order, rate
 from server.store import Store
 from tests.server.recorded import add_game, add_table
 
@@ -20,6 +20,7 @@ async def test_the_finishing_order_is_the_winner_then_the_last_out_first():
                         turns=Counter({0: 2, 1: 2, 2: 2, 3: 2}))
     standing.exiled([0, 3, 1])
     assert standing.result(4, winner=2, min_turns=2) == ([2, 1, 3, 0], 2)
+    assert finishing_order(2, [0, 3, 1]) == [2, 1, 3, 0]  # as a record's result says it
 
 
 async def test_a_leaver_departs_where_they_left_and_the_seat_wins_for_no_one():
