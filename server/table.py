@@ -46,6 +46,7 @@ from protocol import (
     MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, MoveRequest, Ok,
     Paused, Presence, Snapshot, TableInfo, UpdateFrames, encode_once,
 )
+from protocol.text import name_or_none
 
 from . import log
 from .config import ServerConfig
@@ -1012,8 +1013,11 @@ def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],
         "on_disconnect": raw.get("on_disconnect", "bot"),
         "rated": raw.get("rated", False),
     }
-    if raw.get("name"):
-        options["name"] = raw["name"]
+    if "name" in raw:
+        options["name"] = name_or_none(raw["name"])
+        if options["name"] is None:
+            raise Refused("bad_message", "Table names must be printable, as player names "
+                          "are: no control, format or invisible characters, and not blank.")
     if raw.get("bots"):
         if raw["bots"] not in allowed:
             raise Refused("unknown_strategy", f"This server seats no bot strategy "

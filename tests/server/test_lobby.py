@@ -109,6 +109,27 @@ async def test_refused_creates(connect):
     assert reply.TYPE == "error" and reply.code == "already_at_table"
 
 
+#: The issue's table name: a window title, a cleared screen, red, and a second line.
+HOSTILE = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\nFAKE LINE"[:32]
+
+
+@pytest.mark.parametrize("name", [
+    HOSTILE, "\x1b]52;c;cHduZWQ=\x07",  # an OSC 52 clipboard write
+    "\u202eelbat s'ana", "ana\u200b", "\u3164", "   ", "two\nlines", "del\x7f", "c1\x9b2J",
+])
+async def test_a_table_name_is_checked_as_a_player_name_is(connect, name):
+    """A table's name reaches every lobby viewer's terminal and its records: the server
+    takes only what it would take as a player's name (printable, not blank), and says so."""
+    ana, viewer = await connect("ana"), await connect("viewer")
+    assert (await viewer.request(ListTables(id=new_id()))).TYPE == "tables"
+    reply = await create(ana, name=name)
+    assert reply.TYPE == "error" and reply.code == "bad_message"
+    assert "printable" in reply.message
+    assert (await create(ana, name="  Ana's den  ")).TYPE == "joined"  # trimmed, as names are
+    pushed = await viewer.expect("tables")
+    assert [t["name"] for t in pushed.tables] == ["Ana's den"]
+
+
 # ------------------------------------------------------------------ joining
 
 
