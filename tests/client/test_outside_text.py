@@ -7,6 +7,11 @@ strings are there, as visible escapes.
 
 from __future__ import annotations
 
+import trio
+
+from client.discovery import Found
+from client.plain.finder import Finder
+from protocol.discovery import Announcement
 from tests.client.hostile import CLIPBOARD, ESCAPES, HostileServer, unsafe
 from tests.client.transcript import Transcript
 
@@ -30,3 +35,40 @@ def test_plain_mode_shows_a_hostile_servers_strings_as_visible_escapes():
     assert "\\x1b]0;PWNED\\x07\\x1b[2J" in out and "\\x1b]52;c;" in out
     assert "[b]bold[/b]" in out
     assert ESCAPES not in out and CLIPBOARD[:8] not in out
+
+
+def test_plain_modes_finder_says_a_hostile_announcement_as_visible_escapes():
+    said = Announcement.read({b"name": (ESCAPES + CLIPBOARD).encode(), b"versions": b"1",
+                              b"tables": b"1", b"players": b"2"})
+    lines: list[str] = []
+    browsers = []
+
+    async def main():
+        looking = trio.Event()
+
+        def discover(changed):
+            browsers.append(changed)
+            looking.set()
+            return FakeBrowser()
+
+        finder = Finder(lines.append, discover=discover)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(finder.run)
+            await looking.wait()
+            found = Found("x._coup._tcp.local.", said.name, "10.0.0.1", 7654, 1, 2)
+            await trio.to_thread.run_sync(browsers[0], found.key, found)
+            finder.typed("list", "list")
+            finder.typed("1", None)
+        return finder.where
+
+    assert trio.run(main) == ("10.0.0.1", 7654)
+    out = "\n".join(lines)
+    assert not unsafe(out, newlines=True) and "\\x1b]0;PWNED" in out
+    assert sum("PWNED" in line for line in lines) == 3  # heard, listed, joined
+
+
+class FakeBrowser:
+    """What Finder closes when it is done: a browser that heard nothing of its own."""
+
+    def close(self) -> None:
+        pass
