@@ -404,8 +404,6 @@ def _store(path: str | None, kind: str):
 
 def _export(args) -> int:
     """`coup export`: every finished game's record, oldest first, one JSON line each."""
-    import json
-
     try:
         store = _store(args.db, "server")
     except Refused as exc:
@@ -413,10 +411,29 @@ def _export(args) -> int:
         return 2
     try:
         for record in store.export(args.since):
-            print(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+            print(_json_line(record))
     finally:
         store.close()
     return 0
+
+
+def _json_line(value) -> str:
+    """`value` as one line of JSON that is safe for a terminal and exact: what
+    protocol.text would not show as it is (a name's U+202E, DEL) is written as a JSON
+    escape, the rest as it is."""
+    import json
+
+    from protocol.text import printable
+
+    def escaped(c: str) -> str:
+        # json.dumps escapes every control but DEL, and a character past U+FFFF as the
+        # pair of escapes JSON wants.
+        return "\\u007f" if c == "\x7f" else json.dumps(c)[1:-1]
+
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(c if printable(c) else escaped(c) for c in text)
 
 
 def _record(game: str, db: str | None, view_as: int | None) -> dict:

@@ -7,12 +7,17 @@ strings are there, as visible escapes.
 
 from __future__ import annotations
 
+import json
+
 import trio
 
+from client.cli import main
 from client.discovery import Found
 from client.plain.finder import Finder
 from protocol.discovery import Announcement
+from server.store import Store
 from tests.client.hostile import CLIPBOARD, ESCAPES, HostileServer, unsafe
+from tests.client.records import PLAYERS, keep
 from tests.client.transcript import Transcript
 
 
@@ -35,6 +40,26 @@ def test_plain_mode_shows_a_hostile_servers_strings_as_visible_escapes():
     assert "\\x1b]0;PWNED\\x07\\x1b[2J" in out and "\\x1b]52;c;" in out
     assert "[b]bold[/b]" in out
     assert ESCAPES not in out and CLIPBOARD[:8] not in out
+
+
+#: Seats of a recorded game whose names were made before any server checked them.
+HOSTILE_PLAYERS = [dict(PLAYERS[0], name=ESCAPES[:32]), dict(PLAYERS[1], name="\u202eevil\u200b"),
+                   PLAYERS[2]]
+
+
+def test_export_writes_hostile_names_as_json_escapes_and_exactly(tmp_path, capsys):
+    """A store is a file: what it holds is exported exactly, but as JSON's escapes, never
+    as the raw characters (U+202E would turn the terminal's line around)."""
+    path = str(tmp_path / "games.db")
+    store = Store(path)
+    keep(store, 3, players=HOSTILE_PLAYERS)
+    store.close()
+    assert main(["export", "--db", path]) == 0
+    out = capsys.readouterr().out
+    assert not unsafe(out, newlines=True)
+    (line,) = out.splitlines()
+    assert [p["name"] for p in json.loads(line)["players"]] == [p["name"] for p in
+                                                                HOSTILE_PLAYERS]
 
 
 def test_plain_modes_finder_says_a_hostile_announcement_as_visible_escapes():
