@@ -439,11 +439,14 @@ def _json_line(value) -> str:
 def _record(game: str, db: str | None, view_as: int | None) -> dict:
     """The record `coup replay` shows: game number `game` in the store (`db`, by default
     the player's own), or else the file `game` names (a record, or JSON lines of them: the
-    first); Refused unless it replays to its result and has seat `view_as` (from 1)."""
+    first); Refused unless it replays to its result and has seat `view_as` (from 1). Its
+    strings are made safe for a terminal (protocol.text.shown) as it is read: anyone can
+    write a record file, and the store's names may be older than the server's checks."""
     import json
     import os
 
     from engine.record import RecordError, check
+    from protocol.text import shown_in
 
     if game.isdigit() and not os.path.exists(game):
         store = _store(db, "play")
@@ -466,6 +469,7 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
                 record = json.loads(text.splitlines()[0])
             except (json.JSONDecodeError, IndexError):
                 raise Refused(f"{game} holds no JSON record") from None
+    record = shown_in(record)
     try:
         check(record)
     except RecordError as exc:
