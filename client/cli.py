@@ -228,14 +228,15 @@ def _position_move(args) -> int:
     """`coup position FILE --bot NAME`: the move the strategy makes there, as JSON."""
     from engine.bots import choose_at, known
     from engine.position import PositionError
+    from protocol.text import shown
 
     if not known(args.bot):
         print(f"coup position: no strategy or level {args.bot!r}", file=sys.stderr)
         return 2
     try:
         chosen = choose_at(args.bot, args.file, args.seat)
-    except (PositionError, ValueError) as exc:
-        print(f"coup position: {exc}", file=sys.stderr)
+    except (PositionError, ValueError) as exc:  # its sentence may quote the file
+        print(f"coup position: {shown(str(exc))}", file=sys.stderr)
         return 2
     print(json.dumps(chosen.to_dict()))
     return 0
@@ -247,6 +248,7 @@ def _practice_launch(args):
     is no position the rules allow."""
     from engine.bots import STRATEGIES, known
     from engine.position import Position, PositionError
+    from protocol.text import shown
 
     from .tui.launch import CLOCKS, Launch
 
@@ -265,8 +267,8 @@ def _practice_launch(args):
         return launch
     try:
         rules = Position.load(args.file)
-    except PositionError as exc:
-        print(f"coup position: {exc}", file=sys.stderr)
+    except PositionError as exc:  # its sentence may quote the file
+        print(f"coup position: {shown(str(exc))}", file=sys.stderr)
         return None
     launch.bots, launch.variant = rules.options.players - 1, rules.options.variant
     launch.position = os.path.abspath(args.file)

@@ -97,3 +97,15 @@ class FakeBrowser:
 
     def close(self) -> None:
         pass
+
+
+def test_a_position_files_refusal_quotes_it_as_visible_escapes(tmp_path, capsys):
+    """A position file's words come back in the sentence that refuses it: `coup position`
+    writes them to the terminal as escapes."""
+    path = tmp_path / "hostile.toml"
+    path.write_text('"\\u001b]0;PWNED\\u0007\\u202e" = 1\n', encoding="utf-8")
+    for argv in (["position", str(path), "--bot", "random"], ["position", str(path)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "Unknown key" in err and "\\x1b]0;PWNED" in err
+        assert not unsafe(err, newlines=True), argv
