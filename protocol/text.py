@@ -18,20 +18,23 @@ from __future__ import annotations
 from typing import Any
 
 #: Characters that draw nothing although Python calls them printable (Unicode's
-#: Default_Ignorable_Code_Point, less what `isprintable` already refuses): the combining
-#: grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian variation selectors.
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+#: Default_Ignorable_Code_Point, less what `isprintable` already refuses and the variation
+#: selectors): the combining grapheme joiner, Hangul fillers, Khmer inherent vowels.
+INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
 
 
 def _variation_selector(c: str) -> bool:
-    return "\ufe00" <= c <= "\ufe0f" or "\U000e0100" <= c <= "\U000e01ef"
+    """Whether `c` only picks how the character before it is drawn: the variation
+    selectors, and Mongolian's free ones."""
+    return ("\ufe00" <= c <= "\ufe0f" or "\U000e0100" <= c <= "\U000e01ef"
+            or "\u180b" <= c <= "\u180d" or c == "\u180f")
 
 
 def _escaped(c: str) -> bool:
     """Whether `shown` writes `c` as an escape: controls (C0, C1, DEL), line and paragraph
     separators, spaces other than the plain one, format characters (bidi, zero-width),
     private, unassigned and surrogate code points, and the invisible ones."""
-    return (not c.isprintable() or c in INVISIBLE) and not _variation_selector(c)
+    return not c.isprintable() or c in INVISIBLE
 
 
 def _escape(c: str) -> str:

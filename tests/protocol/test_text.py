@@ -41,7 +41,8 @@ def test_shown_leaves_ordinary_text_as_it_is():
 
 def test_variation_selectors_are_dropped_not_escaped():
     assert shown("I \u2764\ufe0f coup") == "I \u2764 coup"
-    assert printable("I \u2764\ufe0f coup")
+    assert shown("\u1820\u180b\u8fb9\U000e0100") == "\u1820\u8fb9"
+    assert printable("I \u2764\ufe0f coup") and printable("\u1820\u180b")
 
 
 def test_shown_in_reaches_every_string_of_nested_values():
