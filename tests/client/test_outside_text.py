@@ -1,8 +1,9 @@
 """Text from outside never reaches a terminal raw: plain mode against a hostile server,
-`coup replay` and `coup export` of a record whose names are a stranger's, and the LAN
-finder hearing a hostile announcement. Each output is read whole and must hold no control
-character (but plain mode's own newlines) and no bidi or invisible character; the hostile
-strings are there, as visible escapes.
+`coup export` of a store whose names are a stranger's, plain mode's finder hearing a hostile
+announcement, and `coup position` refusing a hostile file. Each output is read whole and
+must hold no control character (but the program's own newlines) and no bidi or invisible
+character; the hostile strings are there, as visible escapes (export's as JSON escapes).
+The full-screen app's paths are in tests/client/tui/test_outside_text.py.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ def test_plain_mode_shows_a_hostile_servers_strings_as_visible_escapes():
         t.until("says:")
         t.until("says:")
         t.send("quit")
-        t.close()
     finally:
         t.close()
         server.stop()
@@ -43,8 +43,8 @@ def test_plain_mode_shows_a_hostile_servers_strings_as_visible_escapes():
 
 
 #: Seats of a recorded game whose names were made before any server checked them.
-HOSTILE_PLAYERS = [dict(PLAYERS[0], name=ESCAPES[:32]), dict(PLAYERS[1], name="\u202eevil\u200b"),
-                   PLAYERS[2]]
+HOSTILE_PLAYERS = [dict(PLAYERS[0], name=ESCAPES[:32]),
+                   dict(PLAYERS[1], name="\u202eevil\u200b"), PLAYERS[2]]
 
 
 def test_export_writes_hostile_names_as_json_escapes_and_exactly(tmp_path, capsys):
