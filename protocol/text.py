@@ -8,9 +8,11 @@ nothing, so a name can pass for another. `printable` is the server's one check f
 stores or relays (player names, table names, chat), and `shown` is the clients' one way to
 put outside text on a screen: each such character is written as a visible escape (`\\x1b`,
 `\\u202e`), never sent raw, and a newline too, so a one-line field stays one line.
-Variation selectors are dropped: they pick how the character before them is drawn (the
-emoji "❤️" holds one), never what it is. Nothing here knows of terminals' libraries or of
-markup: a front end that parses markup must still show these strings as plain text.
+What `printable` takes, `shown` leaves exactly as it is, so a name a client shows is the
+name it can send back (variation selectors included: they pick how the character before
+them is drawn, as in the emoji "❤️", never what it is). Nothing here knows of terminals'
+libraries or of markup: a front end that parses markup must still show these strings as
+plain text.
 """
 
 from __future__ import annotations
@@ -19,15 +21,9 @@ from typing import Any
 
 #: Characters that draw nothing although Python calls them printable (Unicode's
 #: Default_Ignorable_Code_Point, less what `isprintable` already refuses and the variation
-#: selectors): the combining grapheme joiner, Hangul fillers, Khmer inherent vowels.
+#: selectors, Mongolian's included): the combining grapheme joiner, Hangul fillers, Khmer
+#: inherent vowels.
 INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
-
-
-def _variation_selector(c: str) -> bool:
-    """Whether `c` only picks how the character before it is drawn: the variation
-    selectors, and Mongolian's free ones."""
-    return ("\ufe00" <= c <= "\ufe0f" or "\U000e0100" <= c <= "\U000e01ef"
-            or "\u180b" <= c <= "\u180d" or c == "\u180f")
 
 
 def _escaped(c: str) -> bool:
@@ -61,11 +57,10 @@ def name_or_none(text: str) -> str | None:
 
 def shown(text: str) -> str:
     """`text` safe for a terminal, on one line: every character `printable` refuses is
-    written as a visible escape, and variation selectors are left out."""
+    written as a visible escape, the rest as it is."""
     if text.isascii() and text.isprintable():  # nearly every string: nothing to do
         return text
-    return "".join(_escape(c) if _escaped(c) else c for c in text
-                   if not _variation_selector(c))
+    return "".join(_escape(c) if _escaped(c) else c for c in text)
 
 
 def shown_in(value: Any) -> Any:
