@@ -84,8 +84,9 @@ def test_coup_replay_shows_a_hostile_records_names_as_visible_escapes(tmp_path, 
     players are named by a stranger draws the names as escapes."""
     hostile = record()
     hostile["table_name"] = ESCAPES[:32]
-    hostile["players"][0]["name"] = CLIPBOARD[:32]
-    hostile["players"][1]["name"] = "\u202eevil" + MARKUP[:20]
+    hostile["players"] = [dict(hostile["players"][0], name=CLIPBOARD[:32]),
+                          dict(hostile["players"][1], name="\u202eevil" + MARKUP[:20]),
+                          *hostile["players"][2:]]  # (records.PLAYERS are shared)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(hostile), encoding="utf-8")
     launch = launched(["replay", str(path)], monkeypatch)
