@@ -53,7 +53,8 @@ LOBBY_ERRORS: dict[str, str] = {
     "unknown_strategy": "there is no bot strategy with that name",
     "too_many_attempts": "too many wrong private codes from your address: wait, then try again",
     "table_failed": "your table failed and was closed; you are back in the lobby",
-    "too_many_tables": "the server has as many tables as it allows: join one, or try later",
+    "too_many_tables": "the server, your address or you have as many tables open as allowed: "
+                       "join one, or try later",
     "no_such_player": "no one of that name has played a rated game on this server",
     "no_such_game": "there is no finished game with that id (a game in play is never told)",
     "no_records": "this server keeps no records of its games",

@@ -33,7 +33,8 @@ class ServerConfig:
     burst: int = setting(40, "messages a connection may send at once")
     chat_per_minute: int = setting(20, "chat messages a connection may send per minute")
     max_connections: int = setting(4096, "connections in total")
-    max_per_address: int = setting(2048, "connections from one address")
+    max_per_address: int = setting(64, "connections from one address (a door vouches for "
+                                   "its players' own addresses)")
     outbox_bytes: int = setting(512 * 1024, "bytes waiting to be written to one client; a "
                                 "client that lets more pile up is disconnected "
                                 "(slow_consumer) so its table never waits")
@@ -41,6 +42,11 @@ class ServerConfig:
                                       "clients together; past it, a client with any "
                                       "waiting is disconnected (slow_consumer)")
     max_tables: int = setting(2000, "tables at once")
+    tables_per_address: int = setting(4, "tables that connections from one address may "
+                                      "have made and still open (quick play's count for "
+                                      "no one)")
+    tables_per_player: int = setting(4, "tables that one identified player may have made "
+                                     "and still open, from any address")
     grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
     away_clock: float = setting(3.0, "seconds a player who is away (in its grace) has to "
                                 "answer a challenge or block window, whatever the table's "

@@ -9,7 +9,9 @@ It runs every table's task under a guard: a table that fails is logged with its 
 in the store (a restarted server would resume it only to fail again), its members are told
 (`table_failed`) and are back in the lobby, and every other table plays on. It pushes the
 list of tables to the sessions that asked for it at most a few times a second, whatever the
-churn, and it limits wrong private codes per address. Requests for records it hands to
+churn, and it limits wrong private codes per address and the tables that one address or
+one identified player may have open (a table counts for the address and the player that
+made it until it closes; the queue's count for no one). Requests for records it hands to
 `history`, which answers them.
 
 Names are unique among the server's players (whatever their case): a name is taken while a
@@ -93,6 +95,10 @@ class Lobby:
         #: Who is at each table, and its tokens: what to undo when it closes.
         self._members: dict[Table, set[Session]] = {}
         self._issued: dict[Table, set[str]] = {}
+        #: Tables open by who made them ("address", its _address_key) and ("player", its
+        #: id); whom each table counts for.
+        self._made: Counter[tuple[str, str]] = Counter()
+        self._makers: dict[Table, tuple[tuple[str, str], ...]] = {}
         #: Sessions that asked for the list of tables, and so get its changes.
         self.subscribers: set[Session] = set()
         #: Wrong private codes per address (an IPv6 address counts by its /64), the address
@@ -226,12 +232,32 @@ class Lobby:
             raise Refused("already_at_table", "Leave your table first.")
         if len(self.tables) >= self.config.max_tables:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
+        makers = self._makers_of(session)
         options = fill_options(msg.options, self.config, self.thinkers.allowed,
                                self.position)
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
                       session.name, self.recorder, position=self.position)
+        self._makers[table] = makers
+        self._made.update(makers)
         self._open(table)
         table.submit(session, msg)  # the table seats its creator
+
+    def _makers_of(self, session: Session) -> tuple[tuple[str, str], ...]:
+        """Whom a table `session` makes counts for: its address, and its player if it
+        identified; Refused(too_many_tables) if either has as many open as it may. One
+        connection sits at one table, but one address may hold many connections."""
+        address = ("address", _address_key(session.address))
+        if self._made[address] >= self.config.tables_per_address:
+            raise Refused("too_many_tables", f"Your address has {self._made[address]} tables "
+                          f"open, as many as one address may: play at one of them, or join "
+                          f"another.")
+        if session.player is None:
+            return (address,)
+        player = ("player", session.player)
+        if self._made[player] >= self.config.tables_per_player:
+            raise Refused("too_many_tables", f"You have {self._made[player]} tables open, as "
+                          f"many as one player may: play at one of them, or join another.")
+        return address, player
 
     def _queue(self, session: Session, msg) -> None:
         if session in self.where:
@@ -396,6 +422,10 @@ class Lobby:
     def _forget(self, table: Table, failed: bool) -> None:
         """`table` has closed: its id, code and tokens are gone, its members in the lobby."""
         self.tables.pop(table.id, None)
+        for maker in self._makers.pop(table, ()):
+            self._made[maker] -= 1
+            if not self._made[maker]:  # whoever has no table open is forgotten
+                del self._made[maker]
         if table.code:
             self.codes.pop(code_key(table.code), None)
         for token in self._issued.pop(table):
