@@ -48,6 +48,10 @@ class ServerConfig:
     tables_per_player: int = setting(4, "tables that one identified player may have made "
                                      "and still open, from any address")
     grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
+    waiting_grace: float = setting(5.0, "seconds a disconnected player keeps the seat at a "
+                                   "table whose game has not started: then the seat is "
+                                   "free for others (and, the creator's, the start passes "
+                                   "to the next person seated)")
     away_clock: float = setting(3.0, "seconds a player who is away (in its grace) has to "
                                 "answer a challenge or block window, whatever the table's "
                                 "clock: then it passes, as when any clock runs out (R10)")

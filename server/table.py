@@ -114,6 +114,10 @@ class Seat:
     ready: bool = False
     rematch: bool = False
     away_since: float | None = None
+    #: Seconds the seat waits for its player from `away_since`: a few before the game
+    #: starts (no one is kept from a table by a seat that may never come back), the
+    #: server's whole grace once it plays.
+    grace: float = 0.0
     #: Who the person is ("key:<hex>", an identity), or None for a guest; kept while the
     #: seat is theirs, so that they get it back by identity as well as by token.
     player: str | None = None
@@ -288,8 +292,9 @@ class Table:
             if kept["bot"]:
                 seat.bot_seed = kept["bot_seed"]
                 seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
-            elif seat.name is not None:
+            elif seat.name is not None:  # the whole grace: the server itself went away
                 seat.away_since = now
+                seat.grace = self.config.grace
             self.seats.append(seat)
             if seat.token:
                 self.host.issue(seat.token, self)
@@ -488,7 +493,7 @@ class Table:
         seat.away_since = None
         seat.ready = False
         if seat is self.creator_seat:
-            self.creator_seat = None
+            self.creator_seat = self._heir(seat) if self.status == "waiting" else None
         if self.status == "waiting":
             seat.name = None
             self._presence(seat, "left", name)
@@ -507,6 +512,14 @@ class Table:
             elif seat.index in self.game.waiting:  # the others' clocks run on untouched
                 self.bot_due[seat.index] = trio.current_time() + self.config.bot_delay
 
+    def _heir(self, seat: Seat) -> Seat | None:
+        """The creator once the creator's `seat` is freed before the start: the first person
+        seated after it, round the table, who is here, else one who is away; so a table
+        never waits for a start no one may give."""
+        people = [s for s in self.seats[seat.index + 1:] + self.seats[:seat.index] if s.human]
+        return next((s for s in people if s.session is not None),
+                    people[0] if people else None)
+
     def _disconnected(self, session: Session) -> None:
         if session in self.spectators:
             self.spectators.discard(session)
@@ -517,6 +530,7 @@ class Table:
             return
         seat.session = None
         seat.away_since = trio.current_time()
+        seat.grace = self.config.waiting_grace if self.status == "waiting" else self.config.grace
         if self.status == "playing":
             self._hurry(seat.index, seat.away_since)
         self._presence(seat, "away", seat.name)
@@ -646,6 +660,7 @@ class Table:
         self.status = "playing"
         for seat in self.seats:
             seat.rematch = False
+            seat.grace = self.config.grace  # who is away keeps the seat as in any game
         self._opened = -1
         self.deadlines.clear()
         self.bot_due.clear()
@@ -818,8 +833,7 @@ class Table:
         times = list(self.deadlines.values())
         if self.bot_due and self._attended():
             times += self.bot_due.values()
-        grace = self.config.grace
-        times += [s.away_since + grace for s in self.seats if s.away_since is not None]
+        times += [s.away_since + s.grace for s in self.seats if s.away_since is not None]
         return min(times, default=None)
 
     async def _keep_time(self) -> None:
@@ -828,7 +842,7 @@ class Table:
         playing with no delay must still answer its members at once)."""
         now = trio.current_time()
         for seat in self.seats:
-            if seat.away_since is not None and now >= seat.away_since + self.config.grace:
+            if seat.away_since is not None and now >= seat.away_since + seat.grace:
                 log.info("grace_over", table=self.id, seat=seat.index, name=seat.name)
                 self._vacate(seat, left=False)
                 self._changed()

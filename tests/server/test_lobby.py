@@ -232,16 +232,21 @@ async def test_leave_frees_the_seat_and_tells_the_table(connect):
     assert (await join(bruno, table=table)).seat == 1  # back in the lobby: may sit again
 
 
-async def test_the_creator_leaving_takes_the_start_away(connect):
+async def test_the_creator_leaving_hands_the_start_to_the_next_person(connect):
+    # A table whose creator left must not wait for a start no one may give (issue 27): the
+    # first person seated after the creator's seat is the creator, and not a newcomer who
+    # takes the seat the creator left.
     ana, bruno, chen = await connect("ana"), await connect("bruno"), await connect("chen")
     table = (await create(ana, seats=3)).table
     await join(bruno, table=table)
     assert (await ana.request(Leave(id=new_id()))).TYPE == "ok"
     info = (await bruno.expect("table", where=lambda m: m.info["seats"][0]["name"] is None)).info
-    assert info["creator"] is None
+    assert (info["creator"], info["creator_seat"]) == ("bruno", 1)
     assert (await join(chen, table=table, seat=0)).seat == 0
     reply = await chen.request(Start(id=new_id()))
     assert reply.TYPE == "error" and reply.code == "not_creator"
+    assert (await chen.request(Ready(id=new_id()))).TYPE == "ok"
+    assert (await bruno.request(Start(id=new_id()))).TYPE == "ok"
 
 
 # ------------------------------------------------------------------ starting

@@ -7,9 +7,10 @@ addresses (127.0.0.2, …), as the server sees them."""
 from __future__ import annotations
 
 import pytest
+import trio
 
-from protocol import CreateTable, Leave, Queue
-from tests.server.helpers import eventually
+from protocol import CreateTable, Join, Leave, Queue, Ready, Start
+from tests.server.helpers import eventually, seat_table
 from tests.server.test_identity import identify, keys  # noqa: F401 — keys is a fixture
 from tests.server.peer import new_id
 
@@ -68,3 +69,51 @@ async def test_quick_play_tables_count_for_no_one(connect):
         await peer.expect("joined")
     assert (await create(await connect("host"))).TYPE == "joined"
 
+
+# ------------------------------------------------------------------ a seat left before the start
+
+
+async def test_a_seat_dropped_before_the_start_is_free_again_within_seconds(
+        connect, config, autojump_clock):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"], start=False)
+    await bruno.aclose()
+    assert (await ana.expect("presence", seat=1)).status == "away"
+    dropped = trio.current_time()
+    chen = await connect("chen")
+    assert (await chen.request(Join(id=new_id(), table=ana.table))).code == "table_full"
+    assert (await ana.expect("presence", seat=1)).status == "left"
+    assert trio.current_time() - dropped == pytest.approx(config.waiting_grace, abs=0.5)
+    assert config.waiting_grace <= 5
+    assert (await chen.request(Join(id=new_id(), table=ana.table))).seat == 1
+    late = await connect("bruno", token=bruno.token)  # its token went with the seat
+    assert (await late.expect("error")).code == "bad_token"
+    assert (await chen.request(Ready(id=new_id()))).TYPE == "ok"
+    assert (await ana.request(Start(id=new_id()))).TYPE == "ok"
+
+
+async def test_a_player_back_within_the_waiting_grace_keeps_the_seat(
+        connect, config, autojump_clock):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"], start=False)
+    await bruno.aclose()
+    assert (await ana.expect("presence", seat=1)).status == "away"
+    await trio.sleep(config.waiting_grace / 2)
+    back = await connect("bruno", token=bruno.token)
+    assert (await back.expect("joined")).seat == 1
+    await trio.sleep(config.waiting_grace * 2)
+    assert (await back.request(Ready(id=new_id()))).TYPE == "ok"
+    assert (await ana.request(Start(id=new_id()))).TYPE == "ok"
+    await back.expect("snapshot")
+
+
+async def test_the_creators_dropped_seat_hands_the_start_to_the_next_person(
+        connect, autojump_clock):
+    ana, bruno, chen = await seat_table(connect, ["ana", "bruno", "chen"], start=False)
+    await ana.aclose()
+    info = (await bruno.expect("table", where=lambda m: m.info["seats"][0]["name"] is None)
+            ).info
+    assert (info["creator"], info["creator_seat"]) == ("bruno", 1)
+    assert (await chen.request(Ready(id=new_id()))).TYPE == "ok"
+    refused = await chen.request(Start(id=new_id()))
+    assert refused.code == "not_creator"
+    assert (await bruno.request(Start(id=new_id()))).TYPE == "ok"
+    await chen.expect("snapshot")
