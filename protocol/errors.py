@@ -18,7 +18,9 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "handshake_timeout": (True, "hello did not arrive in time"),
     "unknown_type": (False, "the message type is not one this peer accepts"),
     "bad_message": (False, "a field is missing, of the wrong type, or over its limit"),
-    "rate_limited": (False, "too many messages; slow down (repeating it ends the connection)"),
+    "rate_limited": (False, "too many messages, or chat lines (from the connection, its address "
+                            "or the whole lobby); slow down (too many messages end the "
+                            "connection)"),
     "too_many_connections": (True, "the server, or your address, has all the connections it allows"),
     "idle_timeout": (True, "nothing was heard for too long (pings unanswered)"),
     "slow_consumer": (True, "the client did not read its messages fast enough"),

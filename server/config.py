@@ -32,6 +32,14 @@ class ServerConfig:
     rate: float = setting(20.0, "messages a connection may send per second on average")
     burst: int = setting(40, "messages a connection may send at once")
     chat_per_minute: int = setting(20, "chat messages a connection may send per minute")
+    lobby_chat_per_address: int = setting(12, "lobby chat lines the connections of one address "
+                                          "may send per minute together (a quarter of them "
+                                          "at once)")
+    lobby_chat_per_minute: int = setting(60, "lobby chat lines the whole lobby may carry per "
+                                         "minute, whoever says them (a quarter of them at "
+                                         "once)")
+    lobby_chat_length: int = setting(200, "characters in a lobby chat line (a table's chat "
+                                     "takes the protocol's 500)")
     max_connections: int = setting(4096, "connections in total")
     max_per_address: int = setting(64, "connections from one address (a door vouches for "
                                    "its players' own addresses)")

@@ -11,7 +11,9 @@ in the store (a restarted server would resume it only to fail again), its member
 list of tables to the sessions that asked for it at most a few times a second, whatever the
 churn, and it limits wrong private codes per address and the tables that one address or
 one identified player may have open (a table counts for the address and the player that
-made it until it closes; the queue's count for no one). Requests for records it hands to
+made it until it closes; the queue's count for no one), and what every lobby viewer is
+shown of lobby chat: lines no longer than a table's, within a rate per address and one for
+the whole lobby. Requests for records it hands to
 `history`, which answers them.
 
 Names are unique among the server's players (whatever their case): a name is taken while a
@@ -105,6 +107,10 @@ class Lobby:
         #: that tried one last at the end; and the bucket of the addresses beyond them.
         self._code_tries: dict[str, TokenBucket] = {}
         self._crowd: TokenBucket | None = None  # made in `run`: it keeps trio's time
+        #: Lobby chat lines per address, for the addresses whose bucket is not full again;
+        #: and the lobby's own bucket, for all lines.
+        self._chatters: dict[str, TokenBucket] = {}
+        self._lobby_lines: TokenBucket | None = None  # made in `run`, as _crowd
         #: The list of tables as packed since it last changed: one for every request.
         self._listing: Frame | None = None
         self._dirty = trio.Event()
@@ -118,6 +124,7 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 self._crowd = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
+                self._lobby_lines = _per_minute(self.config.lobby_chat_per_minute)
                 nursery.start_soon(self._push)
                 nursery.start_soon(self.quick.run)
                 if self.recorder:
@@ -398,11 +405,37 @@ class Lobby:
         return None
 
     def _lobby_chat(self, session: Session, msg) -> None:
+        """Every viewer of the lobby hears the line, if it is short enough and both its
+        address and the lobby are within their rates; a refused line spends neither."""
+        if len(msg.text) > self.config.lobby_chat_length:
+            raise Refused("bad_message", f"A lobby chat line is at most "
+                          f"{self.config.lobby_chat_length} characters.")
+        key = _address_key(session.address)
+        own = self._chatters.get(key)
+        if own is not None and own.peek() < 1:
+            raise Refused("rate_limited", "Your address is chatting too fast in the lobby: "
+                          "wait a little.")
+        if self._lobby_lines.peek() < 1:
+            raise Refused("rate_limited", "The lobby has as much chat as it carries: wait a "
+                          "little.")
+        if own is None:
+            own = self._chatters[key] = self._chatter()
+        own.take()
+        self._lobby_lines.take()
         session.send(Ok(re=msg.id))
         chat = encode_once(Chat(scope="lobby", name=session.name, text=msg.text))
         for other in self.sessions:
             if other not in self.where:
                 other.send(chat)
+
+    def _chatter(self) -> TokenBucket:
+        """A new address's bucket of lobby chat lines, once those whose buckets are full
+        again are forgotten: the lobby keeps no more buckets than it carried lines in the
+        time one takes to fill, however many addresses speak."""
+        quiet = [key for key, bucket in self._chatters.items() if bucket.peek() >= bucket.burst]
+        for key in quiet:
+            del self._chatters[key]
+        return _per_minute(self.config.lobby_chat_per_address)
 
     # ------------------------------------------------------------------ tables
 
@@ -486,6 +519,11 @@ class Lobby:
                 for session in readers:
                     session.send(update)
             await trio.sleep(LOBBY_PUSH)
+
+
+def _per_minute(lines: int) -> TokenBucket:
+    """A bucket of `lines` a minute, a quarter of them at once (as a session's chat)."""
+    return TokenBucket(lines / 60, lines / 4)
 
 
 def _address_key(address: str) -> str:

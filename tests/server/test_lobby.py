@@ -437,6 +437,7 @@ async def test_lobby_chat_skips_clients_still_in_their_handshake(connect, caplog
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
+@pytest.mark.server_config(lobby_chat_per_address=600)  # the connection's own rate first
 async def test_chat_limits(connect):
     ana = await connect("ana")
     request_id = new_id()

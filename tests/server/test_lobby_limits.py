@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import trio
 
-from protocol import CreateTable, Join, Leave, Queue, Ready, Start
+from protocol import CreateTable, Join, Leave, Ping, Queue, Ready, Say, Start
 from tests.server.helpers import eventually, seat_table
 from tests.server.test_identity import identify, keys  # noqa: F401 — keys is a fixture
 from tests.server.peer import new_id
@@ -117,3 +117,70 @@ async def test_the_creators_dropped_seat_hands_the_start_to_the_next_person(
     assert refused.code == "not_creator"
     assert (await bruno.request(Start(id=new_id()))).TYPE == "ok"
     await chen.expect("snapshot")
+
+
+# ------------------------------------------------------------------ lobby chat
+
+
+async def say(peer, text: str, scope: str = "lobby"):
+    """`peer` says `text`; the code of the error it is answered, or "ok"."""
+    reply = await peer.request(Say(id=new_id(), scope=scope, text=text))
+    return reply.code if reply.TYPE == "error" else reply.TYPE
+
+
+async def heard_until(peer, last: str) -> list[str]:
+    """The lobby chat lines `peer` hears, up to and with the line `last`."""
+    lines = []
+    while not lines or lines[-1] != last:
+        lines.append((await peer.expect("chat", scope="lobby")).text)
+    return lines
+
+
+@pytest.mark.server_config(lobby_chat_per_address=8, lobby_chat_per_minute=40)
+async def test_a_lobby_chat_flood_from_one_address_reaches_others_at_its_rate(connect):
+    # 8 lines a minute from an address, 2 at once; the lobby's 40 (10 at once) are not in
+    # the way. Ten connections of one address say 3 lines each of 150 characters.
+    viewer = await connect("viewer", source="127.0.0.3")
+    flood = [await connect(f"flood{n}") for n in range(10)]
+    answers = [await say(peer, f"spam {n} " + "x" * 150) for peer in flood for n in range(3)]
+    assert answers.count("ok") == 2 and answers.count("rate_limited") == 28
+    for peer in flood:  # refused, not closed
+        assert (await peer.request(Ping(id=new_id()))).TYPE == "pong"
+    neighbour = await connect("neighbour", source="127.0.0.2")
+    assert await say(neighbour, "hello from next door") == "ok"
+    assert await say(viewer, "the end") == "ok"
+    heard = await heard_until(viewer, "the end")
+    assert len(heard) == 4 and heard[2:] == ["hello from next door", "the end"]
+
+
+@pytest.mark.server_config(lobby_chat_per_address=8, lobby_chat_per_minute=12)
+async def test_the_whole_lobby_carries_its_rate_whatever_the_addresses(connect):
+    # 12 lines a minute in all, 3 at once: six addresses, one line each.
+    speakers = [await connect(f"s{n}", source=f"127.0.1.{n}") for n in range(6)]
+    replies = [await speaker.request(Say(id=new_id(), scope="lobby", text="hi"))
+               for speaker in speakers]
+    assert [r.TYPE for r in replies] == ["ok"] * 3 + ["error"] * 3
+    assert all(r.code == "rate_limited" and "lobby" in r.message for r in replies[3:])
+
+
+async def test_a_lobby_chat_line_is_shorter_than_a_table_chat_line(connect, config):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"], start=False)
+    chen = await connect("chen", source="127.0.0.2")
+    limit = config.lobby_chat_length
+    assert limit == 200
+    refused = await chen.request(Say(id=new_id(), scope="lobby", text="x" * (limit + 1)))
+    assert refused.code == "bad_message" and str(limit) in refused.message
+    assert await say(chen, "y" * limit) == "ok"
+    assert await say(ana, "z" * 500, scope="table") == "ok"  # the wire's bound still
+    assert (await bruno.expect("chat", scope="table")).text == "z" * 500
+
+
+async def test_lobby_chat_speakers_are_forgotten_once_quiet(connect, server, autojump_clock):
+    # Every address that spoke has a bucket until it is full again: a stranger with many
+    # addresses (an IPv6 host has a /64 of them) grows the lobby no further than its lines.
+    for n in range(5):
+        assert await say(await connect(f"s{n}", source=f"127.0.2.{n}"), "hi") == "ok"
+    assert len(server.lobby._chatters) == 5
+    await trio.sleep(60)
+    assert await say(await connect("late", source="127.0.2.9"), "hi") == "ok"
+    assert list(server.lobby._chatters) == ["127.0.2.9"]
