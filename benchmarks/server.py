@@ -179,7 +179,8 @@ def _game_server_main(pipe, tables: int, db: str | None) -> None:
         port=0, bot_delay=0, response_clock=0, turn_clock=0,
         rate=1000.0, burst=2000, outbox_bytes=4 * 1024 * 1024,
         max_connections=connections, max_per_address=connections,
-        max_tables=tables + 16, handshake_timeout=30.0, ping_interval=60.0, db=db,
+        max_tables=tables + 16, tables_per_address=tables + 16, handshake_timeout=30.0,
+        ping_interval=60.0, db=db,
     )
 
     async def run() -> None:
