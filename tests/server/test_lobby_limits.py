@@ -10,9 +10,11 @@ import pytest
 import trio
 
 from protocol import CreateTable, Join, Leave, Ping, Queue, Ready, Say, Start
+from server import Server, ServerConfig
+from server.store import Store
 from tests.server.helpers import eventually, seat_table
 from tests.server.test_identity import identify, keys  # noqa: F401 — keys is a fixture
-from tests.server.peer import new_id
+from tests.server.peer import Peer, new_id
 
 
 async def create(peer, **options):
@@ -117,6 +119,47 @@ async def test_the_creators_dropped_seat_hands_the_start_to_the_next_person(
     assert refused.code == "not_creator"
     assert (await bruno.request(Start(id=new_id()))).TYPE == "ok"
     await chen.expect("snapshot")
+
+
+async def test_a_player_away_when_the_game_starts_has_the_whole_grace(
+        connect, config, autojump_clock):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"], start=False)
+    assert (await bruno.request(Ready(id=new_id()))).TYPE == "ok"
+    await bruno.aclose()
+    assert (await ana.expect("presence", seat=1)).status == "away"
+    assert (await ana.request(Start(id=new_id()))).TYPE == "ok"  # ready, if away
+    await ana.expect("snapshot")
+    await trio.sleep(config.waiting_grace * 2)
+    back = await connect("bruno", token=bruno.token)
+    reply = await back.next()
+    assert (reply.TYPE, reply.seat) == ("joined", 1)
+
+
+async def test_seats_of_a_waiting_table_the_server_resumed_wait_the_whole_grace(tmp_path):
+    # After a restart every player is away at once, and their clients must first find the
+    # server again: a waiting table's seats are kept for the whole grace, not a few seconds.
+    db = str(tmp_path / "coup.db")
+    config = ServerConfig(port=0, bot_delay=0, db=db, grace=5, waiting_grace=0.1)
+    async with trio.open_nursery() as nursery:
+        first = Server(config)
+        await nursery.start(first.serve)
+        ana, bruno = await seat_table(lambda name: Peer.connect(first.address[1], name),
+                                      ["ana", "bruno"], start=False)
+        await eventually(lambda: [s["name"] for s in Store(db, writer=False).open_tables()[0][
+            "state"]["seats"]] == ["ana", "bruno"])
+        nursery.cancel_scope.cancel()
+    for peer in (ana, bruno):
+        await peer.aclose()
+    async with trio.open_nursery() as nursery:
+        second = Server(config)
+        await nursery.start(second.serve)
+        await trio.sleep(config.waiting_grace * 5)
+        for peer in (ana, bruno):
+            back = await Peer.connect(second.address[1], peer.name, token=peer.token)
+            reply = await back.next()  # joined, or bad_token had the seat gone
+            assert (reply.TYPE, reply.seat) == ("joined", peer.seat)
+            await back.aclose()
+        nursery.cancel_scope.cancel()
 
 
 # ------------------------------------------------------------------ lobby chat
