@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 import trio
+import trio.testing
 
-from protocol import CreateTable, Join, Leave, Ping, Queue, Ready, Say, Start
+from protocol import CreateTable, Hello, Join, Leave, Ping, Queue, Ready, Say, Start
 from server import Server, ServerConfig
 from server.store import Store
 from tests.server.helpers import eventually, seat_table
@@ -70,6 +71,47 @@ async def test_quick_play_tables_count_for_no_one(connect):
     for peer in (first, second):
         await peer.expect("joined")
     assert (await create(await connect("host"))).TYPE == "joined"
+
+
+async def from_address(server, nursery, address: str, name: str) -> Peer:
+    """A peer the server serves as if it came from `address` (a memory stream): for
+    addresses loopback cannot have, such as many of one IPv6 /64. It has said hello."""
+    client, server_side = trio.testing.memory_stream_pair()
+    nursery.start_soon(server.serve_stream, server_side, address)
+    peer = Peer(client, name)
+    await peer.send(Hello(versions=[1], client="test/1", name=name))
+    return peer
+
+
+@pytest.mark.server_config(max_per_address=2)
+async def test_one_ipv6_host_is_one_address_for_connections_and_tables(server, nursery):
+    # A host is usually given a whole /64: its addresses count as one, for connections as
+    # for tables; an IPv4 address mapped into IPv6 is that IPv4 address.
+    host = [await from_address(server, nursery, f"2001:db8:0:1::{n}", f"h{n}")
+            for n in range(1, 4)]
+    for peer in host[:2]:
+        assert (await peer.expect("welcome")).TYPE == "welcome"
+    with trio.fail_after(5):
+        frames = await host[2].raw_until_closed()
+    assert (frames[-1]["t"], frames[-1]["code"]) == ("error", "too_many_connections")
+    other = await from_address(server, nursery, "2001:db8:0:2::1", "other")
+    await other.expect("welcome")
+    mapped = [await from_address(server, nursery, address, name) for address, name in
+              (("127.0.0.7", "plain"), ("::ffff:127.0.0.7", "mapped"),
+               ("::ffff:127.0.0.7", "third"))]
+    with trio.fail_after(5):
+        frames = await mapped[2].raw_until_closed()
+    assert frames[-1]["code"] == "too_many_connections"
+
+
+@pytest.mark.server_config(tables_per_address=1)
+async def test_one_ipv6_host_makes_tables_as_one_address(server, nursery):
+    first, second = [await from_address(server, nursery, f"2001:db8:0:1::{n}", f"h{n}")
+                     for n in (1, 2)]
+    for peer in (first, second):
+        await peer.expect("welcome")
+    assert (await create(first)).TYPE == "joined"
+    assert (await create(second)).code == "too_many_tables"
 
 
 # ------------------------------------------------------------------ a seat left before the start
