@@ -9,12 +9,12 @@ It runs every table's task under a guard: a table that fails is logged with its 
 in the store (a restarted server would resume it only to fail again), its members are told
 (`table_failed`) and are back in the lobby, and every other table plays on. It pushes the
 list of tables to the sessions that asked for it at most a few times a second, whatever the
-churn, and it limits wrong private codes per address and the tables that one address or
-one identified player may have open (a table counts for the address and the player that
-made it until it closes; the queue's count for no one), and what every lobby viewer is
-shown of lobby chat: lines no longer than a table's, within a rate per address and one for
-the whole lobby. Requests for records it hands to
-`history`, which answers them.
+churn. It limits what one stranger may take of it: wrong private codes per address; the
+tables one address, and one identified player, may have open (a table counts for the
+address and the player that made it until it closes; the queue's and those resumed from
+the store count for no one); and lobby chat, which every viewer of the lobby is shown, to
+lines shorter than a table's, within a rate per address and one for the whole lobby.
+Requests for records it hands to `history`, which answers them.
 
 Names are unique among the server's players (whatever their case): a name is taken while a
 connected session has it, or a seat holds it for a player who may come back with its token.
