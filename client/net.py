@@ -7,6 +7,8 @@ growing pauses, for as long as the caller says); `send` writes a
 message (from any task); `receive` returns the next message (None when the server closed),
 having answered the pings before it, so that no caller has to. Ids for requests come from
 `next_id`. Connection failures are turned into `LinkError` with a sentence for people.
+Every string a server sends is made safe for a terminal here, before any front end or bot
+sees it (protocol.text.shown): no client shows a server's text raw.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Callable
+from dataclasses import fields, replace
 
 import trio
 
@@ -22,6 +25,7 @@ from protocol import (
     ProtocolError, Role, State, VERSIONS, Welcome,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
+from protocol.text import shown_in
 
 from .identity import Credential
 
@@ -35,6 +39,16 @@ FIRST_PAUSE, LAST_PAUSE = 0.25, 5.0
 REOPEN_TIMEOUT = 5.0
 #: Seconds a player's client keeps trying to get its seat back (the server's default grace).
 RECONNECT_FOR = 120.0
+
+
+def _shown(msg):
+    """`msg` with every string in it safe for a terminal (protocol.text.shown): a server's
+    names, table names, chat, sentences and codes reach no front end as they were sent."""
+    cleaned = {f.name: shown_in(value) for f in fields(msg)
+               if (value := getattr(msg, f.name)) is not None}
+    if all(cleaned[name] == getattr(msg, name) for name in cleaned):
+        return msg
+    return replace(msg, **cleaned)
 
 
 class LinkError(Exception):
@@ -210,7 +224,7 @@ class Link:
                 await self.send(Pong(re=msg.id))
                 continue
             if msg is not NEED_DATA:
-                return msg
+                return _shown(msg)
             try:
                 data = await self.stream.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):

@@ -18,7 +18,9 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "handshake_timeout": (True, "hello did not arrive in time"),
     "unknown_type": (False, "the message type is not one this peer accepts"),
     "bad_message": (False, "a field is missing, of the wrong type, or over its limit"),
-    "rate_limited": (False, "too many messages; slow down (repeating it ends the connection)"),
+    "rate_limited": (False, "too many messages, or chat lines (from the connection, its address "
+                            "or the whole lobby); slow down (too many messages end the "
+                            "connection)"),
     "too_many_connections": (True, "the server, or your address, has all the connections it allows"),
     "idle_timeout": (True, "nothing was heard for too long (pings unanswered)"),
     "slow_consumer": (True, "the client did not read its messages fast enough"),
@@ -60,7 +62,8 @@ LOBBY_ERRORS: dict[str, str] = {
     "unknown_strategy": "there is no bot strategy with that name",
     "too_many_attempts": "too many wrong private codes from your address: wait, then try again",
     "table_failed": "your table failed and was closed; you are back in the lobby",
-    "too_many_tables": "the server has as many tables as it allows: join one, or try later",
+    "too_many_tables": "the server, your address or you have as many tables open as allowed: "
+                       "join one, or try later",
     "no_such_player": "no one of that name has played a rated game on this server",
     "no_such_game": "there is no finished game with that id (a game in play is never told)",
     "no_records": "this server keeps no records of its games",

@@ -11,6 +11,7 @@ import sys
 import trio
 
 from engine.position import PositionError
+from protocol.text import shown
 
 from . import log
 from .app import Server
@@ -88,8 +89,8 @@ def main(args: argparse.Namespace) -> int:
     except DoorKeyError as exc:
         print(f"coup serve: --door-secret: {exc}", file=sys.stderr)
         return 2
-    except PositionError as exc:
-        print(f"coup serve: --position: {exc}", file=sys.stderr)
+    except PositionError as exc:  # its sentence may quote the file
+        print(f"coup serve: --position: {shown(str(exc))}", file=sys.stderr)
         return 2
 
     async def run() -> None:

@@ -32,8 +32,17 @@ class ServerConfig:
     rate: float = setting(20.0, "messages a connection may send per second on average")
     burst: int = setting(40, "messages a connection may send at once")
     chat_per_minute: int = setting(20, "chat messages a connection may send per minute")
+    lobby_chat_per_address: int = setting(12, "lobby chat lines the connections of one address "
+                                          "may send per minute together (a quarter of them "
+                                          "at once)")
+    lobby_chat_per_minute: int = setting(60, "lobby chat lines the whole lobby may carry per "
+                                         "minute, whoever says them (a quarter of them at "
+                                         "once)")
+    lobby_chat_length: int = setting(200, "characters in a lobby chat line (a table's chat "
+                                     "takes the protocol's 500)")
     max_connections: int = setting(4096, "connections in total")
-    max_per_address: int = setting(2048, "connections from one address")
+    max_per_address: int = setting(64, "connections from one address (a door vouches for "
+                                   "its players' own addresses)")
     outbox_bytes: int = setting(512 * 1024, "bytes waiting to be written to one client; a "
                                 "client that lets more pile up is disconnected "
                                 "(slow_consumer) so its table never waits")
@@ -41,7 +50,16 @@ class ServerConfig:
                                       "clients together; past it, a client with any "
                                       "waiting is disconnected (slow_consumer)")
     max_tables: int = setting(2000, "tables at once")
+    tables_per_address: int = setting(4, "tables that connections from one address may "
+                                      "have made and still open (quick play's count for "
+                                      "no one)")
+    tables_per_player: int = setting(4, "tables that one identified player may have made "
+                                     "and still open, from any address")
     grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
+    waiting_grace: float = setting(5.0, "seconds a disconnected player keeps the seat at a "
+                                   "table whose game has not started: then the seat is "
+                                   "free for others (and, the creator's, the start passes "
+                                   "to the next person seated)")
     away_clock: float = setting(3.0, "seconds a player who is away (in its grace) has to "
                                 "answer a challenge or block window, whatever the table's "
                                 "clock: then it passes, as when any clock runs out (R10)")

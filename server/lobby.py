@@ -9,8 +9,12 @@ It runs every table's task under a guard: a table that fails is logged with its 
 in the store (a restarted server would resume it only to fail again), its members are told
 (`table_failed`) and are back in the lobby, and every other table plays on. It pushes the
 list of tables to the sessions that asked for it at most a few times a second, whatever the
-churn, and it limits wrong private codes per address. Requests for records it hands to
-`history`, which answers them.
+churn. It limits what one stranger may take of it: wrong private codes per address; the
+tables one address, and one identified player, may have open (a table counts for the
+address and the player that made it until it closes; the queue's and those resumed from
+the store count for no one); and lobby chat, which every viewer of the lobby is shown, to
+lines shorter than a table's, within a rate per address and one for the whole lobby.
+Requests for records it hands to `history`, which answers them.
 
 Names are unique among the server's players, and so are names a reader would take for one
 another (`alice`, `ALICE`, `аlice` with a Cyrillic а: server/names.py): a name is taken
@@ -98,6 +102,10 @@ class Lobby:
         #: Who is at each table, and its tokens: what to undo when it closes.
         self._members: dict[Table, set[Session]] = {}
         self._issued: dict[Table, set[str]] = {}
+        #: Tables open by who made them ("address", its _address_key) and ("player", its
+        #: id); whom each table counts for.
+        self._made: Counter[tuple[str, str]] = Counter()
+        self._makers: dict[Table, tuple[tuple[str, str], ...]] = {}
         #: Sessions that asked for the list of tables, and so get its changes.
         self.subscribers: set[Session] = set()
         #: Wrong private codes per address (an IPv6 address counts by its /64), the address
@@ -106,6 +114,10 @@ class Lobby:
         self._crowd: TokenBucket | None = None  # made in `run`: it keeps trio's time
         #: New identities made per address (an IPv6 address counts by its /64).
         self._new_identities: dict[str, TokenBucket] = {}
+        #: Lobby chat lines per address, for the addresses whose bucket is not full again;
+        #: and the lobby's own bucket, for all lines.
+        self._chatters: dict[str, TokenBucket] = {}
+        self._lobby_lines: TokenBucket | None = None  # made in `run`, as _crowd
         #: The list of tables as packed since it last changed: one for every request.
         self._listing: Frame | None = None
         self._dirty = trio.Event()
@@ -119,6 +131,7 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 self._crowd = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
+                self._lobby_lines = _per_minute(self.config.lobby_chat_per_minute)
                 nursery.start_soon(self._push)
                 nursery.start_soon(self.quick.run)
                 if self.recorder:
@@ -235,12 +248,32 @@ class Lobby:
             raise Refused("already_at_table", "Leave your table first.")
         if len(self.tables) >= self.config.max_tables:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
+        makers = self._makers_of(session)
         options = fill_options(msg.options, self.config, self.thinkers.allowed,
                                self.position)
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
                       session.name, self.recorder, position=self.position)
+        self._makers[table] = makers
+        self._made.update(makers)
         self._open(table)
         table.submit(session, msg)  # the table seats its creator
+
+    def _makers_of(self, session: Session) -> tuple[tuple[str, str], ...]:
+        """Whom a table `session` makes counts for: its address, and its player if it
+        identified; Refused(too_many_tables) if either has as many open as it may. One
+        connection sits at one table, but one address may hold many connections."""
+        address = ("address", _address_key(session.address))
+        if self._made[address] >= self.config.tables_per_address:
+            raise Refused("too_many_tables", f"Your address has {self._made[address]} tables "
+                          f"open, as many as one address may: play at one of them, or join "
+                          f"another.")
+        if session.player is None:
+            return (address,)
+        player = ("player", session.player)
+        if self._made[player] >= self.config.tables_per_player:
+            raise Refused("too_many_tables", f"You have {self._made[player]} tables open, as "
+                          f"many as one player may: play at one of them, or join another.")
+        return address, player
 
     def _queue(self, session: Session, msg) -> None:
         if session in self.where:
@@ -400,11 +433,37 @@ class Lobby:
         return None
 
     def _lobby_chat(self, session: Session, msg) -> None:
+        """Every viewer of the lobby hears the line, if it is short enough and both its
+        address and the lobby are within their rates; a refused line spends neither."""
+        if len(msg.text) > self.config.lobby_chat_length:
+            raise Refused("bad_message", f"A lobby chat line is at most "
+                          f"{self.config.lobby_chat_length} characters.")
+        key = _address_key(session.address)
+        own = self._chatters.get(key)
+        if own is not None and own.peek() < 1:
+            raise Refused("rate_limited", "Your address is chatting too fast in the lobby: "
+                          "wait a little.")
+        if self._lobby_lines.peek() < 1:
+            raise Refused("rate_limited", "The lobby has as much chat as it carries: wait a "
+                          "little.")
+        if own is None:
+            own = self._chatters[key] = self._chatter()
+        own.take()
+        self._lobby_lines.take()
         session.send(Ok(re=msg.id))
         chat = encode_once(Chat(scope="lobby", name=session.name, text=msg.text))
         for other in self.sessions:
             if other not in self.where:
                 other.send(chat)
+
+    def _chatter(self) -> TokenBucket:
+        """A new address's bucket of lobby chat lines, once those whose buckets are full
+        again are forgotten: the lobby keeps no more buckets than it carried lines in the
+        time one takes to fill, however many addresses speak."""
+        quiet = [key for key, bucket in self._chatters.items() if bucket.peek() >= bucket.burst]
+        for key in quiet:
+            del self._chatters[key]
+        return _per_minute(self.config.lobby_chat_per_address)
 
     # ------------------------------------------------------------------ tables
 
@@ -424,6 +483,10 @@ class Lobby:
     def _forget(self, table: Table, failed: bool) -> None:
         """`table` has closed: its id, code and tokens are gone, its members in the lobby."""
         self.tables.pop(table.id, None)
+        for maker in self._makers.pop(table, ()):
+            self._made[maker] -= 1
+            if not self._made[maker]:  # whoever has no table open is forgotten
+                del self._made[maker]
         if table.private:
             self.codes.pop(table.code_hash, None)
         for token in self._issued.pop(table):
@@ -487,6 +550,11 @@ class Lobby:
                 for session in readers:
                     session.send(update)
             await trio.sleep(LOBBY_PUSH)
+
+
+def _per_minute(lines: int) -> TokenBucket:
+    """A bucket of `lines` a minute, a quarter of them at once (as a session's chat)."""
+    return TokenBucket(lines / 60, lines / 4)
 
 
 def _address_key(address: str) -> str:

@@ -47,6 +47,7 @@ from protocol import (
     MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, MoveRequest, Ok,
     Paused, Presence, Snapshot, TableInfo, UpdateFrames, encode_once,
 )
+from protocol.text import name_or_none
 
 from . import log
 from .config import ServerConfig
@@ -115,6 +116,10 @@ class Seat:
     ready: bool = False
     rematch: bool = False
     away_since: float | None = None
+    #: Seconds the seat waits for its player from `away_since`: a few before the game
+    #: starts (no one is kept from a table by a seat that may never come back), the
+    #: server's whole grace once it plays.
+    grace: float = 0.0
     #: Who the person is ("key:<hex>", an identity), or None for a guest; kept while the
     #: seat is theirs, so that they get it back by identity as well as by token.
     player: str | None = None
@@ -294,8 +299,9 @@ class Table:
             if kept["bot"]:
                 seat.bot_seed = kept["bot_seed"]
                 seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
-            elif seat.name is not None:
+            elif seat.name is not None:  # the whole grace: the server itself went away
                 seat.away_since = now
+                seat.grace = self.config.grace
             self.seats.append(seat)
             if seat.token:
                 self.host.issue(seat.token, self)
@@ -322,8 +328,8 @@ class Table:
                 if step and step["by"] == "player" and step["move"]["kind"] in ACTIONS:
                     standing.turn(step["seat"])
                 standing.exiled(game.exiled)
-                for seat in left_after.get(played, ()):
-                    standing.leave(seat)
+                for index in left_after.get(played, ()):
+                    standing.leave(index)
         self.game = game
         self.standing = standing
         if game.over:
@@ -508,7 +514,7 @@ class Table:
         seat.away_since = None
         seat.ready = False
         if seat is self.creator_seat:
-            self.creator_seat = None
+            self.creator_seat = self._heir(seat) if self.status == "waiting" else None
         if self.status == "waiting":
             seat.name = None
             self._presence(seat, "left", name)
@@ -529,6 +535,14 @@ class Table:
             elif seat.index in self.game.waiting:  # the others' clocks run on untouched
                 self.bot_due[seat.index] = trio.current_time() + self.config.bot_delay
 
+    def _heir(self, seat: Seat) -> Seat | None:
+        """The creator once the creator's `seat` is freed before the start: the first person
+        seated after it, round the table, who is here, else one who is away; so a table
+        never waits for a start no one may give."""
+        people = [s for s in self.seats[seat.index + 1:] + self.seats[:seat.index] if s.human]
+        return next((s for s in people if s.session is not None),
+                    people[0] if people else None)
+
     def _disconnected(self, session: Session) -> None:
         if session in self.spectators:
             self.spectators.discard(session)
@@ -539,6 +553,7 @@ class Table:
             return
         seat.session = None
         seat.away_since = trio.current_time()
+        seat.grace = self.config.waiting_grace if self.status == "waiting" else self.config.grace
         if self.status == "playing":
             self._hurry(seat.index, seat.away_since)
         self._presence(seat, "away", seat.name)
@@ -675,6 +690,7 @@ class Table:
         self.status = "playing"
         for seat in self.seats:
             seat.rematch = False
+            seat.grace = self.config.grace  # who is away keeps the seat as in any game
         self._opened = -1
         self.deadlines.clear()
         self.bot_due.clear()
@@ -863,8 +879,7 @@ class Table:
         times = list(self.deadlines.values())
         if self.bot_due and self._attended():
             times += self.bot_due.values()
-        grace = self.config.grace
-        times += [s.away_since + grace for s in self.seats if s.away_since is not None]
+        times += [s.away_since + s.grace for s in self.seats if s.away_since is not None]
         return min(times, default=None)
 
     async def _keep_time(self) -> None:
@@ -873,7 +888,7 @@ class Table:
         playing with no delay must still answer its members at once)."""
         now = trio.current_time()
         for seat in self.seats:
-            if seat.away_since is not None and now >= seat.away_since + self.config.grace:
+            if seat.away_since is not None and now >= seat.away_since + seat.grace:
                 log.info("grace_over", table=self.id, seat=seat.index, name=seat.name)
                 self._vacate(seat, left=False)
                 self._changed()
@@ -1061,8 +1076,11 @@ def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],
         "on_disconnect": raw.get("on_disconnect", "bot"),
         "rated": raw.get("rated", False),
     }
-    if raw.get("name"):
-        options["name"] = raw["name"]
+    if "name" in raw:
+        options["name"] = name_or_none(raw["name"])
+        if options["name"] is None:
+            raise Refused("bad_message", "Table names must be printable, as player names "
+                          "are: no control, format or invisible characters, and not blank.")
     if raw.get("bots"):
         if raw["bots"] not in allowed:
             raise Refused("unknown_strategy", f"This server seats no bot strategy "
