@@ -271,7 +271,7 @@ SMALL_ORDER = [
 NON_CANONICAL = ["01" + "00" * 30 + "80", "ed" + "ff" * 30 + "7f"]
 
 
-@pytest.mark.parametrize("key", SMALL_ORDER + NON_CANONICAL)
+@pytest.mark.parametrize("key", SMALL_ORDER + NON_CANONICAL + ["zz" * 32, " " * 64])
 async def test_a_small_order_or_non_canonical_key_is_bad_key(connect, server, key):
     """Issue 27: the key 01 00…00 signed for anything with R = 01 00…00, S = 0: anyone could
     be that player. Every such key is refused before its signature is looked at."""
