@@ -393,3 +393,28 @@ async def test_a_provisional_player_is_off_the_board_and_sees_their_own_rating(r
     mine = await ana.request(GetProfile(id=new_id(), name="ana"))
     assert mine.TYPE == "profile" and mine.profile["provisional"] is True
     assert mine.profile["games"] == 1
+
+
+@pytest.mark.server_config(grace=0.2)
+async def test_a_player_whose_grace_ends_is_ranked_where_the_bot_took_the_seat(rated):
+    """The other way to leave: bruno's connection drops after two turns each, his grace
+    ends and a bot plays his seat; then ana leaves too, and bots finish the game before a
+    guest. bruno, out first, ranks last; no one is credited the bots' win."""
+    from protocol import Join, Leave
+    from tests.server.helpers import next_view
+    from tests.server.peer import Peer, new_id
+
+    ana, bruno = await rated.people("ana", "bruno")
+    info = await sit([ana, bruno])
+    watcher = await Peer.connect(rated.address[1], "watcher")
+    assert (await watcher.request(Join(id=new_id(), table=info["table"],
+                                       spectate=True))).TYPE == "joined"
+    await take_turns([ana, bruno], 2)
+    await bruno.aclose()
+    await ana.expect("presence", lambda m: m.status == "bot")
+    assert (await ana.request(Leave(id=new_id()))).TYPE == "ok"
+    while watcher.view is None or not watcher.view.over:
+        await next_view(watcher)
+    board = await leaderboard(watcher)
+    assert [(line["name"], line["wins"]) for line in board] == [("ana", 0), ("bruno", 0)]
+    await watcher.aclose()
