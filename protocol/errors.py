@@ -41,6 +41,8 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
                       "no identity may take it"),
     "too_many_identities": (False, "the address has made as many new identities as the server "
                             "allows an hour: use a key it knows, or wait"),
+    "banned": (True, "an operator banned your identity or your address from this server for "
+                     "a time (the message says until when)"),
 }
 
 #: Codes of lobby and table requests (never close the connection).
@@ -64,7 +66,8 @@ LOBBY_ERRORS: dict[str, str] = {
     "table_failed": "your table failed and was closed; you are back in the lobby",
     "too_many_tables": "the server, your address or you have as many tables open as allowed: "
                        "join one, or try later",
-    "no_such_player": "no one of that name has played a rated game on this server",
+    "no_such_player": "no one of that name has played a rated game on this server (get_profile), "
+                      "or is connected or at the table (kick, ban)",
     "no_such_game": "there is no finished game with that id (a game in play is never told)",
     "no_records": "this server keeps no records of its games",
     "store_failed": "the server could not read its records; nothing changed, try again later",
@@ -72,6 +75,12 @@ LOBBY_ERRORS: dict[str, str] = {
     "too_many_pending": "you have as many record requests being answered as a session may: wait",
     "record_too_large": "the record is larger than the frame the client accepts (get_game's "
                         "max_frame) or than a record may be",
+    "not_allowed": "only an operator (or, for kick, the creator of a table still waiting) may do "
+                   "that; or a player removed from a table is refused there",
+    "muted": "an operator muted your name in chat for a time (the message says until when)",
+    "kicked": "an operator or the table's creator removed you from your table: you are in the "
+              "lobby",
+    "table_closed": "an operator closed your table: you are in the lobby",
 }
 
 #: Every code: session, lobby and engine.

@@ -17,6 +17,7 @@ from . import log
 from .app import Server
 from .config import ServerConfig
 from .doorkey import DoorKeyError, default_secret_path
+from .moderation import operator_ids
 from .store import StoreError, default_path
 from .thinking import allowed_strategies
 
@@ -69,6 +70,11 @@ def main(args: argparse.Namespace) -> int:
         allowed_strategies(config.bot_strategies)
     except ValueError as exc:
         print(f"coup serve: --bot-strategies: {exc}", file=sys.stderr)
+        return 2
+    try:
+        operator_ids(config.operators)
+    except ValueError as exc:
+        print(f"coup serve: --operators: {exc}", file=sys.stderr)
         return 2
     if config.announce:
         from .announce import addresses  # zeroconf, only for a server that announces

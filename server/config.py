@@ -109,6 +109,11 @@ class ServerConfig:
                                    "bots in the seats no one takes; no record is kept and "
                                    "no game is rated. For testing bots and for puzzles",
                                    str)
+    operators: str | None = setting(None, "the identity keys of the server's operators, "
+                                    "separated by commas (each as hex, or as key:<hex>, the "
+                                    "player id logs show): once identified, they may kick, "
+                                    "mute, ban and close tables (docs/SERVER.md, Running a "
+                                    "public server)", str)
     db: str | None = setting(None, "the SQLite file that keeps every table, accepted move and "
                              "finished game, so that a restarted server resumes its tables "
                              "(coup serve: server.db in the user's data directory); :memory: "

@@ -14,7 +14,10 @@ tables one address, and one identified player, may have open (a table counts for
 address and the player that made it until it closes; the queue's and those resumed from
 the store count for no one); and lobby chat, which every viewer of the lobby is shown, to
 lines shorter than a table's, within a rate per address and one for the whole lobby.
-Requests for records it hands to `history`, which answers them.
+Requests for records it hands to `history`, which answers them. Operators' acts
+(server/moderation.py keeps the operators, bans and mutes) are checked here: a banned key or
+address is turned away at hello, identify and reconnect, a muted name's chat is refused;
+kick and close_table are the table's.
 
 Names are unique among the server's players, and so are names a reader would take for one
 another (`alice`, `ALICE`, `аlice` with a Cyrillic а: server/names.py): a name is taken
@@ -45,6 +48,7 @@ from .config import ServerConfig
 from .doorkey import load_secret
 from .identity import Identities, player_id
 from .limits import TokenBucket
+from .moderation import Ban, Moderation, operator_ids, until_text
 from .names import name_key, reserved
 from .queue import Formed, QuickPlay, Wish
 from .session import Session
@@ -87,6 +91,9 @@ class Lobby:
                                      door_secret)
         self.history = history.History(self.recorder.store if self.recorder else None,
                                        config.provisional_games)
+        self.moderation = Moderation(operator_ids(config.operators),
+                                     self.recorder.store.bans(time.time()) if self.recorder
+                                     else [])
         self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}
         #: Private tables by their code's hash (code_key).
@@ -156,6 +163,7 @@ class Lobby:
 
     def arrive(self, session: Session, name: str, token: str | None) -> str:
         self.sessions.add(session)
+        self._turn_away_if_banned(session, None)
         key = token_key(token) if token else None
         table = self.tokens.get(key) if key else None
         held = table.name_for(key) if table is not None else None
@@ -166,8 +174,11 @@ class Lobby:
         return name
 
     def reconnect(self, session: Session, token: str) -> bool:
-        table = self.tokens.get(token_key(token))
-        return table is not None and table.submit(session, (RECONNECT, token))
+        key = token_key(token)
+        table = self.tokens.get(key)
+        if table is None or self._turn_away_if_banned(session, table.player_for(key)):
+            return False
+        return table.submit(session, (RECONNECT, token))
 
     def depart(self, session: Session) -> None:
         self.sessions.discard(session)
@@ -182,6 +193,8 @@ class Lobby:
     def request(self, session: Session, msg) -> None:
         kind = msg.TYPE
         try:
+            if kind == "say":
+                self._unmuted(session)
             if kind == "list_tables":
                 self.subscribers.add(session)
                 session.send(with_re(self._listing_frame(), msg.id))
@@ -200,6 +213,14 @@ class Lobby:
             elif kind == "unqueue":
                 self.quick.remove(session)
                 session.send(Ok(re=msg.id))
+            elif kind == "mute":
+                self._mute(session, msg)
+            elif kind == "ban":
+                self._ban(session, msg)
+            elif kind in ("kick", "close_table") and (msg.table or kind == "close_table"):
+                table = self.tables.get(msg.table)
+                if table is None or table.closed or not table.submit(session, msg):
+                    raise Refused("no_such_table", "There is no such table.")
             else:  # leave, ready, start, rematch, move, table chat: the table's business
                 table = self.where.get(session)
                 if table is None:
@@ -240,6 +261,9 @@ class Lobby:
     def changed(self) -> None:
         self._listing = None
         self._dirty.set()
+
+    def operator(self, session: Session) -> bool:
+        return self.moderation.is_operator(session.player)
 
     # ------------------------------------------------------------------ requests
 
@@ -363,6 +387,8 @@ class Lobby:
         here; a table that keeps a seat of that player gives it back (the client may have
         been closed with its token)."""
         self.identities.verify(msg, session.nonce, session.spend_nonce)
+        if self._turn_away_if_banned(session, player_id(msg.key)):
+            return
         new = not self.identities.known(msg.key)
         made = self._identities_made(_address_key(session.address)) if new else None
         if made is not None and made.peek() < 1:
@@ -381,7 +407,8 @@ class Lobby:
         if session not in self.where:
             table = next((t for t in self.tables.values()
                           if not t.closed and t.seat_of_player(player)), None)
-        session.send(Identified(re=msg.id, name=name, table=table.id if table else None))
+        session.send(Identified(re=msg.id, name=name, table=table.id if table else None,
+                                operator=self.moderation.is_operator(player) or None))
         if table is not None:
             table.submit(session, (RESEAT, player))
         log.info("identified", session=session.number, name=name, player=player,
@@ -464,6 +491,86 @@ class Lobby:
         for key in quiet:
             del self._chatters[key]
         return _per_minute(self.config.lobby_chat_per_address)
+    # ------------------------------------------------------------------ moderation
+
+    def _operator(self, session: Session) -> None:
+        if not self.moderation.is_operator(session.player):
+            raise Refused("not_allowed", "Only the server's operators may do that.")
+
+    def _turn_away_if_banned(self, session: Session, player: str | None) -> bool:
+        """Close `session` (bye banned) if its address, or `player`, is banned; whether it
+        was."""
+        ban = (self.moderation.ban_on("address", _address_key(session.address))
+               or self.moderation.ban_on("key", player))
+        if ban is None:
+            return False
+        log.info("banned_refused", session=session.number, address=session.address,
+                 player=player, ban=ban.value)
+        session.close("banned", _ban_sentence(ban))
+        return True
+
+    def _unmuted(self, session: Session) -> None:
+        until = self.moderation.muted_until(session.name)
+        if until is not None:
+            raise Refused("muted", f"An operator muted you in chat until {until_text(until)}.")
+
+    def _mute(self, session: Session, msg) -> None:
+        self._operator(session)
+        self.moderation.mute(msg.name, msg.minutes)
+        log.info("moderation", act="mute", by=session.name, operator=session.player,
+                 name=msg.name, minutes=msg.minutes, reason=msg.reason)
+        session.send(Ok(re=msg.id))
+
+    def _ban(self, session: Session, msg) -> None:
+        """Ban what `msg` names (a connected player's key, or its address if it has none; a
+        key; an address) and close the sessions it covers; `ok` once the store keeps it."""
+        self._operator(session)
+        kind, value = self._banned_by(msg)
+        if kind == "key" and self.moderation.is_operator(value):
+            raise Refused("not_allowed", "An operator cannot be banned: take the key out of "
+                          "--operators first.")
+        ban, change = self.moderation.ban(kind, value, msg.minutes, msg.reason or "",
+                                          session.player)
+        log.info("moderation", act="ban", by=session.name, operator=session.player,
+                 **{kind: value}, minutes=msg.minutes, reason=msg.reason)
+        if msg.minutes:
+            for other in list(self.sessions):
+                if (other.player == value if kind == "key"
+                        else _address_key(other.address) == value):
+                    other.close("banned", _ban_sentence(ban))
+        if self.recorder:
+            self._nursery.start_soon(self._kept, session, msg.id, change)
+        else:
+            session.send(Ok(re=msg.id))
+
+    def _banned_by(self, msg) -> tuple[str, str]:
+        """What a `ban` names: ("key", player id) or ("address", address key)."""
+        if sum(x is not None for x in (msg.name, msg.key, msg.address)) != 1:
+            raise Refused("bad_message", "A ban names one of: name, key, address.")
+        if msg.key is not None:
+            key = msg.key.lower()
+            if any(c not in "0123456789abcdef" for c in key):
+                raise Refused("bad_message", "A key is 64 hex digits.")
+            return "key", player_id(key)
+        if msg.address is not None:
+            try:
+                ipaddress.ip_address(msg.address)
+            except ValueError:
+                raise Refused("bad_message", f"{msg.address!r} is not an IP address.") \
+                    from None
+            return "address", _address_key(msg.address)
+        wanted = msg.name.casefold()
+        target = next((s for s in self.sessions if s.name.casefold() == wanted), None)
+        if target is None:
+            raise Refused("no_such_player", f"No one called {msg.name} is connected.")
+        if target.player is not None:
+            return "key", target.player
+        return "address", _address_key(target.address)
+
+    async def _kept(self, session: Session, request_id: int, change) -> None:
+        """Answer `ok` to the act `request_id` once the store keeps its `change`."""
+        await self.recorder.commit([change])
+        session.send(Ok(re=request_id))
 
     # ------------------------------------------------------------------ tables
 
@@ -555,6 +662,11 @@ class Lobby:
 def _per_minute(lines: int) -> TokenBucket:
     """A bucket of `lines` a minute, a quarter of them at once (as a session's chat)."""
     return TokenBucket(lines / 60, lines / 4)
+
+
+def _ban_sentence(ban: Ban) -> str:
+    reason = f": {ban.reason}" if ban.reason else "."
+    return f"You are banned from this server until {until_text(ban.until)}{reason}"
 
 
 def _address_key(address: str) -> str:

@@ -40,7 +40,7 @@ from engine import record as records
 from . import ratings
 
 #: The schema this code reads and writes.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: The statements that bring a file from version n - 1 to version n.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -155,6 +155,19 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         # reads the file (a backup) must not be able to join the table with it.
         "UPDATE tables SET code = code_key(code) WHERE code IS NOT NULL",
     ),
+    6: (
+        # Operators' bans (server/moderation.py): an identity ("key:<hex>") or an address
+        # kept out until `until`; a lifted ban is kept as one that ran out.
+        """CREATE TABLE bans (
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            until REAL NOT NULL,
+            reason TEXT NOT NULL,
+            by TEXT NOT NULL,
+            made REAL NOT NULL,
+            PRIMARY KEY (kind, value)
+        ) WITHOUT ROWID""",
+    ),
 }
 
 def code_key(code: str) -> str:
@@ -189,6 +202,10 @@ CHANGES: dict[str, str] = {
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
     "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
     "result": "UPDATE games SET finished = ?, winner = ?, out = ? WHERE id = ?",
+    # An operator's ban, or its lifting, over the last one on the same key or address.
+    "ban": "INSERT INTO bans (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?) "
+           "ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until, "
+           "reason = excluded.reason, by = excluded.by, made = excluded.made",
 }
 #: One more change is not a statement: ("rate", (game_id, time, order, winner)) moves the
 #: ratings of a finished rated game's players by its finishing order of seats and the seat
@@ -208,7 +225,7 @@ Change = tuple[str, tuple]
 #: game's moves after the game, the ratings after the result that moves them). Changes of
 #: one kind keep their order.
 ORDER = ("table", "game", "player", "identity", "move", "takeover", "table_state", "result",
-         "table_closed", "rate")
+         "table_closed", "rate", "ban")
 
 #: The most parameters a statement may take in any SQLite (999 before 3.32).
 MOST_PARAMETERS = 999
@@ -425,6 +442,15 @@ class Store:
         conn = self._reader()
         try:
             return conn.execute("SELECT key, name FROM identities").fetchall()
+        finally:
+            conn.close()
+
+    def bans(self, now: float) -> list[tuple[str, str, float, str, str]]:
+        """The bans in force at `now`, as (kind, value, until, reason, by)."""
+        conn = self._reader()
+        try:
+            return conn.execute("SELECT kind, value, until, reason, by FROM bans "
+                                "WHERE until > ?", (now,)).fetchall()
         finally:
             conn.close()
 

@@ -99,6 +99,9 @@ class TableHost(Protocol):
     def changed(self) -> None:
         """The list of tables changed (a table's seats, status or spectators)."""
 
+    def operator(self, session: Session) -> bool:
+        """`session` is one of the server's operators (it may kick and close anywhere)."""
+
 
 @dataclass(slots=True)
 class Seat:
@@ -189,6 +192,9 @@ class Table:
         self.code_hash = code_key(self.code) if self.code else None
         self.seats = [Seat(i) for i in range(options["seats"])]
         self.spectators: set[Session] = set()
+        #: Who was removed from this table (kick), by casefolded name and by player id: they
+        #: may not sit or watch here again while the table lasts.
+        self.barred: set[str] = set()
         self.game: Game | None = None
         #: The game's latest events (for everyone: each snapshot keeps those its viewer may
         #: see), so that whoever arrives mid-game learns what happened; bounded per table.
@@ -420,6 +426,11 @@ class Table:
         task)."""
         return next((s.name for s in self.seats if s.token == token), None)
 
+    def player_for(self, token: str) -> str | None:
+        """The player id of the seat whose token has the hash `token` (read-only: safe from
+        any task)."""
+        return next((s.player for s in self.seats if s.token == token), None)
+
     def seat_of_player(self, player: str) -> Seat | None:
         """The seat `player` holds here, connected or away (read-only: safe from any task)."""
         return next((s for s in self.seats if s.player == player and s.token), None)
@@ -442,6 +453,8 @@ class Table:
         self.creator_seat = self._sit(session, self.seats[0], msg.id)
 
     def _on_join(self, session: Session, msg) -> None:
+        if session.name.casefold() in self.barred or session.player in self.barred:
+            raise Refused("not_allowed", "You were removed from this table.")
         if msg.spectate:
             self._claim(session)
             self.spectators.add(session)
@@ -595,6 +608,60 @@ class Table:
         self._greet(session, seat.index)
         self._presence(seat, "here", seat.name)
         self._changed()
+
+    def _on_kick(self, session: Session, msg) -> None:
+        """Remove the person called `msg.name` (seated, away or watching): an operator may at
+        any time, the creator while the table waits. A seat is freed before the game, and
+        played by a bot once it runs (as when a grace ends); the person is back in the
+        lobby, told why, and barred from this table."""
+        operator = self.host.operator(session)
+        if not operator and (self.creator_seat is None or self.seat_of(session)
+                             is not self.creator_seat or self.status != "waiting"):
+            raise Refused("not_allowed", "Only the table's creator may remove a player, and "
+                          "only before the game starts.")
+        wanted = msg.name.casefold()
+        seat = next((s for s in self.seats if s.human and s.name.casefold() == wanted), None)
+        victim = seat.session if seat else next(
+            (s for s in self.spectators if s.name.casefold() == wanted), None)
+        if seat is None and victim is None:
+            raise Refused("no_such_player", f"No one called {msg.name} is at this table.")
+        if victim is session:
+            raise Refused("not_allowed", "To go, leave the table.")
+        name = seat.name if seat is not None else victim.name
+        self.barred.add(wanted)
+        if seat is not None:
+            if seat.player is not None:
+                self.barred.add(seat.player)
+            self._vacate(seat, left=False)
+        else:
+            self.spectators.discard(victim)
+        if victim is not None:
+            self.host.release(victim, self)
+            if victim.player is not None:
+                self.barred.add(victim.player)
+            self._send(victim, Error(code="kicked", message=(
+                f"{session.name} removed you from the table {self.name}"
+                + (f": {msg.reason}" if msg.reason else ".") + " You are in the lobby.")))
+        self._changed()
+        self._send(session, Ok(re=msg.id))
+        log.info("moderation", act="kick", by=session.name,
+                 operator=session.player if operator else None, table=self.id, name=name,
+                 reason=msg.reason)
+
+    def _on_close_table(self, session: Session, msg) -> None:
+        """An operator ends the table: everyone at it is told, and back in the lobby once
+        the task ends; a game in play stays unfinished in the store (no result, unrated)."""
+        if not self.host.operator(session):
+            raise Refused("not_allowed", "Only the server's operators may close a table.")
+        notice = Error(code="table_closed", message=(
+            f"{session.name} closed the table {self.name}"
+            + (f": {msg.reason}" if msg.reason else ".") + " You are in the lobby."))
+        for member, _ in self._audience():
+            self._send(member, notice)
+        self._send(session, Ok(re=msg.id))
+        log.info("moderation", act="close", by=session.name, operator=session.player,
+                 table=self.id, status=self.status, reason=msg.reason)
+        self.closed = True
 
     def _greet(self, session: Session, seat: int | None) -> None:
         """What a newcomer (or a returning player) needs: the table, and the game if any."""
