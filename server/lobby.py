@@ -529,6 +529,9 @@ class Lobby:
         if kind == "key" and self.moderation.is_operator(value):
             raise Refused("not_allowed", "An operator cannot be banned: take the key out of "
                           "--operators first.")
+        if kind == "address" and msg.minutes and value == _address_key(session.address):
+            raise Refused("not_allowed", "That address is your own: the ban would turn you "
+                          "away too.")
         ban, change = self.moderation.ban(kind, value, msg.minutes, msg.reason or "",
                                           session.player)
         log.info("moderation", act="ban", by=session.name, operator=session.player,

@@ -639,9 +639,9 @@ class Table:
             self.host.release(victim, self)
             if victim.player is not None:
                 self.barred.add(victim.player)
-            self._send(victim, Error(code="kicked", message=(
-                f"{session.name} removed you from the table {self.name}"
-                + (f": {msg.reason}" if msg.reason else ".") + " You are in the lobby.")))
+            self._send(victim, Error(code="kicked", message=_why(
+                f"{session.name} removed you from the table {self.name}: you are in the "
+                "lobby.", msg.reason)))
         self._changed()
         self._send(session, Ok(re=msg.id))
         log.info("moderation", act="kick", by=session.name,
@@ -653,9 +653,9 @@ class Table:
         the task ends; a game in play stays unfinished in the store (no result, unrated)."""
         if not self.host.operator(session):
             raise Refused("not_allowed", "Only the server's operators may close a table.")
-        notice = Error(code="table_closed", message=(
-            f"{session.name} closed the table {self.name}"
-            + (f": {msg.reason}" if msg.reason else ".") + " You are in the lobby."))
+        notice = Error(code="table_closed", message=_why(
+            f"{session.name} closed the table {self.name}: you are in the lobby.",
+            msg.reason))
         for member, _ in self._audience():
             self._send(member, notice)
         self._send(session, Ok(re=msg.id))
@@ -1119,6 +1119,11 @@ class Table:
         self._send(session, Ok(re=msg.id))
         for member, _ in self._audience():
             self._send(member, chat)
+
+
+def _why(sentence: str, reason: str | None) -> str:
+    """An act's sentence for the people it acts on, with the reason given, if any."""
+    return f"{sentence} Reason: {reason}" if reason else sentence
 
 
 def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],

@@ -201,9 +201,14 @@ async def test_a_ban_of_a_key_or_an_address_given_as_such(op, connect, keys, mod
         assert (reply.TYPE, reply.code) == ("error", "bad_message"), bad
 
 
-async def test_an_operator_cannot_be_banned(op, keys):
+async def test_an_operator_cannot_be_banned_nor_ban_its_own_address(op, connect, keys):
     reply = await op.request(Ban(id=new_id(), key=keys(1).key, minutes=1))
     assert (reply.TYPE, reply.code) == ("error", "not_allowed")
+    await connect("guest")  # from 127.0.0.1, as the operator
+    for own in (Ban(id=new_id(), address="127.0.0.1", minutes=1),
+                Ban(id=new_id(), name="guest", minutes=1)):
+        reply = await op.request(own)
+        assert (reply.TYPE, reply.code) == ("error", "not_allowed"), own
 
 
 async def test_a_ban_runs_out(op, connect, keys, moderated):
