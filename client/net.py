@@ -21,8 +21,8 @@ from dataclasses import fields, replace
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, Identified, Ping, Pong,
-    ProtocolError, Role, State, VERSIONS, Welcome,
+    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Bye, Connection, Error, Hello, Identified, Ping,
+    Pong, ProtocolError, Role, State, VERSIONS, Welcome,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
 from protocol.text import shown_in
@@ -32,7 +32,7 @@ from .identity import Credential
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
 #: it), or the seat was taken up by a newer connection with the same token.
-FINAL_GOODBYES = frozenset({"server_shutdown", "replaced"})
+FINAL_GOODBYES = frozenset({"server_shutdown", "replaced", "banned"})
 #: Seconds between tries to take a seat back: the first pause, doubled up to the last.
 FIRST_PAUSE, LAST_PAUSE = 0.25, 5.0
 #: Seconds one try to take a seat back may take.
@@ -131,6 +131,8 @@ class Link:
             raise LinkError(f"{where} did not answer hello") from None
         if isinstance(reply, Error):
             raise LinkError(f"{where} refused: {reply.code}: {reply.message}")
+        if isinstance(reply, Bye):  # turned away (banned), with its reason's code
+            raise LinkError(f"{where} said goodbye: {reply.reason}", reply.reason)
         if not isinstance(reply, Welcome):
             raise LinkError(f"{where} closed the connection")
         self.welcome = reply
@@ -152,6 +154,8 @@ class Link:
             msg = await self._next()
             if msg is None:
                 raise LinkError("the server closed the connection")
+            if isinstance(msg, Bye):  # our identity is turned away (banned)
+                raise LinkError(f"the server said goodbye: {msg.reason}", msg.reason)
             if isinstance(msg, (Identified, Error)) and msg.re == request.id:
                 break
             self._early.append(msg)

@@ -388,6 +388,12 @@ def error_text(code: str) -> str:
         "no_door": _("This server does not take the door's word for who you are."),
         "name_taken": _("That name belongs to another player on this server: choose "
                         "another."),
+        "not_allowed": _("You may not do that: it is for the server's operators (or, to "
+                         "remove a player, for the table's creator before the game)."),
+        "muted": _("An operator muted you in chat for a while."),
+        "kicked": _("You were removed from the table: you are in the lobby."),
+        "table_closed": _("An operator closed your table: you are in the lobby."),
+        "banned": _("You are banned from this server for a while."),
     }
     return texts.get(code, code)
 
