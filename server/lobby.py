@@ -163,9 +163,10 @@ class Lobby:
 
     def arrive(self, session: Session, name: str, token: str | None) -> str:
         self.sessions.add(session)
-        self._turn_away_if_banned(session, None)
         key = token_key(token) if token else None
         table = self.tokens.get(key) if key else None
+        # A banned address, or a token of a banned identity's seat, goes no further.
+        self._turn_away_if_banned(session, table.player_for(key) if table else None)
         held = table.name_for(key) if table is not None else None
         # A returning player's name is its seat's; a session that asked for none has the
         # guest name the server gave it, which is reserved for it.
@@ -174,11 +175,8 @@ class Lobby:
         return name
 
     def reconnect(self, session: Session, token: str) -> bool:
-        key = token_key(token)
-        table = self.tokens.get(key)
-        if table is None or self._turn_away_if_banned(session, table.player_for(key)):
-            return False
-        return table.submit(session, (RECONNECT, token))
+        table = self.tokens.get(token_key(token))
+        return table is not None and table.submit(session, (RECONNECT, token))
 
     def depart(self, session: Session) -> None:
         self.sessions.discard(session)

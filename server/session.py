@@ -394,7 +394,8 @@ class Session:
         if hello.name is not None and name is None:
             self.send(Error(code="bad_message", message=f"Names must be printable; you are "
                             f"{self.name}."))
-        if hello.token and not self.router.reconnect(self, hello.token):
+        # A session turned away at its hello (banned) takes up no seat on its way out.
+        if hello.token and not self._closing and not self.router.reconnect(self, hello.token):
             self.send(Error(code="bad_token", message="That seat is no longer yours."))
         log.info("hello", session=self.number, name=self.name, client=hello.client)
         return True
