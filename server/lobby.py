@@ -216,9 +216,7 @@ class Lobby:
             elif kind == "ban":
                 self._ban(session, msg)
             elif kind in ("kick", "close_table") and (msg.table or kind == "close_table"):
-                table = self.tables.get(msg.table)
-                if table is None or table.closed or not table.submit(session, msg):
-                    raise Refused("no_such_table", "There is no such table.")
+                self._act_at(session, msg)
             else:  # leave, ready, start, rematch, move, table chat: the table's business
                 table = self.where.get(session)
                 if table is None:
@@ -494,6 +492,18 @@ class Lobby:
     def _operator(self, session: Session) -> None:
         if not self.moderation.is_operator(session.player):
             raise Refused("not_allowed", "Only the server's operators may do that.")
+
+    def _act_at(self, session: Session, msg) -> None:
+        """A kick or close_table that names its table by id goes to that table, which
+        checks who may. Only an operator may name a table it is not at: to anyone else,
+        whether an id is a table's (a private one's, say) is no answer."""
+        table = self.tables.get(msg.table)
+        if not self.moderation.is_operator(session.player) and (
+                msg.TYPE == "close_table" or table is None
+                or self.where.get(session) is not table):
+            raise Refused("not_allowed", "Only the server's operators may do that.")
+        if table is None or table.closed or not table.submit(session, msg):
+            raise Refused("no_such_table", "There is no such table.")
 
     def _turn_away_if_banned(self, session: Session, player: str | None) -> bool:
         """Close `session` (bye banned) if its address, or `player`, is banned; whether it

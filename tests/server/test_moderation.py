@@ -307,3 +307,15 @@ async def test_operators_are_keys_in_any_case_and_anything_else_stops_coup_serve
     for bad in ("alice", key[:-1], "key:" + "g" * 64):
         assert cli.main(parser.parse_args(["--operators", bad, "--db", ":memory:"])) == 2
         assert capsys.readouterr().err.startswith("coup serve: --operators: ")
+
+
+async def test_to_anyone_but_an_operator_a_table_id_tells_nothing(connect):
+    """Kick and close_table name tables by id, private ones too: a player who is no
+    operator gets the same answer whether the id is a table's or not."""
+    owner, = await seat_table(connect, ["owner"], start=False, seats=2, private=True)
+    prober = await connect("prober")
+    for table in (owner.table, "nosuch"):
+        for request in (Kick(id=new_id(), name="owner", table=table),
+                        CloseTable(id=new_id(), table=table)):
+            reply = await prober.request(request)
+            assert (reply.TYPE, reply.code) == ("error", "not_allowed"), (table, request)
