@@ -75,10 +75,12 @@ def request(command: str, rest: str, request_id: int, table: str | None):
         return CloseTable(id=request_id, table=table[:16], reason=_reason(words))
     if not words:
         raise CommandError(usage()[MODERATION.index(command)])
-    who, words = words[0][:64], words[1:]
+    who, words = words[0], words[1:]
     if command == "kick":
         return Kick(id=request_id, name=who[:32], reason=_reason(words))
-    if not words or not words[0].isdigit() or int(words[0]) > MOST_MINUTES:
+    # ASCII digits only: "²" is a digit to str.isdigit, and int() refuses it.
+    if not words or not (words[0].isascii() and words[0].isdigit()) \
+            or int(words[0]) > MOST_MINUTES:
         raise CommandError(_("MINUTES is a number from 0 to {most}.").format(most=MOST_MINUTES))
     minutes, words = int(words[0]), words[1:]
     if command == "mute":
