@@ -100,9 +100,3 @@ def request(command: str, rest: str, request_id: int, table: str | None):
 
 def _reason(words: list[str]) -> str | None:
     return " ".join(words)[:200] or None
-
-
-def told(text: str) -> str:
-    """The server's own sentence about an act (who did it, why), shown after ours only if
-    it is plain printable text: it came from outside."""
-    return text if text.isprintable() else ""

@@ -42,6 +42,7 @@ from protocol import (
     MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
 )
 from protocol.messages import NAME
+from protocol.text import printable
 
 from . import history, log
 from .config import ServerConfig
@@ -62,6 +63,8 @@ from .table import (
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
+#: Operators' acts (kick is a table creator's too): each may give a reason.
+MODERATION = ("kick", "mute", "ban", "close_table")
 #: Wrong private codes one address may try at once, and then one every CODE_RETRY seconds.
 CODE_TRIES = 5
 CODE_RETRY = 12.0
@@ -193,6 +196,9 @@ class Lobby:
         try:
             if kind == "say":
                 self._unmuted(session)
+            elif kind in MODERATION and msg.reason and not printable(msg.reason):
+                # A reason goes to the acted-on player's screen and to the store.
+                raise Refused("bad_message", "A reason must be printable text.")
             if kind == "list_tables":
                 self.subscribers.add(session)
                 session.send(with_re(self._listing_frame(), msg.id))

@@ -34,7 +34,7 @@ from server import StoreError, serve
 
 from ..discovery import Browser, enabled
 from ..i18n import _
-from ..moderation import CommandError, request as moderation_request, told
+from ..moderation import CommandError, request as moderation_request
 from ..net import FINAL_GOODBYES, RECONNECT_FOR, Link, LinkError
 from ..tui.launch import Launch, default_name, practice_server, practice_table
 from ..tui.model import Pending, TableState
@@ -642,8 +642,8 @@ class Plain:
         if msg.re is not None and msg.re == self._leaving:  # still seated, as it says
             self._leave_answered()
         self.say(error_text(msg.code))
-        if msg.code in ACTS and told(msg.message):
-            self.say(told(msg.message))
+        if msg.code in ACTS:  # the server's sentence (who, why), safe: Link made it so
+            self.say(msg.message)
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self._left()
 
@@ -669,5 +669,5 @@ class Plain:
 
     async def _on_bye(self, msg) -> None:
         self.say(_("The server says goodbye: {reason}").format(reason=error_text(msg.reason)))
-        if msg.reason in ACTS and told(msg.message or ""):
-            self.say(told(msg.message))
+        if msg.reason in ACTS and msg.message:
+            self.say(msg.message)

@@ -33,7 +33,7 @@ from ..discovery import Browser, enabled
 from ..i18n import N_, _
 from ..identity import Vouched
 from ..moderation import (
-    CommandError, command_of, request as moderation_request, told, usage as moderation_usage,
+    CommandError, command_of, request as moderation_request, usage as moderation_usage,
 )
 from . import messages as m
 from .launch import Launch, default_name, practice_server, practice_table
@@ -554,8 +554,8 @@ class CoupApp(App):
         if msg.re is not None and msg.re == self._rating_asked:
             return  # not rated there (or no records kept): the lobby just shows no rating
         text = error_text(msg.code)
-        if msg.code in ACTS and told(msg.message):
-            text += "\n" + told(msg.message)
+        if msg.code in ACTS:  # the server's sentence (who, why), safe: Link made it so
+            text += "\n" + msg.message
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self.notify(text, severity="error", timeout=10)
             self._left_table()
@@ -577,6 +577,6 @@ class CoupApp(App):
 
     def _on_bye(self, msg) -> None:
         text = error_text(msg.reason)
-        if msg.reason == "banned" and told(msg.message or ""):
-            text += "\n" + told(msg.message)
+        if msg.reason == "banned" and msg.message:
+            text += "\n" + msg.message
         self.notify(text, title=_("The server says goodbye"), severity="warning", timeout=10)

@@ -319,3 +319,16 @@ async def test_to_anyone_but_an_operator_a_table_id_tells_nothing(connect):
                         CloseTable(id=new_id(), table=table)):
             reply = await prober.request(request)
             assert (reply.TYPE, reply.code) == ("error", "not_allowed"), (table, request)
+
+
+async def test_a_reason_the_server_would_relay_must_be_printable(op, connect):
+    """A reason reaches the acted-on player's screen and the store: it is checked as chat
+    is (protocol.text.printable), for every act that takes one."""
+    ana, = await seat_table(connect, ["ana"], start=False, seats=2)
+    for request in (Kick(id=new_id(), name="ana", table=ana.table, reason="\x1b]0;PWNED\x07"),
+                    Mute(id=new_id(), name="ana", minutes=1, reason="\u202eevil"),
+                    Ban(id=new_id(), name="ana", minutes=1, reason="a\nb"),
+                    CloseTable(id=new_id(), table=ana.table, reason="\x9b2J")):
+        reply = await op.request(request)
+        assert (reply.TYPE, reply.code) == ("error", "bad_message"), request
+    assert (await ana.request(Say(id=new_id(), text="still seated"))).TYPE == "ok"
