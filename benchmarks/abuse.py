@@ -1,17 +1,19 @@
 """What abusive clients and runaway tables cost everyone else (issue 12), on a real server.
 
-    python -m benchmarks.abuse [--json] [--scenario flood|search|loop] [--seconds S]
+    python -m benchmarks.abuse [--json] [--scenario flood|search|loop|slots|chat]
+                               [--seconds S]
 
 Each scenario starts a fresh `coup serve` of this file's own tree (`client.cli`, run from its
 root) on a free loopback port with `--log-json`, in a data directory of its own
 (XDG_DATA_HOME: a server with a store starts from an empty one, never the user's), reads the
 port from its first stderr line and the rest to the end, and stops it (SIGTERM, then
-SIGKILL) however the run ends. It passes only flags that servers from before issue 12 know,
-plus `--bot-strategies all` where `coup serve --help` lists it, so that the file, copied
-into an older tree, runs that tree's server unchanged. The clients are trio code in this
-process sending msgpack maps over 127.0.0.1. Memory is the server's VmRSS (/proc, every
-0.1 s) and VmHWM. A request unanswered when its scenario ends counts with the time it has
-waited.
+SIGKILL) however the run ends. Of the flags a scenario names it passes those that
+`coup serve --help` lists, plus `--bot-strategies all` where it is listed, so that the file,
+copied into an older tree, runs that tree's server unchanged (with that tree's limits). The
+clients are trio code in this process sending msgpack maps over 127.0.0.1; an attacker
+that must be another address than the witnesses' connects from 127.0.0.2 (Linux routes all
+of 127/8 to loopback). Memory is the server's VmRSS (/proc, every 0.1 s) and VmHWM. A
+request unanswered when its scenario ends counts with the time it has waited.
 
 **A relay** plays all-bot games one after another: each at a table of `heuristic` bots made
 as any client can (a creator makes it with `bots` and no clocks, a spectator joins, the
@@ -40,6 +42,15 @@ the lobby, pings 50 ms after its last ping or pong, whichever is later.
    a game was under way are timed; the others are counted. Seed 539 deals every table the
    same game, one that the heuristic bots from before issue 12 never end: there the relay's
    first game lasts the whole run; later trees play it to its end again and again.
+4. **slots** (issue 27, section 3; `--max-tables 40`): the witnesses, 3 s of baseline; then
+   one address (127.0.0.2) opens a connection a table and asks each to create one, 40 in
+   all (the server's every slot), and holds what it got for `--seconds`; then another
+   address (127.0.0.3) creates one table.
+5. **chat** (issue 27, section 3; `--max-per-address 1000`): the witnesses and a lobby
+   viewer, 3 s of baseline; then 200 connections from one address (127.0.0.2) each say a
+   lobby chat line of 200 characters every second (the most a line may hold on a server
+   that bounds it; older ones took 500) for `--seconds`, reading all they are sent. The
+   viewer counts the lines it hears from them.
 
 Figures (`--json`: one flat object; times in ms, memory in MiB; null: nothing measured):
 
@@ -62,10 +73,24 @@ Figures (`--json`: one flat object; times in ms, memory in MiB; null: nothing me
     loop_errors                       error answers
     loop_moves, loop_games            bot moves played (updates the spectators received)
                                       and games ended, while the probes ran
+    slots_tables, slots_refused       tables the one address made of the 40 it asked for,
+                                      and the error that refused the first it did not get
+    slots_neighbour                   1 if the other address could make a table after it
+    slots_witness_refused             1 if the watched table's relay found no table left
+                                      for its next game (its figures end with that game)
+    chat_attackers, chat_accepted     connections that said hello; lines answered ok
+    chat_lines, chat_lines_per_s      lines the viewer heard from them in the attack
+    chat_allowed                      the most a server of issue 27's defaults lets one
+                                      address say in that time: 3 at once, then 12 a
+                                      minute (the whole lobby's 60 a minute is wider)
+    {slots,chat}_… witnesses          the move gaps and pings as in flood (slots_…,
+                                      slots_base_…, chat_…, chat_base_…)
 
 Targets (issue 12), printed next to their figures: flood_rss_peak_mb < 200;
 flood_gap_max_ms within 100 of flood_base_gap_max_ms; search_ping_p99_ms < 50;
-loop_list_p99_ms and loop_join_p99_ms < 50.
+loop_list_p99_ms and loop_join_p99_ms < 50. Issue 27: slots_tables <= 4 (the default
+--tables-per-address) and slots_neighbour == 1; chat_lines <= chat_allowed; slots_gap_max_ms
+and chat_gap_max_ms within 100 of their baselines.
 """
 
 from __future__ import annotations
@@ -96,6 +121,14 @@ COUP = [sys.executable, "-c", "import sys; from client.cli import main; sys.exit
 BASELINE, AFTER, QUIET, SETUP_TIMEOUT = 3.0, 2.0, 1.0, 60.0
 PING_EVERY, PROBE_EVERY, RSS_EVERY = 0.05, 0.1, 0.1
 WITNESS_DELAY, LOOP_SEED = "0.1", 539
+#: The attacker's address, and another one that is neither the attacker's nor 127.0.0.1.
+ATTACKER, NEIGHBOUR = "127.0.0.2", "127.0.0.3"
+#: slots: the server's tables, and what one address may hold of them (issue 27's default).
+SLOTS, SLOTS_PER_ADDRESS = 40, 4
+#: chat: connections, seconds between two lines of each, the line, and the bound of one
+#: address's lobby chat (issue 27's default: 3 lines at once, then 12 a minute).
+CHATTERS, CHAT_EVERY, CHAT_LINE = 200, 1.0, "x" * 200
+CHAT_BURST, CHAT_PER_S = 3, 0.2
 BOUND = 1_000_000  # no loop here turns more often than this: its time ends it first
 PERCENTILES = {"p50": 0.5, "p99": 0.99, "max": 1.0}
 #: Issue 12's targets: the figure, what it must be, and whether the figures meet it.
@@ -106,6 +139,13 @@ TARGETS: dict[str, tuple[str, Callable[[dict], bool]]] = {
     "search_ping_p99_ms": ("< 50", lambda f: f["search_ping_p99_ms"] < 50),
     "loop_list_p99_ms": ("< 50", lambda f: f["loop_list_p99_ms"] < 50),
     "loop_join_p99_ms": ("< 50", lambda f: f["loop_join_p99_ms"] < 50),
+    "slots_tables": (f"<= {SLOTS_PER_ADDRESS}", lambda f: f["slots_tables"] <= SLOTS_PER_ADDRESS),
+    "slots_neighbour": ("== 1", lambda f: f["slots_neighbour"] == 1),
+    "slots_gap_max_ms": ("<= base + 100",
+                         lambda f: f["slots_gap_max_ms"] <= f["slots_base_gap_max_ms"] + 100),
+    "chat_lines": ("<= chat_allowed", lambda f: f["chat_lines"] <= f["chat_allowed"]),
+    "chat_gap_max_ms": ("<= base + 100",
+                        lambda f: f["chat_gap_max_ms"] <= f["chat_base_gap_max_ms"] + 100),
 }
 
 
@@ -115,6 +155,8 @@ class Server:
     def __init__(self, *flags: str) -> None:
         usage = subprocess.run([*COUP, "serve", "--help"], cwd=ROOT, capture_output=True,
                                text=True, timeout=SETUP_TIMEOUT).stdout
+        flags = tuple(part for flag, value in zip(flags[::2], flags[1::2])
+                      if flag in usage for part in (flag, value))
         if "--bot-strategies" in usage:
             flags += ("--bot-strategies", "all")
         self.data = tempfile.TemporaryDirectory(prefix="coup-abuse-")
@@ -163,8 +205,20 @@ class Client:
         self.held: list[dict] = []
 
     @classmethod
-    async def connect(cls, port: int, name: str) -> Client:
-        client = cls(await trio.open_tcp_stream("127.0.0.1", port))
+    async def connect(cls, port: int, name: str, source: str | None = None) -> Client:
+        """A client that said hello, from the loopback address `source` if given."""
+        if source is None:
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+        else:
+            sock = trio.socket.socket()
+            try:
+                await sock.bind((source, 0))
+                await sock.connect(("127.0.0.1", port))
+            except BaseException:
+                sock.close()
+                raise
+            stream = trio.SocketStream(sock)
+        client = cls(stream)
         await client.send({"t": "hello", "versions": [1], "client": "abuse/1", "name": name})
         if (welcome := await client.recv()) is None or welcome["t"] != "welcome":
             raise Refused(f"{name}: {welcome}")
@@ -264,15 +318,17 @@ async def probe(client: Client, seen: Seen, every: float, end: float,
         await trio.sleep_until(began + every)
 
 
-async def connect_many(port: int, names: list[str], then) -> list[Client]:
-    """Clients that said hello and were handed to `then(client, name)`, CONNECT_BATCH at a
-    time so that the listen backlog never overflows; those that failed are left out."""
+async def connect_many(port: int, names: list[str], then,
+                       source: str | None = None) -> list[Client]:
+    """Clients that said hello (from `source`, if given) and were handed to
+    `then(client, name)`, CONNECT_BATCH at a time so that the listen backlog never
+    overflows; those that failed are left out."""
     clients: list[Client] = []
 
     async def one(name: str) -> None:
         try:
             with trio.fail_after(SETUP_TIMEOUT):
-                client = await Client.connect(port, name)
+                client = await Client.connect(port, name, source)
                 await then(client, name)
             clients.append(client)
         except (OSError, trio.TooSlowError, trio.BrokenResourceError, Refused):
@@ -338,7 +394,12 @@ class Relay:
             self.playing.set()
             if last is not None:  # the last game's table stood until now, for the visitors
                 await last.stream.aclose()
-            made = await made_table(self.port, f"{self.name}-{n}", "heuristic", self.seats)
+            try:
+                made = await made_table(self.port, f"{self.name}-{n}", "heuristic", self.seats)
+            except Refused:  # no table left for it (slots, where one address takes them all)
+                self.seen.errors += 1
+                await over.wait()
+                return
             await over.wait()
             last = watcher
 
@@ -481,11 +542,86 @@ async def loop(server: Server, seconds: float) -> dict:
         "loop_games": sum(start <= over < end for _, over in relay.spans)}
 
 
+async def slots(server: Server, seconds: float) -> dict:
+    seen, out = Seen(), {"slots_tables": 0, "slots_refused": None, "slots_neighbour": 0}
+    async with trio.open_nursery() as nursery:
+        pinger = await witnesses(nursery, server.port, seen)
+        t0 = trio.current_time()
+        t1, t2 = t0 + BASELINE, t0 + BASELINE + seconds
+        nursery.start_soon(probe, pinger, seen, PING_EVERY, t2, ("ping", "ping", dict))
+        await trio.sleep_until(t1)
+        held = []  # one connection a table: a connection sits at one table only
+        for i in range(SLOTS):
+            try:
+                held.append(await Client.connect(server.port, f"slot-{i}", ATTACKER))
+                await held[-1].request("create_table", options={"seats": 6})
+                out["slots_tables"] += 1
+            except (Refused, OSError) as exc:
+                out["slots_refused"] = out["slots_refused"] or str(exc)
+        await trio.sleep_until(t2)
+        neighbour = await Client.connect(server.port, "neighbour", NEIGHBOUR)
+        try:
+            await neighbour.request("create_table", options={"seats": 2})
+            out["slots_neighbour"] = 1
+        except Refused:
+            pass
+        out |= seen.witnessed("slots_", t1, t2) | seen.witnessed("slots_base_", t0, t1)
+        nursery.cancel_scope.cancel()
+    return out | {"slots_witness_refused": seen.errors}
+
+
+async def chat(server: Server, seconds: float) -> dict:
+    seen, heard, said = Seen(), [], Counter()
+    async with trio.open_nursery() as nursery:
+        pinger = await witnesses(nursery, server.port, seen)
+        viewer = await Client.connect(server.port, "viewer")
+
+        async def listen() -> None:
+            while (msg := await viewer.recv()) is not None:
+                if msg["t"] == "chat" and msg["name"].startswith("chat-"):
+                    heard.append(trio.current_time())
+
+        nursery.start_soon(listen)
+        attackers = await connect_many(server.port, [f"chat-{i}" for i in range(CHATTERS)],
+                                       lambda client, _: trio.lowlevel.checkpoint(), ATTACKER)
+        t0 = trio.current_time()
+        t1, t2 = t0 + BASELINE, t0 + BASELINE + seconds
+        nursery.start_soon(probe, pinger, seen, PING_EVERY, t2, ("ping", "ping", dict))
+        await trio.sleep_until(t1)
+
+        async def chatter(client: Client) -> None:
+            """A line every CHAT_EVERY seconds until t2, reading all it is sent meanwhile."""
+            for _ in range(BOUND):
+                if trio.current_time() >= t2:
+                    return
+                await client.send({"t": "say", "id": next(client.ids), "scope": "lobby",
+                                   "text": CHAT_LINE})
+                with trio.move_on_after(CHAT_EVERY):
+                    while (msg := await client.recv()) is not None:
+                        said[msg.get("code") or msg["t"]] += "re" in msg
+                    return  # the server closed it
+
+        async with trio.open_nursery() as chatting:
+            for attacker in attackers:
+                chatting.start_soon(chatter, attacker)
+        await trio.sleep(QUIET)  # the last lines said reach the viewer
+        out = seen.witnessed("chat_", t1, t2) | seen.witnessed("chat_base_", t0, t1)
+        nursery.cancel_scope.cancel()
+    lines = sum(t >= t1 for t in heard)
+    return out | {"chat_attackers": len(attackers), "chat_accepted": said["ok"],
+                  "chat_refused": said["rate_limited"], "chat_lines": lines,
+                  "chat_lines_per_s": round(lines / seconds, 1),
+                  "chat_allowed": int(CHAT_BURST + CHAT_PER_S * seconds)}
+
+
 SCENARIOS = {
     "flood": (flood, ("--max-per-address", "1000", "--max-connections", "2000",
-                      "--bot-delay", WITNESS_DELAY)),
-    "search": (search, ("--bot-delay", WITNESS_DELAY)),
-    "loop": (loop, ("--bot-delay", "0", "--seed", str(LOOP_SEED))),
+                      "--bot-delay", WITNESS_DELAY, "--tables-per-address", "1000")),
+    "search": (search, ("--bot-delay", WITNESS_DELAY, "--tables-per-address", "1000")),
+    "loop": (loop, ("--bot-delay", "0", "--seed", str(LOOP_SEED),
+                    "--tables-per-address", "1000")),
+    "slots": (slots, ("--max-tables", str(SLOTS), "--bot-delay", WITNESS_DELAY)),
+    "chat": (chat, ("--max-per-address", "1000", "--bot-delay", WITNESS_DELAY)),
 }
 
 

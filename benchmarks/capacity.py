@@ -125,7 +125,7 @@ class ServeProcess:
                 [sys.executable, "-m", "client.cli", "serve", "--port", "0",
                  "--db", os.path.join(folder, "server.db"), "--door-secret", "none",
                  "--max-connections", connections, "--max-per-address", connections,
-                 "--max-tables", str(tables + 16)],
+                 "--max-tables", str(tables + 16), "--tables-per-address", str(tables + 16)],
                 stdout=subprocess.DEVNULL, stderr=log, env=env)
 
     def port(self, timeout: float = 60) -> int:

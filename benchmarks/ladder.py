@@ -5,7 +5,8 @@ leaderboard says who is strongest.
 
 A `coup serve` with a fresh store (no clocks, no bot delay) and four `coup bot --queue
 --seats 4` processes, one per strategy (random, honest, heuristic, ismcts), each with its
-own identity (a key file of its own), each playing N games: every quick-play table seats
+own identity (a key file of its own) named after it (`random-bot`: a strategy's own name is
+a bot's, which no identity may take), each playing N games: every quick-play table seats
 all four, and every game is rated. Then it asks the server for the leaderboard and prints
 each bot's ordinal (mu - 3 sigma), mu, sigma, games and wins; beside it, unless
 --arena-games is 0, the same four in the in-process arena (`engine.bots.arena.tournament`,
@@ -71,13 +72,15 @@ def play(games: int, folder: str) -> tuple[list[dict], float]:
     port = free_port()
     server = subprocess.Popen(
         COUP + ["serve", "--port", str(port), "--db", os.path.join(folder, "coup.db"),
-                "--bot-delay", "0", "--response-clock", "0", "--turn-clock", "0"],
+                "--bot-delay", "0", "--response-clock", "0", "--turn-clock", "0",
+                # every bot on the board from its first game, --quick's 12 too
+                "--provisional-games", "0"],
         stderr=subprocess.DEVNULL)
     try:
         time.sleep(1.5)  # it listens within a second
         start = time.perf_counter()
         bots = [subprocess.Popen(
-            COUP + ["bot", f"127.0.0.1:{port}", "--strategy", name, "--name", name,
+            COUP + ["bot", f"127.0.0.1:{port}", "--strategy", name, "--name", f"{name}-bot",
                     "--identity", os.path.join(folder, f"{name}.pem"), "--queue",
                     "--seats", "4", "--games", str(games)],
             stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL) for name in STRATEGIES]
@@ -100,7 +103,8 @@ def places(path: str) -> dict[str, tuple[float, float]]:
         for record in store.export():
             result = record["result"]
             for place, seat in enumerate(finishing_order(result["winner"], result["out"]), 1):
-                seen.setdefault(record["players"][seat]["name"], []).append(place)
+                name = record["players"][seat]["name"].removesuffix("-bot")
+                seen.setdefault(name, []).append(place)
     finally:
         store.close()
     stats = {}
@@ -122,6 +126,8 @@ def main(argv: list[str] | None = None) -> None:
     games, arena_games = (12, 40) if args.quick else (args.games, args.arena_games)
     with tempfile.TemporaryDirectory() as folder:
         board, seconds = play(games, folder)
+        for line in board:
+            line["name"] = line["name"].removesuffix("-bot")  # the strategy's, as the arena's
         placed = places(os.path.join(folder, "coup.db"))
     arena = {}
     if arena_games:

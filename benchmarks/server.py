@@ -10,8 +10,9 @@ What runs, all over loopback:
    the collector tuned as `coup serve` tunes it, no bot delay, no clocks, and limits wide
    enough that nothing here is throttled: the connection limits and the table count fit the
    run, the rate is 1000/s (burst 2000), the outbox holds 4 MiB. It reports the port
-   it bound; at the end it reports its peak resident memory (`ru_maxrss`, the same figure as
-   VmHWM) and how many warnings and errors it logged.
+   it bound; at the end it reports its own peak resident memory (VmHWM from /proc; never
+   `ru_maxrss`, which a spawned child inherits from its parent) and how many warnings and
+   errors it logged.
 2. **The bots**, in this process: per table, 4 connections that say hello; seat 0 creates a
    table (4 seats, clocks off), the 3 others join it by id (this setup runs over trio and is
    not measured; connections are opened at most 100 at a time so that the listen backlog
@@ -49,7 +50,9 @@ Figures (`--json` prints exactly these keys, in one JSON object):
     latency_p50_ms, _p99_ms a move sent → the update carrying its result (the first update
                             whose state_id reaches the one in its move_accepted) received by
                             the same bot; accepted moves only
-    server_peak_rss_mb      the server process's peak resident memory, in MiB
+    server_peak_rss_mb      the highest of the game servers' peak resident memory (each its own
+                            VmHWM), in MiB, over every run; without --json every run's peak
+                            is printed too
     echo_round_trips_per_s  round trips per second of the bare echo, all connections together
     ratio                   moves_per_s / echo_round_trips_per_s
     moves_per_s_without_store  moves_per_s of the same tables on a server with no store
@@ -107,11 +110,6 @@ def raise_file_limit() -> None:
             pass
 
 
-def peak_rss_mb() -> float:
-    """This process's peak resident memory (Linux reports ru_maxrss in KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 def cpu_seconds() -> float:
     """CPU time this process has used so far (user + system)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -126,6 +124,13 @@ def process_cpu_seconds(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return None
+
+
+def own_peak_mb() -> float:
+    """This process's own peak resident memory (VmHWM). Never `ru_maxrss`: on Linux it
+    survives execve, so a spawned child's starts at its parent's resident memory at the
+    fork (issue 36)."""
+    return memory_mb(os.getpid()) or 0.0
 
 
 def memory_mb(pid: int, field: str = "VmHWM") -> float | None:
@@ -174,7 +179,8 @@ def _game_server_main(pipe, tables: int, db: str | None) -> None:
         port=0, bot_delay=0, response_clock=0, turn_clock=0,
         rate=1000.0, burst=2000, outbox_bytes=4 * 1024 * 1024,
         max_connections=connections, max_per_address=connections,
-        max_tables=tables + 16, handshake_timeout=30.0, ping_interval=60.0, db=db,
+        max_tables=tables + 16, tables_per_address=tables + 16, handshake_timeout=30.0,
+        ping_interval=60.0, db=db,
     )
 
     async def run() -> None:
@@ -198,7 +204,7 @@ def _game_server_main(pipe, tables: int, db: str | None) -> None:
             profiler.dump_stats(profile)
     else:
         trio.run(run)
-    pipe.send(("done", {"rss_mb": peak_rss_mb(), "log": dict(counter.counts),
+    pipe.send(("done", {"rss_mb": own_peak_mb(), "log": dict(counter.counts),
                         "cpu_s": cpu_seconds()}))
 
 
@@ -231,7 +237,7 @@ def _echo_server_main(pipe) -> None:
             nursery.cancel_scope.cancel()
 
     trio.run(run)
-    pipe.send(("done", {"rss_mb": peak_rss_mb()}))
+    pipe.send(("done", {"rss_mb": own_peak_mb()}))
 
 
 class Child:
@@ -779,6 +785,9 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
         len(rounds_run) // 2]
     (game, report), (bare, _) = on[0], off[0]
     every_run = [played for run in rounds_run for played, _ in run[3] + run[4]]
+    # Every game server's own peak, in the order they ran (on, off, off, on per round).
+    peaks = [round(report.get("rss_mb", 0.0), 1) for run in rounds_run
+             for _, report in (run[3][0], run[4][0], run[4][1], run[3][1])]
     echo = Child(_echo_server_main)
     try:
         echo_port = echo.port()
@@ -793,7 +802,7 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
         "moves_per_s": round(rate_on, 1),
         "latency_p50_ms": round(game["latency_p50_ms"], 2),
         "latency_p99_ms": round(game["latency_p99_ms"], 2),
-        "server_peak_rss_mb": round(report.get("rss_mb", 0.0), 1),
+        "server_peak_rss_mb": max(peaks),
         "echo_round_trips_per_s": round(ceiling["echo_round_trips_per_s"], 1),
         "ratio": round(rate_on / ceiling["echo_round_trips_per_s"], 3)
         if ceiling["echo_round_trips_per_s"] else 0.0,
@@ -802,6 +811,7 @@ def measure(tables: int, echo_seconds: float, timeout: float, seed: int,
     }
     extra = {
         "store_ratios": [round(ratio, 3) for ratio in ratios],
+        "server_peaks_mb": peaks,
         "cpu_us_a_move": cpu_a_move(on),
         "cpu_us_a_move_without_store": cpu_a_move(off),
         "stale_rejections": game["stale"],
@@ -874,6 +884,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {key:<24}{shown:>14}{mark}")
         print(f"  store_ratio of each round: "
               f"{', '.join(f'{r:.2f}' for r in extra['store_ratios'])} (the median is shown)")
+        print(f"  server peak RSS of each run (MiB, store on, off, off, on a round): "
+              f"{', '.join(f'{mb:.1f}' for mb in extra['server_peaks_mb'])}")
         play_cpu = extra["server_play_cpu_s"]
         if play_cpu is not None:
             print(f"  play phase CPU (the first run): server {play_cpu:.2f} s "

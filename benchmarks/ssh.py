@@ -148,7 +148,8 @@ def measure(sessions: int) -> dict:
     with tempfile.TemporaryDirectory() as home:
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(home, "data"),
                    XDG_CONFIG_HOME=os.path.join(home, "config"))
-        server, server_port = _start(["serve", "--port", "0", "--db", ":memory:"], env,
+        server, server_port = _start(["serve", "--port", "0", "--db", ":memory:",
+                                      "--max-per-address", str(sessions + 1)], env,
                                      os.path.join(home, "serve.log"), "listening")
         door = None
         try:

@@ -228,14 +228,15 @@ def _position_move(args) -> int:
     """`coup position FILE --bot NAME`: the move the strategy makes there, as JSON."""
     from engine.bots import choose_at, known
     from engine.position import PositionError
+    from protocol.text import shown
 
     if not known(args.bot):
         print(f"coup position: no strategy or level {args.bot!r}", file=sys.stderr)
         return 2
     try:
         chosen = choose_at(args.bot, args.file, args.seat)
-    except (PositionError, ValueError) as exc:
-        print(f"coup position: {exc}", file=sys.stderr)
+    except (PositionError, ValueError) as exc:  # its sentence may quote the file
+        print(f"coup position: {shown(str(exc))}", file=sys.stderr)
         return 2
     print(json.dumps(chosen.to_dict()))
     return 0
@@ -247,6 +248,7 @@ def _practice_launch(args):
     is no position the rules allow."""
     from engine.bots import STRATEGIES, known
     from engine.position import Position, PositionError
+    from protocol.text import shown
 
     from .tui.launch import CLOCKS, Launch
 
@@ -265,8 +267,8 @@ def _practice_launch(args):
         return launch
     try:
         rules = Position.load(args.file)
-    except PositionError as exc:
-        print(f"coup position: {exc}", file=sys.stderr)
+    except PositionError as exc:  # its sentence may quote the file
+        print(f"coup position: {shown(str(exc))}", file=sys.stderr)
         return None
     launch.bots, launch.variant = rules.options.players - 1, rules.options.variant
     launch.position = os.path.abspath(args.file)
@@ -276,7 +278,7 @@ def _practice_launch(args):
 def _client(args) -> int:
     """The terminal client: the menu (`coup`), a table against bots, or a server's lobby."""
     from .i18n import _, set_language
-    from .identity import IdentityError
+    from .identity import Identity, IdentityError
     from .net import LinkError, parse_address
 
     try:
@@ -291,6 +293,8 @@ def _client(args) -> int:
     except IdentityError as exc:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
+    if isinstance(identity, Identity) and identity.warning:
+        print(f"coup: warning: {identity.warning}", file=sys.stderr)
     launch = Launch(bell=args.bell)
     if args.command in ("play", "position"):
         launch = _practice_launch(args)
@@ -404,8 +408,6 @@ def _store(path: str | None, kind: str):
 
 def _export(args) -> int:
     """`coup export`: every finished game's record, oldest first, one JSON line each."""
-    import json
-
     try:
         store = _store(args.db, "server")
     except Refused as exc:
@@ -413,19 +415,41 @@ def _export(args) -> int:
         return 2
     try:
         for record in store.export(args.since):
-            print(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+            print(_json_line(record))
     finally:
         store.close()
     return 0
 
 
+def _json_line(value) -> str:
+    """`value` as one line of JSON that is safe for a terminal and exact: what
+    protocol.text would not show as it is (a name's U+202E, DEL) is written as a JSON
+    escape, the rest as it is."""
+    import json
+
+    from protocol.text import printable
+
+    def escaped(c: str) -> str:
+        # json.dumps escapes every control but DEL, and a character past U+FFFF as the
+        # pair of escapes JSON wants.
+        return "\\u007f" if c == "\x7f" else json.dumps(c)[1:-1]
+
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(c if printable(c) else escaped(c) for c in text)
+
+
 def _record(game: str, db: str | None, view_as: int | None) -> dict:
     """The record `coup replay` shows: game number `game` in the store (`db`, by default
     the player's own), or else the file `game` names (a record, or JSON lines of them: the
-    first); Refused unless it replays to its result and has seat `view_as` (from 1)."""
+    first); Refused unless it replays to its result and has seat `view_as` (from 1). Its
+    strings are made safe for a terminal (protocol.text.shown) as it is read: anyone can
+    write a record file, and the store's names may be older than the server's checks."""
     import os
 
     from engine.record import RecordError, check
+    from protocol.text import shown_in
 
     from .record_file import load
 
@@ -446,6 +470,7 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
             record = load(game)  # its sentence names the file
         except RecordError as exc:
             raise Refused(str(exc)) from None
+    record = shown_in(record)
     seats = len(record["players"])
     if view_as is not None and not 1 <= view_as <= seats:
         raise Refused(f"--as {view_as}: the game has seats 1 to {seats}")
@@ -494,6 +519,8 @@ def _bot(args) -> int:
         # A bot's key is its own, never its owner's: a bot signing as its owner would take
         # the owner's seat back from them.
         runner.identity = load(args.identity or bot_path(runner.name))
+        if runner.identity.warning:
+            print(f"coup bot: warning: {runner.identity.warning}", file=sys.stderr)
         wins = trio.run(runner.run)
     except IdentityError as exc:
         print(f"coup bot: {exc}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """The player's identity: an Ed25519 key pair, made on first use and kept in a file.
 
 The file is the private key in PEM (PKCS #8, unencrypted), readable and writable by its owner
-only (0600): by default `identity.pem` in the user's config directory, or any file named with
+only (0600; a file others can read is used with a warning, as ssh warns of one): by default `identity.pem` in the user's config directory, or any file named with
 `--identity` (one per bot, say). The public key (hex) is who the player is on every server;
 the private key never leaves this module but as signatures: `sign` answers a server's
 welcome with a signature bound to that server's id and that connection's nonce, so it opens
@@ -14,6 +14,7 @@ for (`Vouched`), from the environment.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 
 import platformdirs
@@ -24,6 +25,9 @@ from protocol import Identify
 
 #: The key file's name in the user's config directory.
 FILE_NAME = "identity.pem"
+#: The most of a key file that is read: an Ed25519 key in PEM is 119 bytes, and a file
+#: without end (/dev/zero) must not be read until memory runs out.
+MAX_FILE = 64 * 1024
 
 
 class IdentityError(Exception):
@@ -36,6 +40,9 @@ class Identity:
 
     path: str
     _secret: Ed25519PrivateKey = field(repr=False)  # never shown, never sent
+    #: What the player should know of the file before using it (others can read it), if
+    #: anything: the commands print it.
+    warning: str | None = None
 
     @property
     def key(self) -> str:
@@ -102,18 +109,33 @@ def load(path: str | None = None) -> Identity:
     path = path or default_path()
     try:
         with open(path, "rb") as file:
-            data = file.read()
+            data = file.read(MAX_FILE + 1)
+            mode = os.fstat(file.fileno()).st_mode
     except FileNotFoundError:
         return _make(path)
     except OSError as exc:
         raise IdentityError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE:
+        raise IdentityError(f"{path} is not a coup identity (it is larger than "
+                            f"{MAX_FILE // 1024} KiB; a key is a few hundred bytes)")
     try:
         secret = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError):
+    except TypeError:  # what cryptography raises for a key that needs a password
+        raise IdentityError(f"{path} is encrypted: coup needs an unencrypted Ed25519 key "
+                            "(decrypt a copy with: openssl pkey -in FILE -out NEW.pem, "
+                            "or name a file that does not exist and coup makes a key "
+                            "there)") from None
+    except ValueError:
         secret = None
     if not isinstance(secret, Ed25519PrivateKey):
         raise IdentityError(f"{path} is not a coup identity (an Ed25519 private key in PEM)")
-    return Identity(path, secret)
+    warning = None
+    if stat.S_IMODE(mode) & 0o077 and stat.S_ISREG(mode):
+        # As ssh says of a private key that is too open; coup uses it still, since the key
+        # is the player's identity and refusing it would lock them out of it.
+        warning = (f"{path} can be read by other users (mode {stat.S_IMODE(mode):o}): anyone "
+                   f"who reads it can play as you; run chmod 600 {path}")
+    return Identity(path, secret, warning)
 
 
 def _make(path: str) -> Identity:

@@ -7,6 +7,8 @@ the pauses of the session's `Backoff`, for as long as the caller says); `send` w
 message (from any task); `receive` returns the next message (None when the server closed),
 having answered the pings before it, so that no caller has to. Ids for requests come from
 `next_id`. Connection failures are turned into `LinkError` with a sentence for people.
+Every string a server sends is made safe for a terminal here, before any front end or bot
+sees it (protocol.text.shown): no client shows a server's text raw.
 """
 
 from __future__ import annotations
@@ -15,21 +17,23 @@ import itertools
 import random
 from collections import deque
 from collections.abc import Callable
+from dataclasses import fields, replace
 
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Connection, Error, Hello, Identified, Ping, Pong,
-    ProtocolError, Role, State, VERSIONS, Welcome,
+    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Bye, Connection, Error, Hello, Identified, Ping,
+    Pong, ProtocolError, Role, State, VERSIONS, Welcome,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
+from protocol.text import shown_in
 
 from .identity import Credential
 
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
 #: it), or the seat was taken up by a newer connection with the same token.
-FINAL_GOODBYES = frozenset({"server_shutdown", "replaced"})
+FINAL_GOODBYES = frozenset({"server_shutdown", "replaced", "banned"})
 #: Seconds between tries to connect again: the first pause's ceiling, doubled after each
 #: try up to the last. Each pause is drawn between 0 and its ceiling (full jitter), so that
 #: the clients of a server that dropped them all do not all come back at once.
@@ -42,6 +46,16 @@ STEADY = 30.0
 REOPEN_TIMEOUT = 5.0
 #: Seconds a player's client keeps trying to get its seat back (the server's default grace).
 RECONNECT_FOR = 120.0
+
+
+def _shown(msg):
+    """`msg` with every string in it safe for a terminal (protocol.text.shown): a server's
+    names, table names, chat, sentences and codes reach no front end as they were sent."""
+    cleaned = {f.name: shown_in(value) for f in fields(msg)
+               if (value := getattr(msg, f.name)) is not None}
+    if all(cleaned[name] == getattr(msg, name) for name in cleaned):
+        return msg
+    return replace(msg, **cleaned)
 
 
 class LinkError(Exception):
@@ -151,6 +165,8 @@ class Link:
             raise LinkError(f"{where} did not answer hello") from None
         if isinstance(reply, Error):
             raise LinkError(f"{where} refused: {reply.code}: {reply.message}")
+        if isinstance(reply, Bye):  # turned away (banned), with its reason's code
+            raise LinkError(f"{where} said goodbye: {reply.reason}", reply.reason)
         if not isinstance(reply, Welcome):
             raise LinkError(f"{where} closed the connection")
         self.welcome = reply
@@ -172,6 +188,8 @@ class Link:
             msg = await self._next()
             if msg is None:
                 raise LinkError("the server closed the connection")
+            if isinstance(msg, Bye):  # our identity is turned away (banned)
+                raise LinkError(f"the server said goodbye: {msg.reason}", msg.reason)
             if isinstance(msg, (Identified, Error)) and msg.re == request.id:
                 break
             self._early.append(msg)
@@ -249,7 +267,7 @@ class Link:
                 await self.send(Pong(re=msg.id))
                 continue
             if msg is not NEED_DATA:
-                return msg
+                return _shown(msg)
             try:
                 data = await self.stream.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 
 from .messages import VERSIONS
+from .text import shown
 
 #: The DNS-SD service type of a Coup server.
 SERVICE_TYPE = "_coup._tcp.local."
@@ -43,10 +44,12 @@ class Announcement:
 
     @classmethod
     def read(cls, properties: dict[bytes, bytes | None]) -> Announcement | None:
-        """The announcement in a TXT record's properties; None if they are not one."""
+        """The announcement in a TXT record's properties; None if they are not one. Anyone
+        on the network may announce: the name is cut to NAME_CHARS and made safe for a
+        terminal (text.shown)."""
         try:
             text = {key.decode(): (value or b"").decode() for key, value in properties.items()}
-            return cls(name=text["name"], tables=int(text["tables"]),
+            return cls(name=shown(text["name"][:NAME_CHARS]), tables=int(text["tables"]),
                        players=int(text["players"]),
                        versions=tuple(int(v) for v in text["versions"].split(",")))
         except (KeyError, ValueError, UnicodeDecodeError):

@@ -18,7 +18,9 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "handshake_timeout": (True, "hello did not arrive in time"),
     "unknown_type": (False, "the message type is not one this peer accepts"),
     "bad_message": (False, "a field is missing, of the wrong type, or over its limit"),
-    "rate_limited": (False, "too many messages; slow down (repeating it ends the connection)"),
+    "rate_limited": (False, "too many messages, or chat lines (from the connection, its address "
+                            "or the whole lobby); slow down (too many messages end the "
+                            "connection)"),
     "too_many_connections": (True, "the server, or your address, has all the connections it allows"),
     "idle_timeout": (True, "nothing was heard for too long (pings unanswered)"),
     "slow_consumer": (True, "the client did not read its messages fast enough"),
@@ -29,9 +31,18 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "bad_nonce": (False, "identify's nonce is not the one this connection's welcome gave"),
     "wrong_server": (False, "identify's server id is not this server's"),
     "nonce_used": (False, "this connection has identified (or tried to) already"),
+    "bad_key": (False, "identify's key is not 64 lower-case hex digits, or not a key that a "
+                "signature can vouch for (small order, or not in canonical form)"),
     "bad_signature": (False, "identify's signature does not verify with its key"),
     "no_door": (False, "identify names a door, and this server takes no door's word"),
-    "name_taken": (False, "the name asked for belongs to another identity on this server"),
+    "name_taken": (False, "the name asked for (or one a reader would take for it) belongs to "
+                   "another identity on this server"),
+    "name_reserved": (False, "the name asked for is a guest's or a bot's (or looks like one): "
+                      "no identity may take it"),
+    "too_many_identities": (False, "the address has made as many new identities as the server "
+                            "allows an hour: use a key it knows, or wait"),
+    "banned": (True, "an operator banned your identity or your address from this server for "
+                     "a time (the message says until when)"),
 }
 
 #: Codes of lobby and table requests (never close the connection).
@@ -53,8 +64,10 @@ LOBBY_ERRORS: dict[str, str] = {
     "unknown_strategy": "there is no bot strategy with that name",
     "too_many_attempts": "too many wrong private codes from your address: wait, then try again",
     "table_failed": "your table failed and was closed; you are back in the lobby",
-    "too_many_tables": "the server has as many tables as it allows: join one, or try later",
-    "no_such_player": "no one of that name has played a rated game on this server",
+    "too_many_tables": "the server, your address or you have as many tables open as allowed: "
+                       "join one, or try later",
+    "no_such_player": "no one of that name has played a rated game on this server (get_profile), "
+                      "or is connected or at the table (kick, ban)",
     "no_such_game": "there is no finished game with that id (a game in play is never told)",
     "no_records": "this server keeps no records of its games",
     "store_failed": "the server could not read its records; nothing changed, try again later",
@@ -62,6 +75,12 @@ LOBBY_ERRORS: dict[str, str] = {
     "too_many_pending": "you have as many record requests being answered as a session may: wait",
     "record_too_large": "the record is larger than the frame the client accepts (get_game's "
                         "max_frame) or than a record may be",
+    "not_allowed": "only an operator (or, for kick, the creator of a table still waiting) may do "
+                   "that; or a player removed from a table is refused there",
+    "muted": "an operator muted your name in chat for a time (the message says until when)",
+    "kicked": "an operator or the table's creator removed you from your table: you are in the "
+              "lobby",
+    "table_closed": "an operator closed your table: you are in the lobby",
 }
 
 #: Every code: session, lobby and engine.

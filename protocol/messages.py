@@ -89,6 +89,7 @@ TABLE_SUMMARY = Map((
     Field("creator_seat", Nullable(SEAT), False),
     Field("code", TABLE_ID, False),
     Field("game", GAME_ID, False),
+    Field("game_rated", Bool(), False),
 ))
 
 #: engine.Options as a view carries it.
@@ -350,6 +351,8 @@ class Identified(Message):
     re: int = spec(REQUEST_ID)
     name: str = spec(NAME)
     table: str | None = spec(TABLE_ID, None)
+    #: The key is one of the server's operators: kick, mute, ban and close_table are its.
+    operator: bool | None = spec(Bool(), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -736,7 +739,8 @@ RATING_FIELDS = (
 #: A rated player on the leaderboard.
 RANKED = Map(RATING_FIELDS)
 #: A rated player's profile: its line of the leaderboard and its latest finished games.
-PROFILE = Map((*RATING_FIELDS, Field("recent", List(GAME_LINE, MAX_GAMES_LISTED))))
+PROFILE = Map((*RATING_FIELDS, Field("recent", List(GAME_LINE, MAX_GAMES_LISTED)),
+               Field("provisional", Bool(), False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -783,6 +787,72 @@ class Profile(Message):
     profile: dict = spec(PROFILE)
 
 
+# --------------------------------------------------------------------------- moderation
+
+#: How long a mute or a ban lasts, in minutes (0: lift it); a year at the most.
+MINUTES = Int(0, 525_600)
+#: Why an operator acted, as the acted-on player is told and the log keeps it.
+REASON = Str(200)
+#: An address as an operator names it: an IPv4 or IPv6 address.
+ADDRESS = Str(45, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Kick(Message):
+    """Remove the player or spectator called `name` from `table` (the table you are at if
+    absent): an operator at any time, the table's creator before the game starts. The
+    removed person is told (error `kicked`), is back in the lobby, and cannot come back to
+    that table. Answered by `ok`."""
+
+    TYPE = "kick"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    name: str = spec(NAME)
+    table: str | None = spec(TABLE_ID, None)
+    reason: str | None = spec(REASON, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Mute(Message):
+    """An operator mutes the name `name` (in any case) in lobby and table chat for
+    `minutes` (0 lifts the mute). Answered by `ok`."""
+
+    TYPE = "mute"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    name: str = spec(NAME)
+    minutes: int = spec(MINUTES)
+    reason: str | None = spec(REASON, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Ban(Message):
+    """An operator bans, for `minutes` (0 lifts the ban), one of: the connected player
+    called `name` (its identity's key if it identified, else its address), an identity's
+    `key`, or an `address`. Banned sessions are closed (bye `banned`). Answered by `ok`."""
+
+    TYPE = "ban"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    minutes: int = spec(MINUTES)
+    name: str | None = spec(NAME, None)
+    key: str | None = spec(HEX32, None)
+    address: str | None = spec(ADDRESS, None)
+    reason: str | None = spec(REASON, None)
+
+
+@dataclass(frozen=True, slots=True)
+class CloseTable(Message):
+    """An operator closes `table`: its game ends unfinished and everyone at it is told
+    (error `table_closed`) and is back in the lobby. Answered by `ok`."""
+
+    TYPE = "close_table"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    table: str = spec(TABLE_ID)
+    reason: str | None = spec(REASON, None)
+
+
 ALL: tuple[type[Message], ...] = (
     Hello, Welcome, Identify, Identified, Ping, Pong, Error, Bye,
     ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
@@ -791,6 +861,7 @@ ALL: tuple[type[Message], ...] = (
     ListGames, Games, GetGame, GameRecord,
     Queue, Queued, Unqueue, QueueStatus,
     GetLeaderboard, Leaderboard, GetProfile, Profile,
+    Kick, Mute, Ban, CloseTable,
 )
 
 #: Message classes by wire type.

@@ -16,7 +16,7 @@ from protocol import Bye, Error, encode
 from . import log
 from .config import ServerConfig
 from .limits import ByteBudget
-from .lobby import Lobby
+from .lobby import Lobby, _address_key
 from .session import Session
 
 
@@ -28,6 +28,8 @@ class Server:
         self.lobby = Lobby(self.config)
         #: Every connection being served, in its handshake or not.
         self.sessions: set[Session] = set()
+        #: Connections by whom they count for (lobby._address_key: an IPv6 host's /64 is
+        #: one, as for every limit per address).
         self.per_address: Counter[str] = Counter()
         #: What is waiting to be written to all clients together, in bytes.
         self.outboxes = ByteBudget(self.config.outbox_total_bytes)
@@ -69,8 +71,9 @@ class Server:
             await _turn_away(stream, Bye(reason="server_shutdown",
                                          message="The server is stopping."))
             return
+        key = _address_key(address)
         if (len(self.sessions) >= self.config.max_connections
-                or self.per_address[address] >= self.config.max_per_address):
+                or self.per_address[key] >= self.config.max_per_address):
             log.warning("refused_connection", address=address)
             await _turn_away(stream, Error(code="too_many_connections",
                                            message="The server has all the connections it "
@@ -78,16 +81,16 @@ class Server:
             return
         session = Session(stream, address, self.config, self.lobby, self.outboxes)
         self.sessions.add(session)
-        self.per_address[address] += 1
+        self.per_address[key] += 1
         try:
             await session.run()
         except Exception as exc:  # noqa: BLE001 — a session's failure is its own
             log.error("session_error", session=session.number, error=repr(exc), exc_info=True)
         finally:
             self.sessions.discard(session)
-            self.per_address[address] -= 1
-            if self.per_address[address] <= 0:
-                del self.per_address[address]
+            self.per_address[key] -= 1
+            if self.per_address[key] <= 0:
+                del self.per_address[key]
 
     async def shutdown(self) -> None:
         """Tell every client the server is stopping, give them a moment, then stop."""

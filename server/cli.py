@@ -11,11 +11,13 @@ import sys
 import trio
 
 from engine.position import PositionError
+from protocol.text import shown
 
 from . import log
 from .app import Server
 from .config import ServerConfig
 from .doorkey import DoorKeyError, default_secret_path
+from .moderation import operator_ids
 from .store import StoreError, default_path
 from .thinking import allowed_strategies
 
@@ -69,6 +71,11 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"coup serve: --bot-strategies: {exc}", file=sys.stderr)
         return 2
+    try:
+        operator_ids(config.operators)
+    except ValueError as exc:
+        print(f"coup serve: --operators: {exc}", file=sys.stderr)
+        return 2
     if config.announce:
         from .announce import addresses  # zeroconf, only for a server that announces
 
@@ -88,8 +95,8 @@ def main(args: argparse.Namespace) -> int:
     except DoorKeyError as exc:
         print(f"coup serve: --door-secret: {exc}", file=sys.stderr)
         return 2
-    except PositionError as exc:
-        print(f"coup serve: --position: {exc}", file=sys.stderr)
+    except PositionError as exc:  # its sentence may quote the file
+        print(f"coup serve: --position: {shown(str(exc))}", file=sys.stderr)
         return 2
 
     async def run() -> None:

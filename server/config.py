@@ -32,8 +32,17 @@ class ServerConfig:
     rate: float = setting(20.0, "messages a connection may send per second on average")
     burst: int = setting(40, "messages a connection may send at once")
     chat_per_minute: int = setting(20, "chat messages a connection may send per minute")
+    lobby_chat_per_address: int = setting(12, "lobby chat lines the connections of one address "
+                                          "may send per minute together (a quarter of them "
+                                          "at once)")
+    lobby_chat_per_minute: int = setting(60, "lobby chat lines the whole lobby may carry per "
+                                         "minute, whoever says them (a quarter of them at "
+                                         "once)")
+    lobby_chat_length: int = setting(200, "characters in a lobby chat line (a table's chat "
+                                     "takes the protocol's 500)")
     max_connections: int = setting(4096, "connections in total")
-    max_per_address: int = setting(2048, "connections from one address")
+    max_per_address: int = setting(64, "connections from one address (a door vouches for "
+                                   "its players' own addresses)")
     outbox_bytes: int = setting(512 * 1024, "bytes waiting to be written to one client; a "
                                 "client that lets more pile up is disconnected "
                                 "(slow_consumer) so its table never waits")
@@ -41,7 +50,16 @@ class ServerConfig:
                                       "clients together; past it, a client with any "
                                       "waiting is disconnected (slow_consumer)")
     max_tables: int = setting(2000, "tables at once")
+    tables_per_address: int = setting(4, "tables that connections from one address may "
+                                      "have made and still open (quick play's count for "
+                                      "no one)")
+    tables_per_player: int = setting(4, "tables that one identified player may have made "
+                                     "and still open, from any address")
     grace: float = setting(120.0, "seconds a disconnected player keeps the seat")
+    waiting_grace: float = setting(5.0, "seconds a disconnected player keeps the seat at a "
+                                   "table whose game has not started: then the seat is "
+                                   "free for others (and, the creator's, the start passes "
+                                   "to the next person seated)")
     away_clock: float = setting(3.0, "seconds a player who is away (in its grace) has to "
                                 "answer a challenge or block window, whatever the table's "
                                 "clock: then it passes, as when any clock runs out (R10)")
@@ -63,6 +81,17 @@ class ServerConfig:
     queue_bot_fill: float = setting(0.0, "seconds a player waits in the quick-play queue "
                                     "before a table forms with server bots in the seats no "
                                     "one waits for; 0 = never")
+    identities_per_hour: int = setting(20, "new identities (keys the server has not seen) "
+                                       "one address (an IPv6 /64) may make per hour; more "
+                                       "are refused too_many_identities, known keys come "
+                                       "back as ever")
+    provisional_games: int = setting(10, "rated games a player plays before the leaderboard "
+                                     "lists them (their own profile shows their rating "
+                                     "marked provisional until then); 0: list everyone")
+    rated_min_turns: int = setting(2, "turns a person must take by their own move in a rated "
+                                   "game (or be exiled in play first) for the game to move "
+                                   "ratings: a game someone joined and left at once counts "
+                                   "for no one")
     log_json: bool = setting(False, "log one JSON object per line")
     announce: bool = setting(False, "announce the server on the local network by mDNS "
                              "(DNS-SD), so that clients there list it: its name, address, "
@@ -80,6 +109,11 @@ class ServerConfig:
                                    "bots in the seats no one takes; no record is kept and "
                                    "no game is rated. For testing bots and for puzzles",
                                    str)
+    operators: str | None = setting(None, "the identity keys of the server's operators, "
+                                    "separated by commas (each as hex, or as key:<hex>, the "
+                                    "player id logs show): once identified, they may kick, "
+                                    "mute, ban and close tables (docs/SERVER.md, Running a "
+                                    "public server)", str)
     db: str | None = setting(None, "the SQLite file that keeps every table, accepted move and "
                              "finished game, so that a restarted server resumes its tables "
                              "(coup serve: server.db in the user's data directory); :memory: "

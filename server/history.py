@@ -1,6 +1,7 @@
 """The server's answers read from the store: about finished games, `list_games` (a page of
 them) and `get_game` (one game's record); about ratings, `get_leaderboard` (a page of the
-rated players) and `get_profile` (one player's).
+rated players past their provisional period) and `get_profile` (one player's, marked
+provisional while it is).
 
 Reads run in worker threads, a few at a time for the whole server, so a slow disk holds up
 no table; a session has at most PENDING requests being answered at once. A record's frame
@@ -8,7 +9,9 @@ is checked and packed in the worker too, and, since a finished game never change
 a small cache: the event loop spends no more on a record than adding the request's id.
 Only finished games are ever told: the store's readers return nothing else, and a game in
 play is answered as unknown (and never cached), so its seed and moves (which decide and
-show hidden cards, R11) stay on the server. A request that fails, whatever the reason, is
+show hidden cards, R11) stay on the server. A private table's games are told to the
+identities that played them, and to no one else: to others they are unknown, in lists,
+profiles and records alike (the operator's `coup export` reads the file itself). A request that fails, whatever the reason, is
 logged and answered with an error; it never ends the session, nor the server.
 """
 
@@ -45,17 +48,21 @@ CACHED_BYTES = 4 * 1024 * 1024
 @dataclass(frozen=True, slots=True)
 class _Packed:
     """A finished game's record, checked and packed without `re`; `frame` None if it has
-    more moves than a record may have (`moves` says how many)."""
+    more moves than a record may have (`moves` says how many). `keepers`: the players a
+    private game's record goes to (None: a public game's, to anyone)."""
 
     frame: Frame | None
     moves: int
+    keepers: frozenset[str] | None = None
 
 
 class History:
     """The answers of one server, from its `store` (None: it keeps no records)."""
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: Store | None, provisional: int = 0) -> None:
         self.store = store
+        #: Rated games a player plays before the leaderboard lists them.
+        self.provisional = provisional
         self._readers = trio.CapacityLimiter(READERS)
         self._pending: Counter = Counter()
         self._cache: OrderedDict[int, _Packed] = OrderedDict()
@@ -72,7 +79,7 @@ class History:
 
     async def _answer(self, session, msg: Message) -> None:
         try:
-            reply = await self._reply(msg)
+            reply = await self._reply(msg, session.player)
         except Exception as exc:  # noqa: BLE001 — a bad record or read fails this request only
             log.error("store_request_failed", request=msg.TYPE, error=repr(exc),
                       exc_info=True)
@@ -84,27 +91,28 @@ class History:
                 del self._pending[session]
         session.send(reply)
 
-    async def _reply(self, msg: Message) -> Message | bytes:
-        """The answer: a message, or the record's frame already made."""
+    async def _reply(self, msg: Message, viewer: str | None) -> Message | bytes:
+        """The answer to `viewer` (a player id, None for a guest): a message, or the
+        record's frame already made."""
         if self.store is None:
             return Error(code="no_records", message="This server keeps no records.",
                          re=msg.id)
         if msg.TYPE == "list_games":
-            return await self._page(msg)
+            return await self._page(msg, viewer)
         if msg.TYPE == "get_leaderboard":
             return await self._ranking(msg)
         if msg.TYPE == "get_profile":
-            return await self._profile(msg)
-        return await self._record(msg)
+            return await self._profile(msg, viewer)
+        return await self._record(msg, viewer)
 
     async def _read(self, read, *args):
         return await trio.to_thread.run_sync(partial(read, *args), limiter=self._readers)
 
-    async def _page(self, msg: Message) -> Games:
-        """A page of finished games, and the cursor of the next if there are more: one game
-        more than a page is read to know."""
+    async def _page(self, msg: Message, viewer: str | None) -> Games:
+        """A page of the finished games `viewer` may see, and the cursor of the next if
+        there are more: one game more than a page is read to know."""
         lines = await self._read(self.store.finished, msg.before, msg.player,
-                                 MAX_GAMES_LISTED + 1)
+                                 MAX_GAMES_LISTED + 1, viewer)
         more = len(lines) > MAX_GAMES_LISTED
         lines = lines[:MAX_GAMES_LISTED]
         return Games(re=msg.id, games=lines, next=lines[-1]["game"] if more else None)
@@ -112,16 +120,19 @@ class History:
     async def _ranking(self, msg: Message) -> Leaderboard:
         """A page of the leaderboard, and the offset of the next if there are more."""
         offset = msg.offset or 0
-        lines = await self._read(self.store.leaderboard, offset, MAX_RANKED + 1)
+        lines = await self._read(self.store.leaderboard, offset, MAX_RANKED + 1,
+                                 self.provisional)
         more = len(lines) > MAX_RANKED
         return Leaderboard(re=msg.id, players=lines[:MAX_RANKED],
                            next=offset + MAX_RANKED if more else None)
 
-    async def _profile(self, msg: Message) -> Message:
-        """The profile of the rated player of that name, or no_such_player."""
+    async def _profile(self, msg: Message, viewer: str | None) -> Message:
+        """The profile of the rated player of that name (its games that `viewer` may see),
+        or no_such_player."""
         def read() -> dict | None:
             player = self.store.player_named(msg.name)
-            return self.store.profile(player) if player else None
+            return self.store.profile(player, established=self.provisional,
+                                      viewer=viewer) if player else None
 
         profile = await self._read(read)
         if profile is None:
@@ -129,19 +140,22 @@ class History:
                          message=f"No one named {msg.name} has played a rated game here.")
         return Profile(re=msg.id, profile=profile)
 
-    async def _record(self, msg: Message) -> Message | bytes:
+    async def _record(self, msg: Message, viewer: str | None) -> Message | bytes:
         """The game_record frame, as large as the request allows, or the error saying why
         it cannot be sent. The frame is made here, not by the session's Connection: only
         this answer may pass the 64 KiB the client accepts of every other frame."""
         packed = self._cache.get(msg.game)
         if packed is None:
             packed = await self._read(_pack, self.store, msg.game)
-            if packed is None:
-                return Error(code="no_such_game", re=msg.id,
-                             message=f"There is no finished game {msg.game}.")
-            self._keep(msg.game, packed)
+            if packed is not None:
+                self._keep(msg.game, packed)
         else:
             self._cache.move_to_end(msg.game)
+        # A private game is unknown to whoever did not play it: the same answer as for a
+        # game that does not exist, so that its id tells a stranger nothing.
+        if packed is None or packed.keepers is not None and viewer not in packed.keepers:
+            return Error(code="no_such_game", re=msg.id,
+                         message=f"There is no finished game {msg.game}.")
         if packed.frame is not None:
             frame = with_re(packed.frame, msg.id).data
             if len(frame) <= (msg.max_frame or DEFAULT_MAX_FRAME):
@@ -169,12 +183,13 @@ def _pack(store: Store, game: int) -> _Packed | None:
     if record is None:
         return None
     moves = len(record["moves"])
+    keepers = store.keepers(game)
     if moves > MAX_RECORD_MOVES:
-        return _Packed(None, moves)
+        return _Packed(None, moves, keepers)
     checked = GameRecord(re=0, record=record)
     # LocalProtocolError if the record is not one the protocol may send. (The codec's packer
     # is shared with the event loop's thread, and safe so: the C packer holds the GIL.)
     encode(checked)
     wire = checked.to_wire()
     del wire["re"]
-    return _Packed(Frame(checked.TYPE, msgpack.packb(wire, use_bin_type=True)), moves)
+    return _Packed(Frame(checked.TYPE, msgpack.packb(wire, use_bin_type=True)), moves, keepers)

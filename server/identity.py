@@ -4,8 +4,11 @@ A client proves it holds an Ed25519 key by signing the nonce its connection's we
 together with this server's id (protocol.Identify.signed): a signature made for another
 connection or another server proves nothing here. A client the SSH door started proves the
 door vouched for its identity the same way, with an HMAC under the door's proof
-(server/doorkey.py). A verified key is a player ("key:<hex>");
-the first key to use a name holds it on this server for good, and comes back to it. The
+(server/doorkey.py). A key is taken in one form only, lower-case hex, and a key that no
+signature can vouch for (server/publickey.py) is refused. A verified key is a player ("key:<hex>");
+the first key to use a name holds it on this server for good, and comes back to it: no
+other key may take it nor a name a reader would take for it (server/names.py), and no key
+may take a guest's or a bot's name. The
 names are held in memory, loaded from the store at startup, and every new one is written
 there; a server without a store knows its identities for as long as it runs.
 
@@ -15,6 +18,7 @@ sees one).
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 
@@ -23,9 +27,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from protocol import Identify
 
-from . import doorkey
+from . import doorkey, publickey
+from .names import name_key, reserved
 from .store import Change, Store
 from .table import Refused
+
+
+#: The one form of a key: its 32 bytes as lower-case hex.
+_LOWER_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 def player_id(key: str) -> str:
@@ -41,18 +50,22 @@ class Identities:
         self.server_id = store.server_id() if store else secrets.token_hex(16)
         #: The secret shared with the SSH door (server/doorkey.py); None: no door's word.
         self._door_secret = door_secret
-        self._names: dict[str, str] = {}  # casefolded name -> key
+        self._names: dict[str, str] = {}  # name_key(name) -> key
         self._keys: dict[str, str] = {}  # key -> name
         for key, name in store.identities() if store else ():
             self._hold(key, name)
 
     def _hold(self, key: str, name: str) -> None:
-        self._names[name.casefold()] = key
+        self._names.setdefault(name_key(name), key)  # two names kept from before: the first
         self._keys[key] = name
 
     def holder(self, name: str) -> str | None:
-        """The key that holds `name` (in any case) here, if one does."""
-        return self._names.get(name.casefold())
+        """The key that holds `name`, or a name a reader would take for it, if one does."""
+        return self._names.get(name_key(name))
+
+    def known(self, key: str) -> bool:
+        """Whether `key` is an identity here already (it has its name)."""
+        return key in self._keys
 
     def verify(self, msg: Identify, nonce: str, spend) -> None:
         """Refused (with its code) unless `msg` signs `nonce`, this connection's, for this
@@ -64,6 +77,9 @@ class Identities:
             raise Refused("wrong_server", "That server id is not this server's.")
         if not spend():
             raise Refused("nonce_used", "This connection has identified already.")
+        if not _LOWER_HEX.fullmatch(msg.key):
+            # One key, one identity: the same bytes in upper case were a second player.
+            raise Refused("bad_key", "A key is sent as 64 lower-case hex digits.")
         if msg.door is not None:
             if self._door_secret is None:
                 raise Refused("no_door", "This server takes no door's word for an identity.")
@@ -71,6 +87,9 @@ class Identities:
                 raise Refused("bad_signature", "The door's proof does not verify for that "
                               "identity.")
             return
+        refused = publickey.refusal(bytes.fromhex(msg.key))
+        if refused is not None:
+            raise Refused("bad_key", refused)
         try:
             Ed25519PublicKey.from_public_bytes(bytes.fromhex(msg.key)).verify(
                 bytes.fromhex(msg.signature), Identify.signed(msg.server_id, msg.nonce))
@@ -81,15 +100,19 @@ class Identities:
     def bind(self, key: str, asked: str | None, name: str) -> tuple[str, Change]:
         """The name of identity `key` here, and the store's change that records its visit.
         A known key has its own name; a new one takes `name` (the one its session was
-        given for `asked`) and holds it from now on, unless another key holds `asked`:
-        Refused name_taken."""
+        given for `asked`) and holds it from now on, unless another key holds `asked` (or
+        a lookalike): Refused name_taken; or `asked` (or `name`) is a guest's or a bot's:
+        Refused name_reserved."""
         now = time.time()
         own = self._keys.get(key)
         if own is None:
             holder = self.holder(asked or name)
             if holder is not None and holder != key:
                 raise Refused("name_taken", f"The name {asked or name} belongs to another "
-                              "player on this server.")
+                              "player on this server (or one that looks the same).")
+            why = reserved(asked or name)
+            if why is not None:
+                raise Refused("name_reserved", f"{why} Choose another name.")
             own = name
             self._hold(key, own)
         return own, ("identity", (key, own, now, now))

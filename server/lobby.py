@@ -9,12 +9,22 @@ It runs every table's task under a guard: a table that fails is logged with its 
 in the store (a restarted server would resume it only to fail again), its members are told
 (`table_failed`) and are back in the lobby, and every other table plays on. It pushes the
 list of tables to the sessions that asked for it at most a few times a second, whatever the
-churn, and it limits wrong private codes per address. Requests for records it hands to
-`history`, which answers them.
+churn. It limits what one stranger may take of it: wrong private codes per address; the
+tables one address, and one identified player, may have open (a table counts for the
+address and the player that made it until it closes; the queue's and those resumed from
+the store count for no one); and lobby chat, which every viewer of the lobby is shown, to
+lines shorter than a table's, within a rate per address and one for the whole lobby.
+Requests for records it hands to `history`, which answers them. Operators' acts
+(server/moderation.py keeps the operators, bans and mutes) are checked here: a banned key or
+address is turned away at hello, identify and reconnect, a muted name's chat is refused;
+kick and close_table are the table's.
 
-Names are unique among the server's players (whatever their case): a name is taken while a
-connected session has it, or a seat holds it for a player who may come back with its token.
-A newcomer asking for a taken name gets it with a suffix (`ana-2`), and its `welcome` says so.
+Names are unique among the server's players, and so are names a reader would take for one
+another (`alice`, `ALICE`, `аlice` with a Cyrillic а: server/names.py): a name is taken
+while a connected session has it, a seat holds it for a player who may come back with its
+token, or an identity holds it; and guests' and bots' names are taken by them. A newcomer
+asking for a taken name gets it with a suffix (`ana-2`), and its `welcome` says so. New
+identities are limited per address and hour.
 """
 
 from __future__ import annotations
@@ -32,12 +42,15 @@ from protocol import (
     MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
 )
 from protocol.messages import NAME
+from protocol.text import printable
 
 from . import history, log
 from .config import ServerConfig
 from .doorkey import load_secret
 from .identity import Identities, player_id
 from .limits import TokenBucket
+from .moderation import Ban, Moderation, operator_ids, until_text
+from .names import name_key, reserved
 from .queue import Formed, QuickPlay, Wish
 from .session import Session
 from .thinking import Thinkers
@@ -50,6 +63,8 @@ from .table import (
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
+#: Operators' acts (kick is a table creator's too): each may give a reason.
+MODERATION = ("kick", "mute", "ban", "close_table")
 #: Wrong private codes one address may try at once, and then one every CODE_RETRY seconds.
 CODE_TRIES = 5
 CODE_RETRY = 12.0
@@ -77,13 +92,17 @@ class Lobby:
         #: The server's id and its identities' names.
         self.identities = Identities(self.recorder.store if self.recorder else None,
                                      door_secret)
-        self.history = history.History(self.recorder.store if self.recorder else None)
+        self.history = history.History(self.recorder.store if self.recorder else None,
+                                       config.provisional_games)
+        self.moderation = Moderation(operator_ids(config.operators),
+                                     self.recorder.store.bans(time.time()) if self.recorder
+                                     else [])
         self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}
-        #: Private tables by their code as `code_key` keeps it.
+        #: Private tables by their code's hash (code_key).
         self.codes: dict[str, Table] = {}
         self.tokens: dict[str, Table] = {}
-        #: Names taken (casefolded), by sessions and by seats' tokens; what each holds.
+        #: Names taken (by name_key), by sessions and by seats' tokens; what each holds.
         self._names: Counter[str] = Counter()
         self._held: dict[Session | str, str] = {}
         #: Sessions that said hello and have not ended.
@@ -93,12 +112,22 @@ class Lobby:
         #: Who is at each table, and its tokens: what to undo when it closes.
         self._members: dict[Table, set[Session]] = {}
         self._issued: dict[Table, set[str]] = {}
+        #: Tables open by who made them ("address", its _address_key) and ("player", its
+        #: id); whom each table counts for.
+        self._made: Counter[tuple[str, str]] = Counter()
+        self._makers: dict[Table, tuple[tuple[str, str], ...]] = {}
         #: Sessions that asked for the list of tables, and so get its changes.
         self.subscribers: set[Session] = set()
         #: Wrong private codes per address (an IPv6 address counts by its /64), the address
         #: that tried one last at the end; and the bucket of the addresses beyond them.
         self._code_tries: dict[str, TokenBucket] = {}
         self._crowd: TokenBucket | None = None  # made in `run`: it keeps trio's time
+        #: New identities made per address (an IPv6 address counts by its /64).
+        self._new_identities: dict[str, TokenBucket] = {}
+        #: Lobby chat lines per address, for the addresses whose bucket is not full again;
+        #: and the lobby's own bucket, for all lines.
+        self._chatters: dict[str, TokenBucket] = {}
+        self._lobby_lines: TokenBucket | None = None  # made in `run`, as _crowd
         #: The list of tables as packed since it last changed: one for every request.
         self._listing: Frame | None = None
         self._dirty = trio.Event()
@@ -112,6 +141,7 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 self._crowd = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
+                self._lobby_lines = _per_minute(self.config.lobby_chat_per_minute)
                 nursery.start_soon(self._push)
                 nursery.start_soon(self.quick.run)
                 if self.recorder:
@@ -138,8 +168,12 @@ class Lobby:
         self.sessions.add(session)
         key = token_key(token) if token else None
         table = self.tokens.get(key) if key else None
+        # A banned address, or a token of a banned identity's seat, goes no further.
+        self._turn_away_if_banned(session, table.player_for(key) if table else None)
         held = table.name_for(key) if table is not None else None
-        name = held or self._unique(name)  # a returning player's name is its seat's
+        # A returning player's name is its seat's; a session that asked for none has the
+        # guest name the server gave it, which is reserved for it.
+        name = held or self._unique(name, own=session.asked is None)
         self._take_name(session, name)
         return name
 
@@ -160,6 +194,11 @@ class Lobby:
     def request(self, session: Session, msg) -> None:
         kind = msg.TYPE
         try:
+            if kind == "say":
+                self._unmuted(session)
+            elif kind in MODERATION and msg.reason and not printable(msg.reason):
+                # A reason goes to the acted-on player's screen and to the store.
+                raise Refused("bad_message", "A reason must be printable text.")
             if kind == "list_tables":
                 self.subscribers.add(session)
                 session.send(with_re(self._listing_frame(), msg.id))
@@ -178,6 +217,12 @@ class Lobby:
             elif kind == "unqueue":
                 self.quick.remove(session)
                 session.send(Ok(re=msg.id))
+            elif kind == "mute":
+                self._mute(session, msg)
+            elif kind == "ban":
+                self._ban(session, msg)
+            elif kind in ("kick", "close_table") and (msg.table or kind == "close_table"):
+                self._act_at(session, msg)
             else:  # leave, ready, start, rematch, move, table chat: the table's business
                 table = self.where.get(session)
                 if table is None:
@@ -219,6 +264,9 @@ class Lobby:
         self._listing = None
         self._dirty.set()
 
+    def operator(self, session: Session) -> bool:
+        return self.moderation.is_operator(session.player)
+
     # ------------------------------------------------------------------ requests
 
     def _create(self, session: Session, msg) -> None:
@@ -226,12 +274,32 @@ class Lobby:
             raise Refused("already_at_table", "Leave your table first.")
         if len(self.tables) >= self.config.max_tables:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
+        makers = self._makers_of(session)
         options = fill_options(msg.options, self.config, self.thinkers.allowed,
                                self.position)
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
                       session.name, self.recorder, position=self.position)
+        self._makers[table] = makers
+        self._made.update(makers)
         self._open(table)
         table.submit(session, msg)  # the table seats its creator
+
+    def _makers_of(self, session: Session) -> tuple[tuple[str, str], ...]:
+        """Whom a table `session` makes counts for: its address, and its player if it
+        identified; Refused(too_many_tables) if either has as many open as it may. One
+        connection sits at one table, but one address may hold many connections."""
+        address = ("address", _address_key(session.address))
+        if self._made[address] >= self.config.tables_per_address:
+            raise Refused("too_many_tables", f"Your address has {self._made[address]} tables "
+                          f"open, as many as one address may: play at one of them, or join "
+                          f"another.")
+        if session.player is None:
+            return (address,)
+        player = ("player", session.player)
+        if self._made[player] >= self.config.tables_per_player:
+            raise Refused("too_many_tables", f"You have {self._made[player]} tables open, as "
+                          f"many as one player may: play at one of them, or join another.")
+        return address, player
 
     def _queue(self, session: Session, msg) -> None:
         if session in self.where:
@@ -299,8 +367,8 @@ class Lobby:
         self.tables[table.id] = table
         self._members.setdefault(table, set())
         self._issued.setdefault(table, set())
-        if table.code:
-            self.codes[code_key(table.code)] = table
+        if table.private:
+            self.codes[table.code_hash] = table
         self._nursery.start_soon(self._run_table, table)
 
     def _join(self, session: Session, msg) -> None:
@@ -309,7 +377,7 @@ class Lobby:
         if msg.table:
             table = self.tables.get(msg.table)
             # A private table is joined with its code only: its id is no secret to its members.
-            if table is not None and table.code:
+            if table is not None and table.private:
                 table = None
         else:
             table = self._by_code(session, msg.code or "")
@@ -321,7 +389,16 @@ class Lobby:
         here; a table that keeps a seat of that player gives it back (the client may have
         been closed with its token)."""
         self.identities.verify(msg, session.nonce, session.spend_nonce)
+        if self._turn_away_if_banned(session, player_id(msg.key)):
+            return
+        new = not self.identities.known(msg.key)
+        made = self._identities_made(_address_key(session.address)) if new else None
+        if made is not None and made.peek() < 1:
+            raise Refused("too_many_identities", "Your address has made as many new "
+                          "identities as it may this hour: use one you have, or wait.")
         name, visit = self.identities.bind(msg.key, session.asked, session.name)
+        if made is not None:
+            made.take()
         if self.recorder:
             self._nursery.start_soon(self.recorder.commit, [visit])
         player = player_id(msg.key)
@@ -332,11 +409,24 @@ class Lobby:
         if session not in self.where:
             table = next((t for t in self.tables.values()
                           if not t.closed and t.seat_of_player(player)), None)
-        session.send(Identified(re=msg.id, name=name, table=table.id if table else None))
+        session.send(Identified(re=msg.id, name=name, table=table.id if table else None,
+                                operator=self.moderation.is_operator(player) or None))
         if table is not None:
             table.submit(session, (RESEAT, player))
         log.info("identified", session=session.number, name=name, player=player,
                  reseated=table.id if table else None)
+
+    def _identities_made(self, address: str) -> TokenBucket:
+        """The new identities `address` may still make (--identities-per-hour, refilled
+        over the hour). Addresses that are forgiven all are forgotten once many are kept."""
+        made = self._new_identities.get(address)
+        if made is None:
+            if len(self._new_identities) >= CODE_ADDRESSES:
+                self._new_identities = {a: b for a, b in self._new_identities.items()
+                                        if b.peek() < b.burst}
+            per_hour = self.config.identities_per_hour
+            made = self._new_identities[address] = TokenBucket(per_hour / 3600, per_hour)
+        return made
 
     def _by_code(self, session: Session, code: str) -> Table | None:
         """The private table of `code`. Wrong codes are limited per address, and over the
@@ -372,11 +462,132 @@ class Lobby:
         return None
 
     def _lobby_chat(self, session: Session, msg) -> None:
+        """Every viewer of the lobby hears the line, if it is short enough and both its
+        address and the lobby are within their rates; a refused line spends neither."""
+        if len(msg.text) > self.config.lobby_chat_length:
+            raise Refused("bad_message", f"A lobby chat line is at most "
+                          f"{self.config.lobby_chat_length} characters.")
+        key = _address_key(session.address)
+        own = self._chatters.get(key)
+        if own is not None and own.peek() < 1:
+            raise Refused("rate_limited", "Your address is chatting too fast in the lobby: "
+                          "wait a little.")
+        if self._lobby_lines.peek() < 1:
+            raise Refused("rate_limited", "The lobby has as much chat as it carries: wait a "
+                          "little.")
+        if own is None:
+            own = self._chatters[key] = self._chatter()
+        own.take()
+        self._lobby_lines.take()
         session.send(Ok(re=msg.id))
         chat = encode_once(Chat(scope="lobby", name=session.name, text=msg.text))
         for other in self.sessions:
             if other not in self.where:
                 other.send(chat)
+
+    def _chatter(self) -> TokenBucket:
+        """A new address's bucket of lobby chat lines, once those whose buckets are full
+        again are forgotten: the lobby keeps no more buckets than it carried lines in the
+        time one takes to fill, however many addresses speak."""
+        quiet = [key for key, bucket in self._chatters.items() if bucket.peek() >= bucket.burst]
+        for key in quiet:
+            del self._chatters[key]
+        return _per_minute(self.config.lobby_chat_per_address)
+    # ------------------------------------------------------------------ moderation
+
+    def _operator(self, session: Session) -> None:
+        if not self.moderation.is_operator(session.player):
+            raise Refused("not_allowed", "Only the server's operators may do that.")
+
+    def _act_at(self, session: Session, msg) -> None:
+        """A kick or close_table that names its table by id goes to that table, which
+        checks who may. Only an operator may name a table it is not at: to anyone else,
+        whether an id is a table's (a private one's, say) is no answer."""
+        table = self.tables.get(msg.table)
+        if not self.moderation.is_operator(session.player) and (
+                msg.TYPE == "close_table" or table is None
+                or self.where.get(session) is not table):
+            raise Refused("not_allowed", "Only the server's operators may do that.")
+        if table is None or table.closed or not table.submit(session, msg):
+            raise Refused("no_such_table", "There is no such table.")
+
+    def _turn_away_if_banned(self, session: Session, player: str | None) -> bool:
+        """Close `session` (bye banned) if its address, or `player`, is banned; whether it
+        was."""
+        ban = (self.moderation.ban_on("address", _address_key(session.address))
+               or self.moderation.ban_on("key", player))
+        if ban is None:
+            return False
+        log.info("banned_refused", session=session.number, address=session.address,
+                 player=player, ban=ban.value)
+        session.close("banned", _ban_sentence(ban))
+        return True
+
+    def _unmuted(self, session: Session) -> None:
+        until = self.moderation.muted_until(session.name)
+        if until is not None:
+            raise Refused("muted", f"An operator muted you in chat until {until_text(until)}.")
+
+    def _mute(self, session: Session, msg) -> None:
+        self._operator(session)
+        self.moderation.mute(msg.name, msg.minutes)
+        log.info("moderation", act="mute", by=session.name, operator=session.player,
+                 name=msg.name, minutes=msg.minutes, reason=msg.reason)
+        session.send(Ok(re=msg.id))
+
+    def _ban(self, session: Session, msg) -> None:
+        """Ban what `msg` names (a connected player's key, or its address if it has none; a
+        key; an address) and close the sessions it covers; `ok` once the store keeps it."""
+        self._operator(session)
+        kind, value = self._banned_by(msg)
+        if kind == "key" and self.moderation.is_operator(value):
+            raise Refused("not_allowed", "An operator cannot be banned: take the key out of "
+                          "--operators first.")
+        if kind == "address" and msg.minutes and value == _address_key(session.address):
+            raise Refused("not_allowed", "That address is your own: the ban would turn you "
+                          "away too.")
+        ban, change = self.moderation.ban(kind, value, msg.minutes, msg.reason or "",
+                                          session.player)
+        log.info("moderation", act="ban", by=session.name, operator=session.player,
+                 **{kind: value}, minutes=msg.minutes, reason=msg.reason)
+        if msg.minutes:
+            for other in list(self.sessions):
+                if (other.player == value if kind == "key"
+                        else _address_key(other.address) == value):
+                    other.close("banned", _ban_sentence(ban))
+        if self.recorder:
+            self._nursery.start_soon(self._kept, session, msg.id, change)
+        else:
+            session.send(Ok(re=msg.id))
+
+    def _banned_by(self, msg) -> tuple[str, str]:
+        """What a `ban` names: ("key", player id) or ("address", address key)."""
+        if sum(x is not None for x in (msg.name, msg.key, msg.address)) != 1:
+            raise Refused("bad_message", "A ban names one of: name, key, address.")
+        if msg.key is not None:
+            key = msg.key.lower()
+            if any(c not in "0123456789abcdef" for c in key):
+                raise Refused("bad_message", "A key is 64 hex digits.")
+            return "key", player_id(key)
+        if msg.address is not None:
+            try:
+                ipaddress.ip_address(msg.address)
+            except ValueError:
+                raise Refused("bad_message", f"{msg.address!r} is not an IP address.") \
+                    from None
+            return "address", _address_key(msg.address)
+        wanted = msg.name.casefold()
+        target = next((s for s in self.sessions if s.name.casefold() == wanted), None)
+        if target is None:
+            raise Refused("no_such_player", f"No one called {msg.name} is connected.")
+        if target.player is not None:
+            return "key", target.player
+        return "address", _address_key(target.address)
+
+    async def _kept(self, session: Session, request_id: int, change) -> None:
+        """Answer `ok` to the act `request_id` once the store keeps its `change`."""
+        await self.recorder.commit([change])
+        session.send(Ok(re=request_id))
 
     # ------------------------------------------------------------------ tables
 
@@ -396,8 +607,12 @@ class Lobby:
     def _forget(self, table: Table, failed: bool) -> None:
         """`table` has closed: its id, code and tokens are gone, its members in the lobby."""
         self.tables.pop(table.id, None)
-        if table.code:
-            self.codes.pop(code_key(table.code), None)
+        for maker in self._makers.pop(table, ()):
+            self._made[maker] -= 1
+            if not self._made[maker]:  # whoever has no table open is forgotten
+                del self._made[maker]
+        if table.private:
+            self.codes.pop(table.code_hash, None)
         for token in self._issued.pop(table):
             self.tokens.pop(token, None)
             self._free_name(token)
@@ -410,10 +625,11 @@ class Lobby:
 
     # ------------------------------------------------------------------ names
 
-    def _unique(self, name: str) -> str:
+    def _unique(self, name: str, own: bool = False) -> str:
         """`name`, or if it is taken the first of `name-2`, `name-3`, … that is not (cut so
-        that it stays within a name's length on the wire)."""
-        if not self._taken(name):
+        that it stays within a name's length on the wire). With `own`, `name` is the guest
+        name the server gave, which is not reserved from its session."""
+        if not self._taken(name, own):
             return name
         for number in itertools.count(2):
             suffix = f"-{number}"
@@ -421,12 +637,14 @@ class Lobby:
             if not self._taken(candidate):
                 return candidate
 
-    def _taken(self, name: str) -> bool:
-        """Someone here has `name`, or an identity holds it (which a guest may not take)."""
-        return bool(self._names[name.casefold()]) or self.identities.holder(name) is not None
+    def _taken(self, name: str, own: bool = False) -> bool:
+        """Someone here has `name` (or a lookalike), an identity holds it (which a guest
+        may not take), or it is a guest's or a bot's (unless it is the session's `own`)."""
+        return (bool(self._names[name_key(name)]) or self.identities.holder(name) is not None
+                or not own and reserved(name) is not None)
 
     def _take_name(self, holder: Session | str, name: str) -> None:
-        key = name.casefold()
+        key = name_key(name)
         self._held[holder] = key
         self._names[key] += 1
 
@@ -440,7 +658,7 @@ class Lobby:
     def _listing_frame(self) -> Frame:
         """The public tables worth listing, tables waiting for players first, packed."""
         if self._listing is None:
-            public = [t for t in self.tables.values() if t.code is None and not t.closed]
+            public = [t for t in self.tables.values() if not t.private and not t.closed]
             public.sort(key=lambda t: (t.status != "waiting", t.free_seats == 0, t.id))
             self._listing = encode_once(Tables(tables=[t.summary() for t in
                                                        public[:MAX_LISTED]]))
@@ -456,6 +674,16 @@ class Lobby:
                 for session in readers:
                     session.send(update)
             await trio.sleep(LOBBY_PUSH)
+
+
+def _per_minute(lines: int) -> TokenBucket:
+    """A bucket of `lines` a minute, a quarter of them at once (as a session's chat)."""
+    return TokenBucket(lines / 60, lines / 4)
+
+
+def _ban_sentence(ban: Ban) -> str:
+    reason = f": {ban.reason}" if ban.reason else "."
+    return f"You are banned from this server until {until_text(ban.until)}{reason}"
 
 
 def _address_key(address: str) -> str:

@@ -1,12 +1,20 @@
 """Ratings: openskill's Plackett-Luce model over the finishing order of rated games.
 
 A rated game ranks its seats by how they finished: the winner first, then the others in the
-reverse order of their exile (the last one out second). Each seat counts for its player as
-the ratings know it: "key:<hex>" for an identified person, "bot:<strategy>" for a server
-bot, nobody for a guest (its seat is left out, and the others are ranked among themselves).
-A player with several seats in one game (three server bots of one strategy) moves by the
-mean of what each seat's result would move it. A game with fewer than two rated players
-changes nothing.
+reverse order of their departure (the last one out second). A seat departs when it is
+exiled, or when its person leaves the game (quits, or their grace ends and a bot or a
+forfeit takes the seat): a leaver is ranked where they left, and what the seat does after
+counts for no one (`Standing`). Each seat counts for its player as the ratings know it:
+"key:<hex>" for an identified person, "bot:<strategy>" for a server bot seated from the
+start, nobody for a guest (its seat is left out, and the others are ranked among
+themselves). A player with several seats in one game (three server bots of one strategy)
+moves by the mean of what each seat's result would move it. A game with fewer than two
+rated players changes nothing.
+
+A table's rated game counts only between people: at least two distinct identities seated at
+the start (else it is played unrated, and said so), each of whom took MIN_TURNS turns of
+their own or was exiled in play before then (the server's --rated-min-turns, 2 by default). A game of someone who joined and left at once
+moves no rating.
 
 The leaderboard orders players by their ordinal, mu - 3 sigma: what the model is fairly sure
 a player is at least, so a newcomer with one lucky win does not top it.
@@ -17,7 +25,8 @@ result, so a rating never moves without the result that moved it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from openskill.models import PlackettLuce
@@ -41,16 +50,65 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+@dataclass(slots=True)
+class Standing:
+    """What a rated game's result will count, kept by its table as the game is played."""
+
+    #: The identified people seated at the start: seat -> player ("key:<hex>").
+    people: dict[int, str]
+    #: Turns (declared actions) each seat's person took by their own move, not a clock's.
+    turns: Counter = field(default_factory=Counter)
+    #: Seats in the order they departed: exiled, or left by their person.
+    departed: list[int] = field(default_factory=list)
+    #: Seats whose person left the game while the seat was still in it.
+    left: set[int] = field(default_factory=set)
+
+    @property
+    def counts(self) -> bool:
+        """The game is rated: two distinct people at the start, at least."""
+        return len(set(self.people.values())) >= 2
+
+    def turn(self, seat: int) -> None:
+        self.turns[seat] += 1
+
+    def exiled(self, exiled: Sequence[int]) -> None:
+        """The game's exiled seats (in order) after a move: the new ones depart."""
+        for seat in exiled:
+            if seat not in self.departed:
+                self.departed.append(seat)
+
+    def leave(self, seat: int) -> None:
+        """`seat`'s person left the game, the seat still in it: they depart here."""
+        if seat not in self.departed:
+            self.departed.append(seat)
+            self.left.add(seat)
+
+    def result(self, seats: int, winner: int, min_turns: int
+               ) -> tuple[list[int], int | None] | None:
+        """The finishing order of the game's `seats` (first to last) and the seat whose
+        player won (None if the winning seat's person had left), or None if the game does
+        not count: someone at the start took fewer than `min_turns` turns and was not
+        exiled in play before."""
+        if not self.counts or any(
+                self.turns[seat] < min_turns and (seat in self.left or seat not in self.departed)
+                for seat in self.people):
+            return None
+        order = [seat for seat in range(seats) if seat not in self.departed]
+        return order + self.departed[::-1], None if winner in self.left else winner
+
+
 def finishing_order(winner: int, out: Sequence[int]) -> list[int]:
-    """Seats from first to last: the winner, then the exiled, last out first."""
+    """Seats from first to last as a record's result gives them: the winner, then the
+    exiled, last out first (the order of a game no one left)."""
     return [winner, *reversed(out)]
 
 
-def rate(ratings: dict[str, Rating], players: Sequence[str | None], winner: int,
-         out: Sequence[int]) -> dict[str, Rating]:
+def rate(ratings: dict[str, Rating], players: Sequence[str | None], order: Sequence[int],
+         winner: int | None) -> dict[str, Rating]:
     """The new ratings of the players of one finished game (`players[seat]`, None for a
-    guest), from their current `ratings` (absent: a newcomer)."""
-    order = [seat for seat in finishing_order(winner, out) if players[seat] is not None]
+    guest) from their current `ratings` (absent: a newcomer), given its finishing `order`
+    of seats (first to last) and the seat credited with the win (None: no one)."""
+    order = [seat for seat in order if players[seat] is not None]
     if len({players[seat] for seat in order}) < 2:
         return {}
     before = {p: ratings.get(p, Rating()) for p in {players[s] for s in order}}
@@ -65,5 +123,6 @@ def rate(ratings: dict[str, Rating], players: Sequence[str | None], winner: int,
         old = before[player]
         mu = sum(moved[i][0].mu for i in places) / len(places)
         sigma = sum(moved[i][0].sigma for i in places) / len(places)
-        after[player] = Rating(mu, sigma, old.games + 1, old.wins + (players[winner] == player))
+        won = winner is not None and players[winner] == player
+        after[player] = Rating(mu, sigma, old.games + 1, old.wins + won)
     return after

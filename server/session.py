@@ -24,6 +24,8 @@ from protocol import (
     RemoteProtocolError, Role, State, VERSIONS, Welcome, choose_version, encode,
 )
 
+from protocol.text import name_or_none, printable
+
 from . import log
 from .config import ServerConfig
 from .limits import ByteBudget, TokenBucket
@@ -383,10 +385,8 @@ class Session:
             self.send(Error(code="unsupported_version", versions=list(VERSIONS),
                             message=f"This server speaks versions {list(VERSIONS)}."))
             return False
-        name = hello.name
-        if name is not None and (not name.isprintable() or not name.strip()):
-            name = None
-        self.asked = name.strip() if name else None
+        name = None if hello.name is None else name_or_none(hello.name)
+        self.asked = name
         self.name = self.router.arrive(self, self.asked or self.name, hello.token)
         self.send(Welcome(version=version, server=self.config.name, name=self.name,
                           max_frame=self.config.max_frame, nonce=self.nonce,
@@ -394,7 +394,8 @@ class Session:
         if hello.name is not None and name is None:
             self.send(Error(code="bad_message", message=f"Names must be printable; you are "
                             f"{self.name}."))
-        if hello.token and not self.router.reconnect(self, hello.token):
+        # A session turned away at its hello (banned) takes up no seat on its way out.
+        if hello.token and not self._closing and not self.router.reconnect(self, hello.token):
             self.send(Error(code="bad_token", message="That seat is no longer yours."))
         log.info("hello", session=self.number, name=self.name, client=hello.client)
         return True
@@ -440,7 +441,7 @@ class Session:
                             "changed.", re=request_id))
 
     def _chat_allowed(self, msg) -> bool:
-        if not msg.text.isprintable():
+        if not printable(msg.text):
             self.send(Error(code="bad_message", message="Chat must be printable text.",
                             re=msg.id))
             return False

@@ -9,7 +9,7 @@ each use a connection of their own, which WAL mode lets read while the writer wr
 Play is append-only: a game's row is written when it starts and completed when it ends, and
 each accepted move, forfeit and bot take-over is a row of its own, never rewritten. A table's
 own row (its seats, whose names and tokens change before and between games) is updated.
-Reconnect tokens are kept only as hashes; seeds, which decide every hidden card, are why the
+Reconnect tokens and private codes are kept only as hashes; seeds, which decide every hidden card, are why the
 file is created readable by its owner only (0600).
 
 The schema's version is SQLite's `user_version`; MIGRATIONS[n] brings a file from version
@@ -20,6 +20,7 @@ from a newer coup is refused.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -39,7 +40,7 @@ from engine import record as records
 from . import ratings
 
 #: The schema this code reads and writes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 6
 
 #: The statements that bring a file from version n - 1 to version n.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -134,7 +135,48 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         # rank: an index walked from the top, where each request sorted the whole table.
         "CREATE INDEX ratings_ordinal ON ratings(mu - 3 * sigma DESC, player)",
     ),
+    4: (
+        # A key is kept in one form, lower-case hex: the server took upper case as another
+        # identity of the same key (issue 27), and refuses it now. Of the rows of one key,
+        # the lower-case one stays, else the first seen; the others (and the names they
+        # held) go, and every game and rating is the lower-case key's.
+        """DELETE FROM identities AS i WHERE key != lower(key) AND EXISTS (
+            SELECT 1 FROM identities AS j WHERE lower(j.key) = lower(i.key) AND j.key != i.key
+            AND (j.key = lower(j.key) OR (j.first_seen, j.key) < (i.first_seen, i.key)))""",
+        "UPDATE identities SET key = lower(key) WHERE key != lower(key)",
+        """DELETE FROM ratings AS r WHERE player GLOB 'key:*' AND player != lower(player)
+            AND EXISTS (SELECT 1 FROM ratings AS s WHERE lower(s.player) = lower(r.player)
+            AND s.player != r.player AND (s.player = lower(s.player) OR s.player < r.player))""",
+        "UPDATE ratings SET player = lower(player) WHERE player GLOB 'key:*'",
+        "UPDATE game_players SET player = lower(player) WHERE player GLOB 'key:*'",
+    ),
+    5: (
+        # A private table's code is kept as its hash (code_key), as tokens are: whoever
+        # reads the file (a backup) must not be able to join the table with it.
+        "UPDATE tables SET code = code_key(code) WHERE code IS NOT NULL",
+    ),
+    6: (
+        # Operators' bans (server/moderation.py): an identity ("key:<hex>") or an address
+        # kept out until `until`; a lifted ban is kept as one that ran out.
+        """CREATE TABLE bans (
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            until REAL NOT NULL,
+            reason TEXT NOT NULL,
+            by TEXT NOT NULL,
+            made REAL NOT NULL,
+            PRIMARY KEY (kind, value)
+        ) WITHOUT ROWID""",
+    ),
 }
+
+def code_key(code: str) -> str:
+    """A private table's code as the server and its store know it: the SHA-256 of the code
+    as typed in any case, with or without dashes and spaces. The file then holds nothing
+    that joins a table, and the table is still found by the code its players type."""
+    typed = "".join(c for c in code.upper() if c not in "- ")
+    return hashlib.sha256(typed.encode()).hexdigest()
+
 
 def default_path(kind: str) -> str:
     """Where records are kept unless told: `kind` "server" for `coup serve`, "play" for the
@@ -160,9 +202,14 @@ CHANGES: dict[str, str] = {
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
     "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
     "result": "UPDATE games SET finished = ?, winner = ?, out = ? WHERE id = ?",
+    # An operator's ban, or its lifting, over the last one on the same key or address.
+    "ban": "INSERT INTO bans (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?) "
+           "ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until, "
+           "reason = excluded.reason, by = excluded.by, made = excluded.made",
 }
-#: One more change is not a statement: ("rate", (game_id, time)) moves the ratings of a
-#: finished rated game's players (server/ratings.py), in the transaction with its result.
+#: One more change is not a statement: ("rate", (game_id, time, order, winner)) moves the
+#: ratings of a finished rated game's players by its finishing order of seats and the seat
+#: credited with the win (server/ratings.py), in the transaction with its result.
 
 #: A player's rating written over its last.
 RATING = ("INSERT INTO ratings (player, name, mu, sigma, games, wins, updated) "
@@ -178,7 +225,7 @@ Change = tuple[str, tuple]
 #: game's moves after the game, the ratings after the result that moves them). Changes of
 #: one kind keep their order.
 ORDER = ("table", "game", "player", "identity", "move", "takeover", "table_state", "result",
-         "table_closed", "rate")
+         "table_closed", "rate", "ban")
 
 #: The most parameters a statement may take in any SQLite (999 before 3.32).
 MOST_PARAMETERS = 999
@@ -284,6 +331,7 @@ class Store:
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
+        conn.create_function("code_key", 1, code_key, deterministic=True)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise StoreError(f"the file is of schema version {version}, from a newer coup; "
@@ -353,14 +401,15 @@ class Store:
             raise StoreError(_why(exc)) from exc
 
     @staticmethod
-    def _rate(conn: sqlite3.Connection, game_id: int, when: float) -> None:
-        """Move the ratings of game `game_id`'s players, if it is rated and over."""
-        row = conn.execute("SELECT winner, out, rated, players FROM games WHERE id = ?",
+    def _rate(conn: sqlite3.Connection, game_id: int, when: float, order: list[int],
+              winner: int | None) -> None:
+        """Move the ratings of game `game_id`'s players, if it is rated and over, by its
+        finishing `order` of seats and the seat credited with the win (ratings.Standing)."""
+        row = conn.execute("SELECT finished, rated, players FROM games WHERE id = ?",
                            (game_id,)).fetchone()
-        if row is None or row[0] is None or not row[2]:
+        if row is None or row[0] is None or not row[1]:
             return
-        winner, out, _, seats = row
-        players: list[str | None] = [None] * len(json.loads(seats))
+        players: list[str | None] = [None] * len(json.loads(row[2]))
         names: dict[str, str] = {}
         for seat, player, name in conn.execute(
                 "SELECT seat, player, name FROM game_players WHERE game = ?", (game_id,)):
@@ -370,7 +419,7 @@ class Store:
         known = {p: ratings.Rating(mu, sigma, games, wins) for p, mu, sigma, games, wins in
                  conn.execute("SELECT player, mu, sigma, games, wins FROM ratings WHERE "
                               f"player IN ({','.join('?' * len(names))})", tuple(names))}
-        for player, r in ratings.rate(known, players, winner, json.loads(out)).items():
+        for player, r in ratings.rate(known, players, order, winner).items():
             conn.execute(RATING, (player, names[player], r.mu, r.sigma, r.games, r.wins, when))
 
     def server_id(self) -> str:
@@ -396,16 +445,26 @@ class Store:
         finally:
             conn.close()
 
-    def leaderboard(self, offset: int = 0, limit: int = 20) -> list[dict]:
-        """Rated players from the highest ordinal (mu - 3 sigma) down, `limit` from the
-        `offset`-th: rank, player, name, ordinal, mu, sigma, games, wins. (The order is
-        the index ratings_ordinal's, expression and all: so the page is read off it.)"""
+    def bans(self, now: float) -> list[tuple[str, str, float, str, str]]:
+        """The bans in force at `now`, as (kind, value, until, reason, by)."""
+        conn = self._reader()
+        try:
+            return conn.execute("SELECT kind, value, until, reason, by FROM bans "
+                                "WHERE until > ?", (now,)).fetchall()
+        finally:
+            conn.close()
+
+    def leaderboard(self, offset: int = 0, limit: int = 20, established: int = 0) -> list[dict]:
+        """Rated players of `established` rated games or more, from the highest ordinal
+        (mu - 3 sigma) down, `limit` from the `offset`-th: rank, player, name, ordinal, mu,
+        sigma, games, wins. (The order is the index ratings_ordinal's, expression and all:
+        so the page is read off it.)"""
         conn = self._reader()
         try:
             rows = conn.execute(
-                "SELECT player, name, mu, sigma, games, wins FROM ratings "
+                "SELECT player, name, mu, sigma, games, wins FROM ratings WHERE games >= ? "
                 "ORDER BY mu - 3 * sigma DESC, player LIMIT ? OFFSET ?",
-                (limit, offset)).fetchall()
+                (established, limit, offset)).fetchall()
         finally:
             conn.close()
         return [{"rank": offset + i + 1, "player": p, "name": n,
@@ -426,9 +485,13 @@ class Store:
             conn.close()
         return row[0] if row else None
 
-    def profile(self, player: str, recent: int = 10) -> dict | None:
-        """`player`'s rating, rank and record, with its `recent` latest finished games (as
-        `finished` lists them); None if it has never played a rated game."""
+    def profile(self, player: str, recent: int = 10, established: int = 0,
+                viewer: str | None = None) -> dict | None:
+        """`player`'s rating, rank and record, with its `recent` latest finished games that
+        `viewer` may see (as `finished` lists them); None if it has never played a rated
+        game. The rank is
+        among players of `established` rated games or more; a player of fewer is marked
+        `provisional` (the place it has is the one it would have on the leaderboard)."""
         conn = self._reader()
         try:
             row = conn.execute("SELECT name, mu, sigma, games, wins FROM ratings "
@@ -436,17 +499,17 @@ class Store:
             if row is None:
                 return None
             name, mu, sigma, games, wins = row
-            rank = conn.execute("SELECT count(*) FROM ratings WHERE mu - 3 * sigma > ?",
-                                (mu - 3 * sigma,)).fetchone()[0] + 1
+            rank = conn.execute("SELECT count(*) FROM ratings WHERE mu - 3 * sigma > ? "
+                                "AND games >= ?", (mu - 3 * sigma, established)).fetchone()[0] + 1
         finally:
             conn.close()
         lines = self._lines(["g.finished IS NOT NULL",
                              "g.id IN (SELECT game FROM game_players WHERE player = ?)"],
-                            [player], recent)
+                            [player], recent, viewer)
         return {"player": player, "name": name, "rank": rank,
                 "ordinal": round(mu - 3 * sigma, 3), "mu": round(mu, 3),
                 "sigma": round(sigma, 3), "games": games, "wins": wins,
-                "recent": lines}
+                "recent": lines} | ({"provisional": True} if games < established else {})
 
 
     def _reader(self) -> sqlite3.Connection:
@@ -481,10 +544,10 @@ class Store:
             conn.close()
 
     def finished(self, before: int | None = None, player: str | None = None,
-                 limit: int = 20) -> list[dict]:
-        """Finished games, newest first: those with an id below `before` (a page's cursor),
-        with a seat named `player` (in any case) if given; each as a line of a list: id,
-        table, players, winner's seat and the times."""
+                 limit: int = 20, viewer: str | None = None) -> list[dict]:
+        """Finished games that `viewer` may see (see `_lines`), newest first: those with an
+        id below `before` (a page's cursor), with a seat named `player` (in any case) if
+        given; each as a line of a list: id, table, players, winner's seat and the times."""
         where = ["g.finished IS NOT NULL"]
         params: list = []
         if before is not None:
@@ -493,10 +556,16 @@ class Store:
         if player is not None:
             where.append("g.id IN (SELECT game FROM game_players WHERE name = ?)")
             params.append(player)
-        return self._lines(where, params, limit)
+        return self._lines(where, params, limit, viewer)
 
-    def _lines(self, where: list[str], params: list, limit: int) -> list[dict]:
-        """The games that meet every condition of `where`, newest first, as list lines."""
+    def _lines(self, where: list[str], params: list, limit: int,
+               viewer: str | None) -> list[dict]:
+        """The games that meet every condition of `where`, newest first, as list lines:
+        of public tables, and of private ones only those `viewer` (a player id; None, a
+        guest) played in."""
+        where = [*where, "(t.code IS NULL OR g.id IN (SELECT game FROM game_players "
+                         "WHERE player = ?))"]
+        params = [*params, viewer]
         conn = self._reader()
         try:
             rows = conn.execute(
@@ -510,6 +579,22 @@ class Store:
         return [{"game": g, "table": t, "table_name": tn, "players": json.loads(p),
                  "winner": w, "started": records.iso(s), "finished": records.iso(f),
                  "moves": n} for g, t, tn, p, w, s, f, n in rows]
+
+    def keepers(self, game_id: int) -> frozenset[str] | None:
+        """Whose game `game_id`'s record is, if it is a private table's: the identities that
+        sat in it (a guest who played has no key to show for it). None for a public game."""
+        conn = self._reader()
+        try:
+            private = conn.execute("SELECT t.code IS NOT NULL FROM games g JOIN tables t "
+                                   "ON t.row = g.table_row WHERE g.id = ?",
+                                   (game_id,)).fetchone()
+            if not private or not private[0]:
+                return None
+            return frozenset(p for (p,) in conn.execute(
+                "SELECT player FROM game_players WHERE game = ? AND player GLOB 'key:*'",
+                (game_id,)))
+        finally:
+            conn.close()
 
     def record(self, game_id: int) -> dict | None:
         """The record of finished game `game_id` (engine.record's format), or None if there

@@ -36,7 +36,8 @@ from typing import Protocol
 import trio
 
 from engine import (
-    Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize, visible_to,
+    ACTIONS, Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize,
+    visible_to,
 )
 from engine import record as records
 from engine.bots import Strategy
@@ -46,12 +47,14 @@ from protocol import (
     MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, MoveRequest, Ok,
     Paused, Presence, Snapshot, TableInfo, UpdateFrames, encode_once,
 )
+from protocol.text import name_or_none
 
 from . import log
 from .config import ServerConfig
+from .ratings import Standing
 from .recorder import Recorder
 from .session import Session
-from .store import Change
+from .store import Change, code_key
 from .thinking import Thinkers
 
 #: The bot that takes a seat after the grace when the table names none.
@@ -96,6 +99,9 @@ class TableHost(Protocol):
     def changed(self) -> None:
         """The list of tables changed (a table's seats, status or spectators)."""
 
+    def operator(self, session: Session) -> bool:
+        """`session` is one of the server's operators (it may kick and close anywhere)."""
+
 
 @dataclass(slots=True)
 class Seat:
@@ -113,6 +119,10 @@ class Seat:
     ready: bool = False
     rematch: bool = False
     away_since: float | None = None
+    #: Seconds the seat waits for its player from `away_since`: a few before the game
+    #: starts (no one is kept from a table by a seat that may never come back), the
+    #: server's whole grace once it plays.
+    grace: float = 0.0
     #: Who the person is ("key:<hex>", an identity), or None for a guest; kept while the
     #: seat is theirs, so that they get it back by identity as well as by token.
     player: str | None = None
@@ -149,11 +159,6 @@ def token_key(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def code_key(code: str) -> str:
-    """A code as typed (any case, with or without dashes and spaces), as codes are kept."""
-    return "".join(c for c in code.upper() if c not in "- ")
-
-
 class Table:
     """A table and its game. Only `run` (the table's task) changes it; others `submit`."""
 
@@ -179,9 +184,17 @@ class Table:
         #: The creator's seat, while the creator holds it: a seat, never a name, for names
         #: are not unique and a seat someone left can be taken by another of that name.
         self.creator_seat: Seat | None = None
+        #: A private table's code, while the server knows it in clear: a table resumed
+        #: from the store knows only its hash (its members keep the code).
         self.code = new_code() if options["private"] else None
+        self.private: bool = options["private"]
+        #: How the lobby finds a private table by the code a player types (code_key).
+        self.code_hash = code_key(self.code) if self.code else None
         self.seats = [Seat(i) for i in range(options["seats"])]
         self.spectators: set[Session] = set()
+        #: Who was removed from this table (kick), by casefolded name and by player id: they
+        #: may not sit or watch here again while the table lasts.
+        self.barred: set[str] = set()
         self.game: Game | None = None
         #: The game's latest events (for everyone: each snapshot keeps those its viewer may
         #: see), so that whoever arrives mid-game learns what happened; bounded per table.
@@ -206,6 +219,8 @@ class Table:
         self.game_id: int | None = None
         self.games = 0
         self.game_started = 0.0
+        #: What the game in play will count for ratings, if it is rated (see ratings.py).
+        self.standing: Standing | None = None
         #: Changes for the store not yet handed to the recorder, and the frames held until
         #: they are durable: no one sees a move before it is (see _commit). `_in_flight`:
         #: hand-overs the recorder has not yet delivered; what is sent meanwhile waits too.
@@ -218,7 +233,7 @@ class Table:
         self._resumed = trio.Event()
         if recorder and row is None:
             self._changes.append(("table", (self.row, self.id, self.name, self.options,
-                                            self.code, self._state(), time.time())))
+                                            self.code_hash, self._state(), time.time())))
 
     # ------------------------------------------------------------------ outside the task
 
@@ -262,6 +277,8 @@ class Table:
         }
         if self.game_id is not None:
             info["game"] = self.game_id
+        if self.game is not None:
+            info["game_rated"] = self.standing is not None
         if members and self.code:
             info["code"] = self.code
         return info
@@ -276,7 +293,8 @@ class Table:
         move as they were. Its people are away, with their grace to come back; the decisions
         open get their whole clocks again. Called by the lobby before the task runs."""
         state = saved["state"]
-        self.code = saved["code"]
+        self.code = None
+        self.code_hash = saved["code"]
         self.status = state["status"]
         self.games = state["games"]
         now = trio.current_time()
@@ -287,8 +305,9 @@ class Table:
             if kept["bot"]:
                 seat.bot_seed = kept["bot_seed"]
                 seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
-            elif seat.name is not None:
+            elif seat.name is not None:  # the whole grace: the server itself went away
                 seat.away_since = now
+                seat.grace = self.config.grace
             self.seats.append(seat)
             if seat.token:
                 self.host.issue(seat.token, self)
@@ -299,12 +318,26 @@ class Table:
             return
         self.game_id = record["game"]
         self.game_started = datetime.fromisoformat(record["started"]).timestamp()
+        people = state.get("rated_people")
+        standing = Standing({int(seat): p for seat, p in people.items()}) if people else None
+        left_after: dict[int, list[int]] = {}
+        for takeover in record["takeovers"]:
+            left_after.setdefault(takeover["after"], []).append(takeover["seat"])
         for game, events in records.play(record):
             self.recent.extend(events)
             for seat in self.seats:
                 if seat.bot is not None and (game.alive[seat.index] or game.over):
                     seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
+            if standing is not None:  # what the game counted so far, as it was counted
+                played = len(game.history)
+                step = record["moves"][played - 1] if played else None
+                if step and step["by"] == "player" and step["move"]["kind"] in ACTIONS:
+                    standing.turn(step["seat"])
+                standing.exiled(game.exiled)
+                for index in left_after.get(played, ()):
+                    standing.leave(index)
         self.game = game
+        self.standing = standing
         if game.over:
             self.game_summary = summarize(game)
         self._changed_deadlines()
@@ -314,7 +347,7 @@ class Table:
     async def run(self) -> None:
         """Handle the inbox and keep the clocks until the table closes. An exception that
         escapes ends this table only: the lobby that runs it tells its members."""
-        log.info("table_created", table=self.id, seats=len(self.seats), private=bool(self.code))
+        log.info("table_created", table=self.id, seats=len(self.seats), private=self.private)
         try:
             async with self._inbox:
                 while not self.closed:
@@ -393,6 +426,11 @@ class Table:
         task)."""
         return next((s.name for s in self.seats if s.token == token), None)
 
+    def player_for(self, token: str) -> str | None:
+        """The player id of the seat whose token has the hash `token` (read-only: safe from
+        any task)."""
+        return next((s.player for s in self.seats if s.token == token), None)
+
     def seat_of_player(self, player: str) -> Seat | None:
         """The seat `player` holds here, connected or away (read-only: safe from any task)."""
         return next((s for s in self.seats if s.player == player and s.token), None)
@@ -415,6 +453,8 @@ class Table:
         self.creator_seat = self._sit(session, self.seats[0], msg.id)
 
     def _on_join(self, session: Session, msg) -> None:
+        if session.name.casefold() in self.barred or session.player in self.barred:
+            raise Refused("not_allowed", "You were removed from this table.")
         if msg.spectate:
             self._claim(session)
             self.spectators.add(session)
@@ -487,12 +527,14 @@ class Table:
         seat.away_since = None
         seat.ready = False
         if seat is self.creator_seat:
-            self.creator_seat = None
+            self.creator_seat = self._heir(seat) if self.status == "waiting" else None
         if self.status == "waiting":
             seat.name = None
             self._presence(seat, "left", name)
             return
         forfeit = self.options["on_disconnect"] == "forfeit"
+        if self.standing is not None and self.status == "playing":
+            self.standing.leave(seat.index)  # ranked here, whatever the seat does next
         self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
         if self.recorder and self.status == "playing":
             self._changes.append(("takeover", (self.game_id, seat.index, seat.bot.name,
@@ -506,6 +548,14 @@ class Table:
             elif seat.index in self.game.waiting:  # the others' clocks run on untouched
                 self.bot_due[seat.index] = trio.current_time() + self.config.bot_delay
 
+    def _heir(self, seat: Seat) -> Seat | None:
+        """The creator once the creator's `seat` is freed before the start: the first person
+        seated after it, round the table, who is here, else one who is away; so a table
+        never waits for a start no one may give."""
+        people = [s for s in self.seats[seat.index + 1:] + self.seats[:seat.index] if s.human]
+        return next((s for s in people if s.session is not None),
+                    people[0] if people else None)
+
     def _disconnected(self, session: Session) -> None:
         if session in self.spectators:
             self.spectators.discard(session)
@@ -516,6 +566,7 @@ class Table:
             return
         seat.session = None
         seat.away_since = trio.current_time()
+        seat.grace = self.config.waiting_grace if self.status == "waiting" else self.config.grace
         if self.status == "playing":
             self._hurry(seat.index, seat.away_since)
         self._presence(seat, "away", seat.name)
@@ -557,6 +608,60 @@ class Table:
         self._greet(session, seat.index)
         self._presence(seat, "here", seat.name)
         self._changed()
+
+    def _on_kick(self, session: Session, msg) -> None:
+        """Remove the person called `msg.name` (seated, away or watching): an operator may at
+        any time, the creator while the table waits. A seat is freed before the game, and
+        played by a bot once it runs (as when a grace ends); the person is back in the
+        lobby, told why, and barred from this table."""
+        operator = self.host.operator(session)
+        if not operator and (self.creator_seat is None or self.seat_of(session)
+                             is not self.creator_seat or self.status != "waiting"):
+            raise Refused("not_allowed", "Only the table's creator may remove a player, and "
+                          "only before the game starts.")
+        wanted = msg.name.casefold()
+        seat = next((s for s in self.seats if s.human and s.name.casefold() == wanted), None)
+        victim = seat.session if seat else next(
+            (s for s in self.spectators if s.name.casefold() == wanted), None)
+        if seat is None and victim is None:
+            raise Refused("no_such_player", f"No one called {msg.name} is at this table.")
+        if victim is session:
+            raise Refused("not_allowed", "To go, leave the table.")
+        name = seat.name if seat is not None else victim.name
+        self.barred.add(wanted)
+        if seat is not None:
+            if seat.player is not None:
+                self.barred.add(seat.player)
+            self._vacate(seat, left=False)
+        else:
+            self.spectators.discard(victim)
+        if victim is not None:
+            self.host.release(victim, self)
+            if victim.player is not None:
+                self.barred.add(victim.player)
+            self._send(victim, Error(code="kicked", message=_why(
+                f"{session.name} removed you from the table {self.name}: you are in the "
+                "lobby.", msg.reason)))
+        self._changed()
+        self._send(session, Ok(re=msg.id))
+        log.info("moderation", act="kick", by=session.name,
+                 operator=session.player if operator else None, table=self.id, name=name,
+                 reason=msg.reason)
+
+    def _on_close_table(self, session: Session, msg) -> None:
+        """An operator ends the table: everyone at it is told, and back in the lobby once
+        the task ends; a game in play stays unfinished in the store (no result, unrated)."""
+        if not self.host.operator(session):
+            raise Refused("not_allowed", "Only the server's operators may close a table.")
+        notice = Error(code="table_closed", message=_why(
+            f"{session.name} closed the table {self.name}: you are in the lobby.",
+            msg.reason))
+        for member, _ in self._audience():
+            self._send(member, notice)
+        self._send(session, Ok(re=msg.id))
+        log.info("moderation", act="close", by=session.name, operator=session.player,
+                 table=self.id, status=self.status, reason=msg.reason)
+        self.closed = True
 
     def _greet(self, session: Session, seat: int | None) -> None:
         """What a newcomer (or a returning player) needs: the table, and the game if any."""
@@ -624,13 +729,20 @@ class Table:
             self.game = Game.new(options, self.rng.randrange(2**63) if seeded else None)
         self.games += 1
         self.game_started = time.time()
+        self.standing = None
+        if self.options.get("rated") and self.recorder:
+            # Rated between people only: a table of one identity and bots or guests plays
+            # unrated, and its summary says so (game_rated false).
+            standing = Standing({s.index: s.player for s in self.seats
+                                 if s.human and s.player is not None})
+            self.standing = standing if standing.counts else None
         if self.recorder:
             self.game_id = self.recorder.store.take_game_id()
             players = [{"seat": s.index, "name": s.name, "bot": s.bot.name if s.bot else None}
                        for s in self.seats]
             self._changes.append(("game", (self.game_id, self.row, self.games, options.to_dict(),
                                            str(self.game.seed), players, self.game_started,
-                                           self.options.get("rated", False))))
+                                           self.standing is not None)))
             # Each seat's player as ratings know it: a server bot counts as its strategy.
             self._changes += [("player", (self.game_id, s.index, s.name,
                                           f"bot:{s.bot.name}" if s.bot else s.player))
@@ -645,6 +757,7 @@ class Table:
         self.status = "playing"
         for seat in self.seats:
             seat.rematch = False
+            seat.grace = self.config.grace  # who is away keeps the seat as in any game
         self._opened = -1
         self.deadlines.clear()
         self.bot_due.clear()
@@ -668,6 +781,8 @@ class Table:
             self._send(session, MoveRejected(re=msg.id, code=illegal.code,
                                              message=illegal.message, state_id=game.state_id))
             return
+        if self.standing is not None and move.kind in ACTIONS:
+            self.standing.turn(seat.index)
         self._after_move(events, "player", session,
                          MoveAccepted(re=msg.id, state_id=game.state_id))
 
@@ -687,6 +802,8 @@ class Table:
                 self.game_id, len(game.history) - 1, seat, move.to_dict() if move else None,
                 game.state_id - 1, self._ms(), by)))
         self._changed_deadlines()
+        if self.standing is not None:
+            self.standing.exiled(game.exiled)
         over = game.over
         reveal = game.reveal().to_dict() if over else None
         if over:
@@ -720,12 +837,24 @@ class Table:
             if self.recorder:
                 self._changes.append(("result", (time.time(), game.winner, list(game.exiled),
                                                  self.game_id)))
-                if self.options.get("rated"):
-                    self._changes.append(("rate", (self.game_id, time.time())))
+                self._rate()
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
             self._changed()
+
+    def _rate(self) -> None:
+        """The finished game's ratings move with its result, if it is rated and counts."""
+        if self.standing is None:
+            return
+        result = self.standing.result(len(self.seats), self.game.winner,
+                                      self.config.rated_min_turns)
+        if result is None:
+            log.info("game_not_counted", table=self.id, game=self.game_id,
+                     turns=dict(self.standing.turns))
+            return
+        order, winner = result
+        self._changes.append(("rate", (self.game_id, time.time(), order, winner)))
 
     def _on_rematch(self, session: Session, msg) -> None:
         seat = self._own_seat(session)
@@ -817,8 +946,7 @@ class Table:
         times = list(self.deadlines.values())
         if self.bot_due and self._attended():
             times += self.bot_due.values()
-        grace = self.config.grace
-        times += [s.away_since + grace for s in self.seats if s.away_since is not None]
+        times += [s.away_since + s.grace for s in self.seats if s.away_since is not None]
         return min(times, default=None)
 
     async def _keep_time(self) -> None:
@@ -827,7 +955,7 @@ class Table:
         playing with no delay must still answer its members at once)."""
         now = trio.current_time()
         for seat in self.seats:
-            if seat.away_since is not None and now >= seat.away_since + self.config.grace:
+            if seat.away_since is not None and now >= seat.away_since + seat.grace:
                 log.info("grace_over", table=self.id, seat=seat.index, name=seat.name)
                 self._vacate(seat, left=False)
                 self._changed()
@@ -891,6 +1019,9 @@ class Table:
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
                        "bot_seed": s.bot_seed, "ready": s.ready, "player": s.player}
                       for s in self.seats],
+            # The people a rated game in play counts (its turns and departures are in its
+            # record): what a restarted server rates it by.
+            "rated_people": self.standing.people if self.standing else None,
         }
 
     def _send(self, session: Session, *frames) -> None:
@@ -990,6 +1121,11 @@ class Table:
             self._send(member, chat)
 
 
+def _why(sentence: str, reason: str | None) -> str:
+    """An act's sentence for the people it acts on, with the reason given, if any."""
+    return f"{sentence} Reason: {reason}" if reason else sentence
+
+
 def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],
                  position: Position | None = None) -> dict:
     """The table options with every default filled in, or Refused(bad_options/…); a table
@@ -1012,8 +1148,11 @@ def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],
         "on_disconnect": raw.get("on_disconnect", "bot"),
         "rated": raw.get("rated", False),
     }
-    if raw.get("name"):
-        options["name"] = raw["name"]
+    if "name" in raw:
+        options["name"] = name_or_none(raw["name"])
+        if options["name"] is None:
+            raise Refused("bad_message", "Table names must be printable, as player names "
+                          "are: no control, format or invisible characters, and not blank.")
     if raw.get("bots"):
         if raw["bots"] not in allowed:
             raise Refused("unknown_strategy", f"This server seats no bot strategy "

@@ -34,6 +34,7 @@ from server import StoreError, serve
 
 from ..discovery import Browser, enabled
 from ..i18n import _
+from ..moderation import CommandError, request as moderation_request
 from ..net import FINAL_GOODBYES, RECONNECT_FOR, Backoff, Link, LinkError
 from ..tui.launch import Launch, default_name, practice_server, practice_table
 from ..tui.model import Pending, TableState
@@ -49,7 +50,9 @@ WARNING = 10
 #: Lines kept for `log N`.
 KEPT_LINES = 1000
 #: Errors, sent without `re`, after which the table is no longer ours (as in the app).
-TABLE_GONE = frozenset({"bad_token", "table_failed"})
+TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed"})
+#: Errors whose sentence from the server (who acted, and why) is worth showing after ours.
+ACTS = frozenset({"kicked", "table_closed", "muted", "banned"})
 
 
 class Quit(Exception):
@@ -88,6 +91,8 @@ class Plain:
         #: The id of our `leave` until the server answers it; meanwhile typed lines wait
         #: (`_settled`): a `spectate` typed ahead would find us still seated.
         self._leaving: int | None = None
+        #: The id of our latest operator's (or creator's) act, until the server answers.
+        self._acting: int | None = None
         self._settled = trio.Event()
         self._settled.set()
         #: Set once typed lines mean something: in the lobby, or at the practice table.
@@ -399,7 +404,10 @@ class Plain:
     # The commands, each given the rest of its line.
 
     async def _help(self, rest: str) -> None:
-        for line in help_lines():
+        link = self.link
+        operator = link is not None and link.identified is not None and bool(
+            link.identified.operator)
+        for line in help_lines(operator):
             self.say(line)
 
     async def _status(self, rest: str) -> None:
@@ -506,6 +514,29 @@ class Plain:
             raise Quit
         self.say(_("You are in the lobby."))
 
+    async def _kick(self, rest: str) -> None:
+        await self._moderate("kick", rest)
+
+    async def _mute(self, rest: str) -> None:
+        await self._moderate("mute", rest)
+
+    async def _ban(self, rest: str) -> None:
+        await self._moderate("ban", rest)
+
+    async def _close(self, rest: str) -> None:
+        await self._moderate("close", rest)
+
+    async def _moderate(self, command: str, rest: str) -> None:
+        """An operator's act (kick is the creator's too): the server says who may."""
+        try:
+            msg = moderation_request(command, rest, self._next_id(),
+                                     self.table.table if self.table is not None else None)
+        except CommandError as exc:
+            self.say(str(exc))
+            return
+        self._acting = msg.id
+        await self.send(msg)
+
     async def _quit(self, rest: str) -> None:
         """Leave the table, if at one, and end the session."""
         if self.table is not None and self.link is not None:
@@ -589,6 +620,9 @@ class Plain:
                 self.tell(line)
 
     async def _on_ok(self, msg) -> None:
+        if msg.re is not None and msg.re == self._acting:
+            self._acting = None
+            self.say(_("Done."))
         if msg.re is not None and msg.re == self._leaving:
             self._leave_answered()
             if self.table is not None:
@@ -609,6 +643,8 @@ class Plain:
         if msg.re is not None and msg.re == self._leaving:  # still seated, as it says
             self._leave_answered()
         self.say(error_text(msg.code))
+        if msg.code in ACTS:  # the server's sentence (who, why), safe: Link made it so
+            self.say(msg.message)
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self._left()
 
@@ -634,3 +670,5 @@ class Plain:
 
     async def _on_bye(self, msg) -> None:
         self.say(_("The server says goodbye: {reason}").format(reason=error_text(msg.reason)))
+        if msg.reason in ACTS and msg.message:
+            self.say(msg.message)

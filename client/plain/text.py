@@ -17,12 +17,14 @@ from engine import View
 from engine.cards import ACTIONS_IN
 
 from ..i18n import _, action_name, card_name, ngettext, pgettext
+from ..moderation import MODERATION
+from ..moderation import command_names as moderation_names, usage as moderation_usage
 from ..tui.model import TableState
 from ..tui.narrate import Names, cards_text, variant_label
 
 #: Commands, by their English word; each has its translated word too (`command_words`).
 COMMANDS = ("help", "status", "hand", "log", "repeat", "say", "list", "create", "join",
-            "spectate", "leave", "quit")
+            "spectate", "leave", "quit", *MODERATION)
 
 
 def command_names() -> dict[str, str]:
@@ -40,7 +42,7 @@ def command_names() -> dict[str, str]:
         "spectate": pgettext("command", "spectate"),
         "leave": pgettext("command", "leave"),
         "quit": pgettext("command", "quit"),
-    }
+    } | moderation_names()
 
 
 def command_words() -> dict[str, str]:
@@ -51,8 +53,9 @@ def command_words() -> dict[str, str]:
     return words
 
 
-def help_lines() -> list[str]:
-    """What `help` prints: how to answer, then each command, a line each."""
+def help_lines(operator: bool = False) -> list[str]:
+    """What `help` prints: how to answer, then each command, a line each; the operators'
+    commands for an operator, and for everyone else the one a table's creator has."""
     c = command_names()
     return [
         _("Answer a prompt with the number of a choice, or its words (\"income\", \"coup "
@@ -68,7 +71,7 @@ def help_lines() -> list[str]:
             list=c["list"], create=c["create"], join=c["join"], spectate=c["spectate"]),
         _("{leave}: leave the table for the lobby (in a game, a bot plays your seat)").format(
             leave=c["leave"]),
-    ]
+    ] + (moderation_usage() if operator else moderation_usage()[:1])
 
 
 @dataclass(frozen=True, slots=True)

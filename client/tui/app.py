@@ -32,6 +32,9 @@ from server import ServerConfig, default_path
 from ..discovery import Browser, enabled
 from ..i18n import N_, _
 from ..identity import Vouched
+from ..moderation import (
+    CommandError, command_of, request as moderation_request, usage as moderation_usage,
+)
 from . import messages as m
 from .launch import Launch, default_name, practice_server, practice_table
 from .model import Pending, TableState
@@ -48,7 +51,9 @@ from .screens.table import TableScreen
 #: Errors, sent without `re`, that say the player's table is no longer theirs: the seat was
 #: given up while they were away (bad_token, after a reconnect), or the table failed on the
 #: server and was closed (table_failed). Either way the server has them in its lobby.
-TABLE_GONE = frozenset({"bad_token", "table_failed"})
+TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed"})
+#: Errors whose sentence from the server (who acted, and why) is worth showing after ours.
+ACTS = frozenset({"kicked", "table_closed", "muted"})
 
 
 class CoupApp(App):
@@ -84,6 +89,10 @@ class CoupApp(App):
         self.me = ""
         #: The server knows us by our key (else we are a guest there).
         self.identified = False
+        #: Our key is one of the server's operators: the chat lines take their commands.
+        self.operator = False
+        #: The id of our latest operator's (or creator's) act, until the server answers.
+        self._acting: int | None = None
         #: Our own ordinal on the server, when we are identified and rated there (the lobby
         #: shows it), and the id of the request that asks for it.
         self.rating: float | None = None
@@ -198,6 +207,7 @@ class CoupApp(App):
     def on_connected(self, msg: m.Connected) -> None:
         self.me = msg.name
         self.identified = msg.identified
+        self.operator = msg.operator
         self.server_name = msg.server
         if self._then == "play":
             self.request(CreateTable(id=self.next_id(), options=practice_table(self.launch)))
@@ -224,6 +234,7 @@ class CoupApp(App):
         # The seat's name; a new one if the seat was given up meanwhile (bad_token follows).
         self.me = msg.name
         self.identified = msg.identified
+        self.operator = msg.operator
         self.redraw("connection")
 
     def on_disconnected(self, msg: m.Disconnected) -> None:
@@ -318,9 +329,30 @@ class CoupApp(App):
         return True
 
     def say(self, text: str, scope: str) -> None:
+        """Chat, or a command typed in the chat line: `/help`, and the operators' (and a
+        creator's) `/kick`, `/mute`, `/ban`, `/close` (client/moderation.py)."""
         text = text.strip()[:500]
-        if text:
+        word, _space, rest = text[1:].partition(" ")
+        command = "help" if word.lower() == "help" else command_of(word)
+        if text.startswith("/") and command is not None:
+            self.command(command, rest)
+        elif text:
             self.request(Say(id=self.next_id(), text=text, scope=scope))
+
+    def command(self, word: str, rest: str) -> None:
+        if word == "help":
+            lines = moderation_usage() if self.operator else moderation_usage()[:1]
+            self.notify("\n".join("/" + line for line in lines), title=_("Commands"),
+                        timeout=15)
+            return
+        try:
+            msg = moderation_request(word, rest, self.next_id(),
+                                     self.table.table if self.table is not None else None)
+        except CommandError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        if self.request(msg):
+            self._acting = msg.id
 
     def ready(self, ready: bool) -> None:
         self.request(Ready(id=self.next_id(), ready=ready))
@@ -514,15 +546,23 @@ class CoupApp(App):
         self._answered(msg.re)
         self.notify(error_text(msg.code), title=_("Move refused"), severity="warning")
 
+    def _on_ok(self, msg) -> None:
+        if msg.re == self._acting:
+            self._acting = None
+            self.notify(_("Done."))
+
     def _on_error(self, msg) -> None:
         self._answered(msg.re)
         if msg.re is not None and msg.re == self._rating_asked:
             return  # not rated there (or no records kept): the lobby just shows no rating
+        text = error_text(msg.code)
+        if msg.code in ACTS:  # the server's sentence (who, why), safe: Link made it so
+            text += "\n" + msg.message
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
-            self.notify(error_text(msg.code), severity="error", timeout=10)
+            self.notify(text, severity="error", timeout=10)
             self._left_table()
             return
-        self.notify(error_text(msg.code), severity="warning")
+        self.notify(text, severity="warning")
         self._tell("refused", msg.re, error_text(msg.code))
 
     def _on_chat(self, msg) -> None:
@@ -538,5 +578,7 @@ class CoupApp(App):
             self._tell("presence", msg)
 
     def _on_bye(self, msg) -> None:
-        self.notify(error_text(msg.reason), title=_("The server says goodbye"),
-                    severity="warning", timeout=10)
+        text = error_text(msg.reason)
+        if msg.reason == "banned" and msg.message:
+            text += "\n" + msg.message
+        self.notify(text, title=_("The server says goodbye"), severity="warning", timeout=10)

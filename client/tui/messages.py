@@ -33,6 +33,8 @@ class Connected(Message):
     name: str
     server: str
     identified: bool
+    #: Our key is one of the server's operators (kick, mute, ban, close are ours).
+    operator: bool = False
 
 
 @dataclass
@@ -64,6 +66,7 @@ class Reconnected(Message):
 
     name: str
     identified: bool
+    operator: bool = False
 
 
 @dataclass

@@ -360,8 +360,8 @@ def error_text(code: str) -> str:
         "no_game": _("There is no game in play."),
         "unknown_strategy": _("There is no such bot."),
         "too_many_attempts": _("Too many wrong codes: wait a little, then try again."),
-        "too_many_tables": _("The server has all the tables it can hold: join one, or try "
-                             "again later."),
+        "too_many_tables": _("The server, your address or you have all the tables allowed "
+                             "open: join one, or try again later."),
         "table_failed": _("Your table failed on the server and was closed."),
         "no_such_game": _("There is no finished game with that number."),
         "no_such_player": _("No one of that name has played a rated game on this server."),
@@ -388,6 +388,18 @@ def error_text(code: str) -> str:
         "no_door": _("This server does not take the door's word for who you are."),
         "name_taken": _("That name belongs to another player on this server: choose "
                         "another."),
+        "not_allowed": _("You may not do that: it is for the server's operators (or, to "
+                         "remove a player, for the table's creator before the game)."),
+        "muted": _("An operator muted you in chat for a while."),
+        "kicked": _("You were removed from the table: you are in the lobby."),
+        "table_closed": _("An operator closed your table: you are in the lobby."),
+        "banned": _("You are banned from this server for a while."),
+        "bad_key": _("The server does not take this key: it cannot be anyone's. Make a new "
+                     "identity file."),
+        "name_reserved": _("That name is kept for guests or bots on this server: choose "
+                           "another."),
+        "too_many_identities": _("Your address has made as many new identities as it may "
+                                 "this hour: use one you have, or wait."),
     }
     return texts.get(code, code)
 

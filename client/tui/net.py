@@ -117,7 +117,7 @@ class Net:
                 self.post(m.ConnectFailed(str(exc), exc.code))
                 return
             self.post(m.Connected(link.name or name or "", link.welcome.server,
-                                  link.identified is not None))
+                                  link.identified is not None, _operator(link)))
             reason, backoff = "", Backoff()
             while True:
                 reason, final = await self._pump(link)
@@ -130,7 +130,8 @@ class Net:
                                              identity=self.identity)
                 except LinkError:
                     break
-                self.post(m.Reconnected(link.name or name or "", link.identified is not None))
+                self.post(m.Reconnected(link.name or name or "", link.identified is not None,
+                                        _operator(link)))
             self.post(m.Disconnected(reason))
         if self._connection is scope:
             self._connection = None
@@ -169,3 +170,8 @@ class Net:
     async def _write(self, link: Link) -> None:
         async for msg in self._outbox:
             await link.send(msg)
+
+
+def _operator(link: Link) -> bool:
+    """The server told us that our key is one of its operators."""
+    return link.identified is not None and bool(link.identified.operator)

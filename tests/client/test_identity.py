@@ -49,6 +49,50 @@ def test_a_file_that_is_not_a_key_is_refused(tmp_path):
         load(str(path))
 
 
+def test_an_encrypted_key_is_said_to_be_encrypted(tmp_path):
+    """Issue 27: an encrypted Ed25519 key was "not a coup identity"; it is one, locked."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    path = tmp_path / "locked.pem"
+    path.write_bytes(Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.BestAvailableEncryption(b"secret")))
+    with pytest.raises(IdentityError, match="is encrypted: coup needs an unencrypted"):
+        load(str(path))
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "large"])
+def test_a_file_without_end_or_too_large_is_read_no_further_than_a_key_can_be(tmp_path,
+                                                                              source):
+    """Issue 27: /dev/zero as the key file was read until memory ran out."""
+    path = source
+    if source == "large":
+        path = str(tmp_path / "large.pem")
+        with open(path, "wb") as file:
+            file.write(b"-----BEGIN PRIVATE KEY-----\n" + b"A" * (1 << 20))
+    with pytest.raises(IdentityError, match="is not a coup identity .*larger than"):
+        load(path)
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604])
+def test_a_key_others_can_read_is_used_with_a_warning(tmp_path, capsys, mode):
+    """Issue 27: as ssh does, a key file others may read is said to be so (ssh refuses; coup
+    warns, so that no one is locked out of their identity by a copy that widened it)."""
+    path = tmp_path / "me.pem"
+    key = load(str(path)).key
+    os.chmod(path, mode)
+    identity = load(str(path))
+    assert identity.key == key
+    assert f"{path} can be read by other users" in identity.warning
+    assert f"chmod 600 {path}" in identity.warning
+    os.chmod(path, 0o600)
+    assert load(str(path)).warning is None
+    os.chmod(path, mode)
+    assert main(["bot", "127.0.0.1:1", "--identity", str(path)]) == 1  # no server there
+    assert f"coup bot: warning: {path} can be read by other users" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("argv", [
     ["--identity", "{file}"],
     ["join", "127.0.0.1:1", "--identity", "{file}"],

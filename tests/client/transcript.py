@@ -38,10 +38,12 @@ def choices_of(line: str) -> list[str] | None:
 class Transcript:
     """A `coup` process in plain mode, stopped at the end of the test."""
 
-    def __init__(self, *argv: str, lang: str = "en") -> None:
+    def __init__(self, *argv: str, lang: str = "en", identity: str | None = None) -> None:
+        """`coup ARGV…` in `lang`, as a guest, or with the key in the file `identity`."""
         env = dict(os.environ, PYTHONIOENCODING="utf-8", TERM="xterm")
+        who = ["--identity", identity] if identity else ["--guest"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "client.cli", "--lang", lang, "--guest", *argv],
+            [sys.executable, "-m", "client.cli", "--lang", lang, *who, *argv],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.lines: list[str] = []
         self.raw: list[bytes] = []

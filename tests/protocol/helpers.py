@@ -29,7 +29,8 @@ from protocol import (
     Update, Welcome, choose_version,
 )
 from protocol.messages import (
-    GetLeaderboard, GetProfile, Identified, Identify, Leaderboard, Message, Profile,
+    Ban, CloseTable, GetLeaderboard, GetProfile, Identified, Identify, Kick, Leaderboard, Message,
+    Mute, Profile,
 )
 
 #: Every wire type: what `codec.decode` accepts when a test does not care about direction.
@@ -396,6 +397,10 @@ def one_of_each() -> list[Message]:
                     next=20),
         GetProfile(id=16, name="ana"),
         Profile(re=16, profile=dict(ranked(1, "ana"), recent=[game_line(18)])),
+        Kick(id=17, name="eli", table=TABLE, reason="idle"),
+        Mute(id=18, name="eli", minutes=30, reason="spam"),
+        Ban(id=19, minutes=1440, name="eli", reason="cheating"),
+        CloseTable(id=20, table=TABLE, reason="offensive name"),
     ]
     assert [type(m) for m in msgs] == list(ALL), "one_of_each must follow ALL"
     return msgs
@@ -418,6 +423,9 @@ def variants() -> list[Message]:
         Tables(tables=[], re=0),
         Join(id=0, code="KQ7Z", seat=9, spectate=True),
         Joined(table=TABLE, re=3, seat=None, token=None, code="KQ7Z"),
+        Identified(re=40, name="ana", table=TABLE, operator=True),
+        Ban(id=19, minutes=0, key="c0" * 32),
+        Ban(id=19, minutes=525_600, address="2001:db8::1"),
         Ready(id=5, ready=False),
         Snapshot(table=TABLE, view=view, players=seat_infos(), deadlines=[], reveal=reveal),
         Update(table=TABLE, view=view, events=events, deadlines=[], reveal=reveal),

@@ -284,6 +284,15 @@ def valid_server() -> list:
         ("get_leaderboard, the top", {"t": "get_leaderboard", "id": 15}),
         ("get_leaderboard, the third page", {"t": "get_leaderboard", "id": 15, "offset": 40}),
         ("get_profile", {"t": "get_profile", "id": 16, "name": "Alice"}),
+        ("kick at your own table", {"t": "kick", "id": 17, "name": "Bob"}),
+        ("kick at a table, with a reason",
+         {"t": "kick", "id": 17, "name": "Bob", "table": "t7", "reason": "idle"}),
+        ("mute for 30 minutes", {"t": "mute", "id": 18, "name": "Bob", "minutes": 30}),
+        ("ban a connected player by name for a day, with a reason",
+         {"t": "ban", "id": 19, "minutes": 1440, "name": "Bob", "reason": "cheating"}),
+        ("lift the ban of a key", {"t": "ban", "id": 19, "minutes": 0, "key": "c0" * 32}),
+        ("ban an address", {"t": "ban", "id": 19, "minutes": 60, "address": "2001:db8::1"}),
+        ("close_table", {"t": "close_table", "id": 20, "table": "t7"}),
     ]
     cases += [ok(n, s, pack(m), [m]) for n, m in plain]
     cases += [
@@ -359,6 +368,8 @@ def valid_client() -> list:
         ("identified", {"t": "identified", "re": 14, "name": "alice"}),
         ("identified, a seat coming back", {"t": "identified", "re": 14, "name": "alice",
                                             "table": "k7tq2m"}),
+        ("identified, an operator", {"t": "identified", "re": 14, "name": "alice",
+                                     "operator": True}),
         ("table", {"t": "table", "info": SUMMARY}),
         ("table, minimal summary", {"t": "table", "info": SUMMARY_MIN}),
         ("snapshot of a running game", {"t": "snapshot", "table": "k7tq2m", "view": VIEW,
@@ -417,6 +428,17 @@ def valid_client() -> list:
         ("profile", {"t": "profile", "re": 16, "profile": dict(RANKED, recent=[GAME_LINE])}),
         ("table of a quick-play table (rated)",
          {"t": "table", "info": with_(SUMMARY, options={"seats": 4, "rated": True})}),
+        ("table of a rated table whose game plays unrated (one identified person)",
+         {"t": "table", "info": with_(SUMMARY, options={"seats": 4, "rated": True}, game=12,
+                                      game_rated=False)}),
+        ("profile of a provisional player",
+         {"t": "profile", "re": 16, "profile": dict(RANKED, recent=[], provisional=True)}),
+        ("error: a key of small order",
+         {"t": "error", "code": "bad_key", "re": 3, "message":
+          "That key is a point of small order: any signature would do for it."}),
+        ("error: a name a bot has",
+         {"t": "error", "code": "name_reserved", "re": 3, "message":
+          "The name random is a bot's on this server. Choose another name."}),
         ("error: queued already",
          {"t": "error", "code": "already_queued", "message": "You are in the queue already.",
           "re": 12}),

@@ -130,8 +130,9 @@ async def test_a_bad_handshake_is_answered_and_closed(connect, first, code):
         assert frames[-1]["versions"] == [1]
 
 
-async def test_a_name_that_cannot_be_printed_is_replaced(connect):
-    peer = await connect("bell\x07")
+@pytest.mark.parametrize("name", ["bell\x07", "\u202eana", "\u3164", "ana\u034f"])
+async def test_a_name_that_cannot_be_printed_is_replaced(connect, name):
+    peer = await connect(name)
     assert peer.name.startswith("guest-")
     error = await peer.expect("error")
     assert error.code == "bad_message" and peer.name in error.message

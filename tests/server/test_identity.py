@@ -254,3 +254,100 @@ async def test_a_restarted_server_gives_the_seat_back_by_identity(tmp_path, keys
         assert snapshot.players[seat]["name"] == "ana" and "guest" not in snapshot.players[seat]
         await again.aclose()
         nursery.cancel_scope.cancel()
+
+
+#: The eight points of small order (libsodium's list), and two non-canonical encodings:
+#: the identity with x's sign bit set, and y = p (which is 0, as 00…00).
+SMALL_ORDER = [
+    "01" + "00" * 31,
+    "ec" + "ff" * 30 + "7f",
+    "00" * 32,
+    "00" * 31 + "80",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+]
+NON_CANONICAL = ["01" + "00" * 30 + "80", "ed" + "ff" * 30 + "7f"]
+
+
+@pytest.mark.parametrize("key", SMALL_ORDER + NON_CANONICAL + ["zz" * 32, " " * 64])
+async def test_a_small_order_or_non_canonical_key_is_bad_key(connect, server, key):
+    """Issue 27: the key 01 00…00 signed for anything with R = 01 00…00, S = 0: anyone could
+    be that player. Every such key is refused before its signature is looked at."""
+    mallory = await connect("mallory")
+    welcome = welcome_of(mallory)
+    trivial = "01" + "00" * 63
+    answer = await mallory.request(Identify(id=new_id(), key=key, nonce=welcome["nonce"],
+                                            server_id=welcome["server_id"], signature=trivial))
+    assert answer.TYPE == "error" and answer.code == "bad_key"
+    assert all(s.player is None for s in server.lobby.sessions)
+
+
+async def test_a_key_in_upper_case_hex_is_bad_key_not_a_second_identity(connect, server, keys):
+    """Issue 27: the same key in upper-case hex was a second identity. One key, one form."""
+    ana = await connect("ana")
+    assert (await identify(ana, keys(1))).TYPE == "identified"
+    again = await connect("ana2")
+    answer = await identify(again, keys(1), key=keys(1).key.upper())
+    assert answer.TYPE == "error" and answer.code == "bad_key"
+    assert "lower-case" in answer.message
+    assert len(server.lobby.identities._keys) == 1
+
+
+# ---------------------------------------------------------------- names (issue 27)
+
+#: Names a reader takes for "alice": Cyrillic а, Cyrillic і, fullwidth ａ, a Roman numeral ⅼ, case.
+LOOKALIKES = ["\u0430lice", "al\u0456ce", "\uff41lice", "a\u217cice", "ALICE"]
+
+
+@pytest.mark.parametrize("lookalike", LOOKALIKES)
+async def test_a_name_confusable_with_one_a_key_holds_is_name_taken(connect, keys, lookalike):
+    """Issue 27: `аlice` (Cyrillic а) was a second player beside `alice`. Names are told
+    apart by their TR39 skeletons: a new key asking for a lookalike is refused, and a guest
+    asking for one gets a suffix, as for the name itself."""
+    alice = await connect("alice")
+    assert (await identify(alice, keys(1))).name == "alice"
+    mallory = await connect(lookalike)
+    assert mallory.name == f"{lookalike}-2"  # a guest: the name is held
+    answer = await identify(mallory, keys(2))
+    assert answer.TYPE == "error" and answer.code == "name_taken"
+
+
+async def test_a_lookalike_of_a_connected_guest_gets_a_suffix(connect):
+    first = await connect("bob")
+    second = await connect("b\u043eb")  # Cyrillic о
+    assert first.name == "bob" and second.name == "b\u043eb-2"
+
+
+@pytest.mark.parametrize("name", ["guest-7", "GUEST-12", "gu\u0435st-1O", "random", "R\u0430ndom",
+                                  "heuristic", "hard", "bluffer", "honest bot 2", "hard bot 3"])
+async def test_guest_and_bot_names_are_reserved(connect, server, keys, name):
+    """Issue 27: `guest-7` and `random` (a bot's name, which then answered get_profile
+    random) were taken by identities. Guests' names and bots' (every strategy and level,
+    and how bot seats are named) are no person's: a guest asking for one gets a suffix, an
+    identity asking for one is refused name_reserved."""
+    peer = await connect(name)
+    assert peer.name == f"{name}-2"
+    answer = await identify(peer, keys(1))
+    assert answer.TYPE == "error" and answer.code == "name_reserved"
+    assert all(s.player is None for s in server.lobby.sessions)
+
+
+async def test_a_guest_the_server_names_keeps_its_guest_name(port):
+    peer = await Peer.connect(port, None)
+    try:
+        assert peer.name.startswith("guest-") and not peer.name.endswith("-2")
+    finally:
+        await peer.aclose()
+
+
+@pytest.mark.server_config(identities_per_hour=3)
+async def test_new_identities_from_one_address_are_limited_per_hour(connect, keys):
+    """Issue 27: one loop took 1,000 names a second, held forever. One address makes at most
+    --identities-per-hour new identities an hour; a known key still comes back."""
+    for n in range(3):
+        assert (await identify(await connect(f"p{n}"), keys(n))).TYPE == "identified"
+    answer = await identify(await connect("p3"), keys(3))
+    assert answer.TYPE == "error" and answer.code == "too_many_identities"
+    assert (await identify(await connect("again"), keys(0))).name == "p0"

@@ -109,6 +109,27 @@ async def test_refused_creates(connect):
     assert reply.TYPE == "error" and reply.code == "already_at_table"
 
 
+#: The issue's table name: a window title, a cleared screen, red, and a second line.
+HOSTILE = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\nFAKE LINE"[:32]
+
+
+@pytest.mark.parametrize("name", [
+    HOSTILE, "\x1b]52;c;cHduZWQ=\x07",  # an OSC 52 clipboard write
+    "\u202eelbat s'ana", "ana\u200b", "\u3164", "   ", "two\nlines", "del\x7f", "c1\x9b2J",
+])
+async def test_a_table_name_is_checked_as_a_player_name_is(connect, name):
+    """A table's name reaches every lobby viewer's terminal and its records: the server
+    takes only what it would take as a player's name (printable, not blank), and says so."""
+    ana, viewer = await connect("ana"), await connect("viewer")
+    assert (await viewer.request(ListTables(id=new_id()))).TYPE == "tables"
+    reply = await create(ana, name=name)
+    assert reply.TYPE == "error" and reply.code == "bad_message"
+    assert "printable" in reply.message
+    assert (await create(ana, name="  Ana's den  ")).TYPE == "joined"  # trimmed, as names are
+    pushed = await viewer.expect("tables")
+    assert [t["name"] for t in pushed.tables] == ["Ana's den"]
+
+
 # ------------------------------------------------------------------ joining
 
 
@@ -211,16 +232,21 @@ async def test_leave_frees_the_seat_and_tells_the_table(connect):
     assert (await join(bruno, table=table)).seat == 1  # back in the lobby: may sit again
 
 
-async def test_the_creator_leaving_takes_the_start_away(connect):
+async def test_the_creator_leaving_hands_the_start_to_the_next_person(connect):
+    # A table whose creator left must not wait for a start no one may give (issue 27): the
+    # first person seated after the creator's seat is the creator, and not a newcomer who
+    # takes the seat the creator left.
     ana, bruno, chen = await connect("ana"), await connect("bruno"), await connect("chen")
     table = (await create(ana, seats=3)).table
     await join(bruno, table=table)
     assert (await ana.request(Leave(id=new_id()))).TYPE == "ok"
     info = (await bruno.expect("table", where=lambda m: m.info["seats"][0]["name"] is None)).info
-    assert info["creator"] is None
+    assert (info["creator"], info["creator_seat"]) == ("bruno", 1)
     assert (await join(chen, table=table, seat=0)).seat == 0
     reply = await chen.request(Start(id=new_id()))
     assert reply.TYPE == "error" and reply.code == "not_creator"
+    assert (await chen.request(Ready(id=new_id()))).TYPE == "ok"
+    assert (await bruno.request(Start(id=new_id()))).TYPE == "ok"
 
 
 # ------------------------------------------------------------------ starting
@@ -411,6 +437,7 @@ async def test_lobby_chat_skips_clients_still_in_their_handshake(connect, caplog
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
+@pytest.mark.server_config(lobby_chat_per_address=600)  # the connection's own rate first
 async def test_chat_limits(connect):
     ana = await connect("ana")
     request_id = new_id()

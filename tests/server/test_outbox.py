@@ -13,7 +13,8 @@ from server.table import Table
 from tests.server.helpers import eventually
 from tests.server.peer import Peer, new_id
 
-#: Tables to list: enough to make each list_tables answer some kilobytes.
+#: Tables to list: enough to make each list_tables answer some kilobytes (all made from one
+#: address, which may make that many here).
 TABLES = 30
 
 
@@ -34,7 +35,7 @@ def dropped(caplog) -> int:
     return sum(r.getMessage() == "slow_consumer" for r in caplog.records)
 
 
-@pytest.mark.server_config(outbox_bytes=64 * 1024)
+@pytest.mark.server_config(outbox_bytes=64 * 1024, tables_per_address=TABLES)
 async def test_a_client_over_its_bytes_is_told_why_after_whole_frames(
         connect, server, port, caplog):
     await fill_lobby(connect)
@@ -50,7 +51,7 @@ async def test_a_client_over_its_bytes_is_told_why_after_whole_frames(
     await hoarder.aclose()
 
 
-@pytest.mark.server_config(outbox_total_bytes=96 * 1024)
+@pytest.mark.server_config(outbox_total_bytes=96 * 1024, tables_per_address=TABLES)
 async def test_the_bound_for_all_clients_together_drops_those_behind(
         connect, server, port, caplog):
     await fill_lobby(connect)

@@ -13,6 +13,7 @@ import trio
 
 from engine.position import Position
 from protocol import CreateTable, ListGames, MoveRequest, Queue, Start
+from protocol.text import printable
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
 
@@ -97,8 +98,10 @@ async def test_nothing_is_kept_nor_rated_and_there_is_no_quick_play(nursery, tmp
     ("[[seats]]\nhand = ['duke', 'duke']\n[[seats]]\nhand = ['duke', 'duke']\n",
      "4 duke without the deck"),
     ("turn = [\n", "is not TOML"),
+    ('"\\u001b]0;PWNED\\u0007\\u202e" = 1\n', "Unknown key(s) in the position: \\x1b]0;PWNED"),
 ])
 async def test_coup_serve_refuses_a_position_the_rules_do_not_allow(tmp_path, text, says):
+    """Refused with a sentence on one line; words quoted from the file come as escapes."""
     path = tmp_path / "bad.toml"
     path.write_text(text)
     done = await trio.to_thread.run_sync(lambda: subprocess.run(
@@ -106,6 +109,7 @@ async def test_coup_serve_refuses_a_position_the_rules_do_not_allow(tmp_path, te
          "--position", str(path)], capture_output=True, text=True, timeout=30))
     assert done.returncode == 2
     assert done.stderr.startswith("coup serve: --position: ") and says in done.stderr
+    assert printable(done.stderr.removesuffix("\n"))
 
 
 async def test_the_history_is_told_in_the_snapshot_and_the_bots_remember_it(nursery,

@@ -163,12 +163,19 @@ async def test_refusals(connect) -> None:
 
 
 async def test_a_game_from_the_queue_is_stored_rated(nursery, tmp_path) -> None:
+    """Quick play forms rated tables; the game is rated when two identified people sit
+    down (docs/SERVER.md: guests play unrated)."""
+    from client.identity import load
     from server import Server, ServerConfig
+    from tests.server.test_identity import identify
 
     path = str(tmp_path / "coup.db")
     srv = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=path))
     await nursery.start(srv.serve)
     peers = [await Peer.connect(srv.address[1], name) for name in ("ana", "bo")]
+    for peer in peers:
+        assert (await identify(peer, load(str(tmp_path / f"{peer.name}.pem")))).TYPE == \
+            "identified"
     for peer in peers:
         await queue(peer, 2)
     for peer in peers:

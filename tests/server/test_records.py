@@ -229,3 +229,47 @@ async def test_a_server_without_records_says_so():
                 "error", "no_records", "This server keeps no records.")
         await peer.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_private_games_record_goes_to_its_players_only(connect, server, tmp_path):
+    """Issue 27, section 5: a finished private game's record, every hidden card in it, was
+    served to anyone. Now its players (identities, by key) find it in list_games, the
+    profiles and get_game; to anyone else (a guest, another identity) it does not exist."""
+    from client.identity import load
+    from protocol import CreateTable, GetProfile, Ready
+    from tests.server.test_identity import identify
+    from tests.server.test_ratings import take_turns
+
+    keys = {name: load(str(tmp_path / f"{name}.pem")) for name in ("ana", "bruno", "carol")}
+    ana, bruno, carol, guest = [await connect(n) for n in ("ana", "bruno", "carol", "guest")]
+    for peer in (ana, bruno, carol):
+        assert (await identify(peer, keys[peer.name])).TYPE == "identified"
+    joined = await ana.request(CreateTable(id=new_id(), options={
+        "seats": 2, "private": True, "rated": True, "two_player_draft": False}))
+    assert (await bruno.request(Join(id=new_id(), code=joined.code))).TYPE == "joined"
+    for peer in (ana, bruno):
+        await peer.request(Ready(id=new_id()))
+    for peer in (ana, bruno):
+        await peer.expect("snapshot")
+    await take_turns([ana, bruno], 2)
+    await play_out([ana, bruno])
+    game = server.lobby.tables[joined.table].game_id
+    for stranger in (carol, guest):
+        answer = await stranger.request(GetGame(id=new_id(), game=game))
+        assert (answer.TYPE, answer.code) == ("error", "no_such_game")
+        listed = await stranger.request(ListGames(id=new_id()))
+        assert game not in [line["game"] for line in listed.games]
+        theirs = await stranger.request(ListGames(id=new_id(), player="ana"))
+        assert theirs.games == []
+        profile = await stranger.request(GetProfile(id=new_id(), name="ana"))
+        assert profile.profile["recent"] == []  # her rating is public, the game is not
+    for player in (ana, bruno):
+        answer = await player.request(GetGame(id=new_id(), game=game))
+        assert answer.TYPE == "game_record" and answer.record["game"] == game
+        listed = await player.request(ListGames(id=new_id()))
+        assert listed.games[0]["game"] == game
+        profile = await player.request(GetProfile(id=new_id(), name="bruno"))
+        assert [line["game"] for line in profile.profile["recent"]] == [game]
+    # and a stranger asking first does not make it cached for everyone
+    answer = await carol.request(GetGame(id=new_id(), game=game))
+    assert answer.TYPE == "error"

@@ -18,7 +18,7 @@ from engine import record as records
 from protocol import CreateTable, Join, MoveRequest, Ready, Start
 from server import Server, ServerConfig
 from server.recorder import GATHER, QUEUE, Recorder
-from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError, code_key
 from tests.server.helpers import FullDisk, eventually, play_out, seat_table
 from tests.server.peer import Peer, new_id
 
@@ -154,7 +154,9 @@ async def test_a_server_stopped_without_warning_resumes_its_tables(db):
     async with trio.open_nursery() as nursery:
         second = await served(nursery, db)
         resumed = second.lobby.tables[table_id]
-        assert resumed.code == code and resumed.status == "playing"
+        # the code in clear is its members' alone now; the table is found by its hash
+        assert resumed.private and resumed.code_hash == code_key(code)
+        assert resumed.status == "playing"
         # no move any player saw accepted is missing
         assert resumed.game.state_id >= seen and resumed.game_id == game_id
         back = []
@@ -274,6 +276,7 @@ async def test_a_file_of_any_earlier_schema_is_brought_up_to_date(db, version):
     """The migration path from every version on: a file left at `version` (0: a new, empty
     file) opens at SCHEMA_VERSION with every table the schema has."""
     with sqlite3.connect(db) as conn:
+        conn.create_function("code_key", 1, code_key)  # as the store gives its migrations
         for n in range(1, version + 1):
             for statement in MIGRATIONS[n]:
                 conn.execute(statement)
@@ -469,3 +472,83 @@ async def test_a_change_that_comes_alone_waits_for_company_and_shares_its_write(
         nursery.cancel_scope.cancel()
     assert writes == [2]
     store.close()
+
+
+async def test_keys_kept_in_upper_case_become_one_lower_case_identity(db, monkeypatch):
+    """Issue 27: a store of schema 3 may hold a key in upper case, a second identity of a
+    key also held in lower case. Brought up to date, each key is one identity, in lower
+    case: the lower-case row (or the first seen) keeps its name, the other's is freed."""
+    monkeypatch.setattr("server.store.SCHEMA_VERSION", 3)
+    old = Store(db)
+    a, b = "ab" * 32, "cd" * 32
+    old.write([("identity", (a, "ana", 1.0, 1.0)), ("identity", (a.upper(), "anA-copy", 2.0, 2.0)),
+               ("identity", (b.upper(), "bruno", 3.0, 3.0))])
+    with sqlite3.connect(db) as conn:
+        conn.executemany("INSERT INTO ratings VALUES (?, ?, 30, 1, 3, 3, 0)",
+                         [(f"key:{a}", "ana"), (f"key:{a.upper()}", "anA-copy"),
+                          (f"key:{b.upper()}", "bruno")])
+    old.close()
+    monkeypatch.undo()
+    store = Store(db)
+    assert sorted(store.identities()) == [(a, "ana"), (b, "bruno")]
+    assert {line["player"] for line in store.leaderboard()} == {f"key:{a}", f"key:{b}"}
+    store.close()
+
+
+def stored_codes(db: str) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [c for (c,) in conn.execute("SELECT code FROM tables WHERE code IS NOT NULL")]
+
+
+async def joins_with(server: Server, code: str) -> str:
+    """A newcomer's answer to joining with `code` typed loosely (lower case, no dashes)."""
+    peer = await Peer.connect(server.address[1], "newcomer")
+    try:
+        return (await peer.request(Join(id=new_id(), code=code.lower().replace("-", "")))).TYPE
+    finally:
+        await peer.aclose()
+
+
+async def test_a_private_code_is_kept_as_a_hash_and_still_opens_its_table_after_a_restart(db):
+    """Issue 27: private codes were kept in the store in plain text, so whoever read the
+    file (a backup) could join any private table. It keeps a hash, as for tokens."""
+    async with trio.open_nursery() as nursery:
+        first = await served(nursery, db)
+        ana = await Peer.connect(first.address[1], "ana")
+        joined = await ana.request(CreateTable(id=new_id(), options={"seats": 3,
+                                                                     "private": True}))
+        code = joined.code
+        await eventually(lambda: stored_codes(db))
+        nursery.cancel_scope.cancel()
+    await ana.aclose()
+    kept = stored_codes(db)
+    assert len(kept) == 1 and len(kept[0]) == 64
+    plain = code.replace("-", "")
+    assert plain not in kept[0].upper() and code not in kept[0]
+    async with trio.open_nursery() as nursery:
+        second = await served(nursery, db)
+        assert await joins_with(second, code) == "joined"
+        assert await joins_with(second, "AAAA-BBBB-CCCC") == "error"
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_store_of_plain_codes_is_brought_to_hashes_and_its_tables_open(db, monkeypatch):
+    """A file of schema 4 kept a private table's code in plain text: brought up to date,
+    it keeps the hash, and the resumed table is joined with the code as before."""
+    monkeypatch.setattr("server.store.SCHEMA_VERSION", 4)
+    old = Store(db)
+    row = old.take_table_row()
+    old.write([("table", (row, "c0ffee", "Old", {
+        "seats": 3, "variant": "base", "two_player_draft": True, "treasury": 50,
+        "response_clock": 0, "turn_clock": 0, "private": True, "on_disconnect": "bot",
+        "rated": False, "name": "Old"}, "K7TQ-2MXD-9PLA", {
+        "status": "waiting", "creator_seat": None, "games": 0,
+        "seats": [{"name": None, "token": None, "bot": None, "bot_seed": None,
+                   "ready": False, "player": None}] * 3}, 1.0))])
+    old.close()
+    monkeypatch.undo()
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, db)
+        assert "K7TQ" not in stored_codes(db)[0].upper()
+        assert await joins_with(server, "k7tq 2mxd 9pla") == "joined"
+        nursery.cancel_scope.cancel()

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from server.store import RATING, Store
+from server.store import RATING, SCHEMA_VERSION, Store
 
 #: The leaderboard's query, as Store.leaderboard asks it.
-LEADERBOARD = ("SELECT player, name, mu, sigma, games, wins FROM ratings "
+LEADERBOARD = ("SELECT player, name, mu, sigma, games, wins FROM ratings WHERE games >= ? "
                "ORDER BY mu - 3 * sigma DESC, player LIMIT ? OFFSET ?")
 
 
@@ -27,8 +27,9 @@ async def test_a_version_2_file_gets_the_ordinal_index_and_keeps_its_leaderboard
     assert store.leaderboard(0, 25) == before
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
-        plan = [step[3] for step in conn.execute("EXPLAIN QUERY PLAN " + LEADERBOARD, (20, 0))]
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        plan = [step[3] for step in conn.execute("EXPLAIN QUERY PLAN " + LEADERBOARD,
+                                                 (10, 20, 0))]
     # Read in the index's order, not sorted apart.
     assert any("USING INDEX ratings_ordinal" in step for step in plan), plan
     assert not any("TEMP B-TREE" in step for step in plan), plan

@@ -22,6 +22,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Input, Static
 
 from protocol.messages import MAX_GAMES_LISTED
+from protocol.text import shown_in
 from server import Store, StoreError
 
 from ...i18n import N_, _, ngettext
@@ -108,12 +109,13 @@ class LocalGames:
 
     def _read(self, how):
         """What `how(store)` reads from the file (nothing, an empty list, if there is no
-        file yet); StoreError if the file cannot be read."""
+        file yet), its strings made safe for a terminal (protocol.text.shown: a file's
+        names may be older than the server's checks); StoreError if it cannot be read."""
         if not Path(self.path).exists():
             return []
         store = Store(self.path, writer=False)
         try:
-            return how(store)
+            return shown_in(how(store))
         except Exception as exc:  # noqa: BLE001 — sqlite3's errors, said as the store says them
             raise StoreError(f"cannot read {self.path}: {exc}") from exc
         finally:

@@ -81,7 +81,10 @@ class LobbyScreen(CoupScreen):
             with Vertical(id="lobby-chat") as chat:
                 chat.border_title = _("Lobby chat")
                 yield WrappingLog(id="chat-log", max_lines=500)
-                yield Input(placeholder=_("Say something to the lobby"), id="chat-input",
+                # Only an operator is shown the commands: to anyone else they say no.
+                yield Input(placeholder=_("Say something, or /kick /mute /ban /close "
+                                          "(/help)") if self.app.operator
+                            else _("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
         yield Footer(show_command_palette=False, compact=True)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -288,7 +289,8 @@ class JoinForm(NamedForm):
         if not self.found:
             servers.add_option(Option(_("Looking for servers…"), disabled=True))
         for key, found in sorted(self.found.items(), key=lambda item: item[1].name.lower()):
-            servers.add_option(Option("  ".join(found.said()), id=key))
+            # A name from the network: plain text, never markup (which it could break).
+            servers.add_option(Option(Content("  ".join(found.said())), id=key))
         if chosen in self.found:
             servers.highlighted = servers.get_option_index(chosen)
         elif self.found:

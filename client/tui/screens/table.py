@@ -89,7 +89,9 @@ class TableScreen(CoupScreen):
             yield WrappingLog(id="log", max_lines=2000)
         yield DecisionPanel(id="decision")
         yield ActionBar(id="actions")
-        yield Input(placeholder=_("Chat: / to write, ⏎ to send, esc to return"),
+        yield Input(placeholder=_("Chat, or /kick /mute /ban /close (/help): / to write, "
+                                  "⏎ to send, esc to return") if self.app.operator
+                    else _("Chat: / to write, ⏎ to send, esc to return"),
                     id="chat-input", max_length=500, compact=True)
         yield Footer()
 

@@ -147,7 +147,7 @@ def test_the_leaderboard_and_a_profile_show_players_names_as_sent(tmp_path):
         rated_game(store, players, seed=1)
     finally:
         store.close()
-    thread = ServerThread(ServerConfig(port=0, bot_delay=0, db=db)).start()
+    thread = ServerThread(ServerConfig(port=0, bot_delay=0, db=db, provisional_games=0)).start()
     try:
         async def body(app, pilot):
             screen = await leaderboard(app, pilot)

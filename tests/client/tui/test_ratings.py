@@ -33,7 +33,9 @@ def rated_game(store: Store, players: list[tuple[str, str]], seed: int) -> None:
     for seat, (player, _name) in enumerate(players):
         store._writer.execute("UPDATE game_players SET player = ? WHERE game = ? AND seat = ?",
                               (player, game_id, seat))
-    store.write([("rate", (game_id, 1.0))])
+    record = store.record(game_id)
+    winner, out = record["result"]["winner"], record["result"]["out"]
+    store.write([("rate", (game_id, 1.0, [winner, *reversed(out)], winner))])
 
 
 def rated_server(tmp_path, ana: Identity | None) -> ServerThread:
@@ -51,7 +53,7 @@ def rated_server(tmp_path, ana: Identity | None) -> ServerThread:
     finally:
         store.close()
     return ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                                     db=db)).start()
+                                     db=db, provisional_games=0)).start()
 
 
 def join(thread: ServerThread, identity: Identity | None) -> Launch:

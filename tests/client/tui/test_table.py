@@ -90,9 +90,9 @@ def test_the_waiting_room_ready_and_start_by_the_creator(server):
 
 
 def test_start_is_offered_to_the_creator_s_seat_not_to_a_namesake_in_it(server):
-    """Ana makes a table and leaves it; once her name is free, the app takes it and her
-    old seat 0: the seat is not the creator's (`creator_seat` is absent), so there is no
-    Start. At a table of its own the app, at seat 0, is offered Start."""
+    """Ana makes a table and leaves it, and the start passes to Bruno; once her name is
+    free, the app takes it and her old seat 0: the seat is not the creator's (Bruno's seat
+    is), so there is no Start. At a table of its own the app, at seat 0, is offered Start."""
     async def body(app, pilot):
         ana, bruno = await server.peer("Ana"), await server.peer("Bruno")
         table = (await server.run(create_table, ana, seats=3)).table
@@ -106,7 +106,8 @@ def test_start_is_offered_to_the_creator_s_seat_not_to_a_namesake_in_it(server):
         app.request(Join(id=new_id(), table=table, seat=0))
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info
                     and app.table.info["seats"][0]["name"] == "Ana", "seat 0")
-        assert app.table.seat == 0 and app.table.info["creator"] is None
+        assert app.table.seat == 0 and app.table.info["creator"] == "Bruno"
+        assert app.table.info["creator_seat"] == 1
         assert bar_keys(app) == ["r"]
 
         app.leave_table()
