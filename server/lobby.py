@@ -171,9 +171,10 @@ class Lobby:
         # A banned address, or a token of a banned identity's seat, goes no further.
         self._turn_away_if_banned(session, table.player_for(key) if table else None)
         held = table.name_for(key) if table is not None else None
-        # A returning player's name is its seat's; a session that asked for none has the
-        # guest name the server gave it, which is reserved for it.
-        name = held or self._unique(name, own=session.asked is None)
+        # A returning player's name is its seat's; a session that asked for none, or for
+        # one no suffix frees, has the guest name the server gave it, reserved for it.
+        name = (held or self._unique(name, own=session.asked is None)
+                or self._unique(session.name, own=True))
         self._take_name(session, name)
         return name
 
@@ -625,15 +626,18 @@ class Lobby:
 
     # ------------------------------------------------------------------ names
 
-    def _unique(self, name: str, own: bool = False) -> str:
+    def _unique(self, name: str, own: bool = False) -> str | None:
         """`name`, or if it is taken the first of `name-2`, `name-3`, … that is not (cut so
-        that it stays within a name's length on the wire). With `own`, `name` is the guest
-        name the server gave, which is not reserved from its session."""
+        that it stays within a name's length on the wire); None when those are reserved
+        (`guest` numbered so is every guest's name). With `own`, `name` is the guest name
+        the server gave, which is not reserved from its session."""
         if not self._taken(name, own):
             return name
         for number in itertools.count(2):
             suffix = f"-{number}"
             candidate = name[:NAME.max_len - len(suffix)] + suffix
+            if reserved(candidate) is not None:
+                return None
             if not self._taken(candidate):
                 return candidate
 

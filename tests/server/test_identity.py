@@ -334,6 +334,16 @@ async def test_guest_and_bot_names_are_reserved(connect, server, keys, name):
     assert all(s.player is None for s in server.lobby.sessions)
 
 
+async def test_a_second_guest_asking_for_guest_gets_its_own_guest_name(connect):
+    """Every name `guest-2`, `guest-3`, … that a suffix makes of a taken `guest` is a
+    guest's name, so looking for a free one never ended: the second browser-door session
+    (each asks for `guest`) hung the whole server. It has the name the server gave it."""
+    first = await connect("guest")
+    second = await connect("guest")
+    assert first.name == "guest"
+    assert second.name.startswith("guest-") and second.name != "guest-2"
+
+
 async def test_a_guest_the_server_names_keeps_its_guest_name(port):
     peer = await Peer.connect(port, None)
     try:
