@@ -204,6 +204,13 @@ class CoupApp(App):
         else:
             self.switch_to(LobbyScreen())
             self.request(ListTables(id=self.next_id()))
+            if msg.identified and msg.name.casefold() != self.name_wanted.casefold():
+                # A key keeps the name it first played under: through the SSH door the
+                # player typed another as the user name, and would not know why it was not
+                # used.
+                self.notify(_("Your key plays as {name} on this server; the name {wanted} "
+                              "was not used.").format(name=msg.name, wanted=self.name_wanted),
+                            timeout=15)
 
     def on_connect_failed(self, msg: m.ConnectFailed) -> None:
         reason = error_text(msg.code) if msg.code else msg.reason
