@@ -53,6 +53,10 @@ NAME_LENGTH = 32
 
 #: The sentence for a session without a terminal.
 NEEDS_TERMINAL = "The game needs a terminal: connect with ssh -t, and no command."
+#: The sentence for a session whose input ended (ssh -tt host </dev/null).
+NO_INPUT = "Your input ended; goodbye."
+#: The most a terminal's size in pixels may say: what a PTY can hold.
+MAX_PIXELS = 65535
 
 
 def data_dir() -> str:
@@ -91,6 +95,11 @@ def display_name(user: str) -> str:
     return name or "player"
 
 
+def clamp(value: int, low: int, high: int) -> int:
+    """`value` brought within low..high: a size a client states is taken, never refused."""
+    return max(low, min(high, value))
+
+
 def sharer(address: str) -> str:
     """What the per-address limits count `address` as: an IPv4 address alone, an IPv6 one
     as its /64 (a home or a host is given a whole /64, and could take a new address for
@@ -117,6 +126,8 @@ class Door:
         self.per_minute = args.connections_per_minute
         self.idle = args.idle_minutes * 60
         self.idle_text = f"{args.idle_minutes:g}"
+        self.max_columns = args.max_columns
+        self.max_rows = args.max_rows
         self.players_dir = os.path.join(data_dir(), "door")
         self.open = 0
         self.by_address: collections.Counter[str] = collections.Counter()
@@ -130,6 +141,15 @@ class Door:
         task = asyncio.create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def fit(self, columns: int, rows: int, width: int, height: int
+            ) -> tuple[int, int, int, int]:
+        """A terminal's size as a client states it (SSH allows 32 bits, and 0 for "say
+        nothing"), made one the client process can live with: a 65535x65535 screen grew
+        it by 60 MB a second. Columns and rows within 1..the door's maximum, pixels within
+        what a PTY holds."""
+        return (clamp(columns or 80, 1, self.max_columns), clamp(rows or 24, 1, self.max_rows),
+                clamp(width, 0, MAX_PIXELS), clamp(height, 0, MAX_PIXELS))
 
     def admit(self, address: str) -> str | None:
         """A new connection from `address`: None if it may play (it is counted until
@@ -255,6 +275,7 @@ class Session(asyncssh.SSHServerSession):
         self.muted = False  # the client's output no longer reaches the player
         self.gone = False  # the channel is closed
         self.home: str | None = None  # a guest's directories, removed at the end
+        self.input_ended = False  # the player's end of the channel sent EOF
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
@@ -296,13 +317,13 @@ class Session(asyncssh.SSHServerSession):
     async def play(self) -> None:
         """Start the client on its terminal, relay, and close with its exit status."""
         chan, visit = self.chan, self.visit
-        columns, rows, width, height = chan.get_terminal_size()
         env = chan.get_environment()
         language = env.get("LC_ALL") or env.get("LANG") or ""
         # The lobby and nothing else: no menu whose practice and LAN servers would run on
         # this machine, and no other address to reach from here.
+        # --name=NAME: a user name may begin with "-", and must never read as an option.
         argv = [sys.executable, "-m", "client.cli", "join", self.door.server,
-                "--name", visit.name, "--lobby-only"]
+                f"--name={visit.name}", "--lobby-only"]
         if language.lower().startswith("pt"):
             argv += ["--lang", "pt_BR"]
         try:
@@ -311,7 +332,7 @@ class Session(asyncssh.SSHServerSession):
                 argv.append("--guest")
             terminal = await Terminal.start(
                 argv, self.environment(home), home,
-                (columns or 80, rows or 24, width, height), self.output, self.drained)
+                self.door.fit(*chan.get_terminal_size()), self.output, self.drained)
         except OSError as exc:
             log.error("ssh_session_failed", address=visit.address, error=str(exc))
             self.refuse("The game could not start here. Try again later.")
@@ -326,7 +347,10 @@ class Session(asyncssh.SSHServerSession):
                  player=visit.key or "guest")
         if self.early:
             self.input(bytes(self.early))
-        self.watch_idle()
+        if self.input_ended:
+            self.door.spawn(self.end(NO_INPUT))
+        else:
+            self.watch_idle()
         status = await terminal.wait()
         if not self.muted:
             chan.exit(status)
@@ -378,6 +402,14 @@ class Session(asyncssh.SSHServerSession):
         self.last_input = time.monotonic()
         self.input(data)
 
+    def eof_received(self) -> bool:
+        """The player will type nothing more: the game ends, as when idle, with a sentence
+        (the channel stays open for it)."""
+        self.input_ended = True
+        if self.terminal is not None and not self.muted:
+            self.door.spawn(self.end(NO_INPUT))
+        return True
+
     def input(self, data: bytes) -> None:
         if self.terminal is None:
             self.early += data[:4096 - len(self.early)]
@@ -387,7 +419,7 @@ class Session(asyncssh.SSHServerSession):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
         if self.terminal is not None:
-            self.terminal.resize(width, height, pixwidth, pixheight)
+            self.terminal.resize(*self.door.fit(width, height, pixwidth, pixheight))
 
     def watch_idle(self) -> None:
         quiet = time.monotonic() - self.last_input

@@ -51,6 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="new connections one address may open in a minute (default 20)")
     parser.add_argument("--idle-minutes", type=float, default=30.0, metavar="M",
                         help="minutes without input that end a session (default 30)")
+    parser.add_argument("--max-columns", type=int, default=500, metavar="N",
+                        help="the widest terminal a session is given, whatever its client "
+                        "asks for: the client's memory grows with its screen (default 500)")
+    parser.add_argument("--max-rows", type=int, default=200, metavar="N",
+                        help="the tallest terminal a session is given (default 200)")
     parser.add_argument("--log-json", action="store_true", help="log one JSON object per line")
 
 

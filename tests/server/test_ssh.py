@@ -15,14 +15,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import fcntl
 import hashlib
 import json
 import os
 import re
 import signal
 import stat
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 
@@ -422,7 +425,8 @@ async def test_an_ipv6_network_counts_as_one_address():
     mapped into IPv6 counts as that IPv4 address."""
     door = Door(argparse.Namespace(server="127.0.0.1:7700", max_sessions=50,
                                    max_per_address=2, connections_per_minute=20,
-                                   idle_minutes=30), secret=b"s" * 32)
+                                   idle_minutes=30, max_columns=500, max_rows=200),
+                secret=b"s" * 32)
     assert door.admit("2001:db8:1:2::1") is None
     assert door.admit("2001:db8:1:2:ffff::9") is None
     assert door.admit("2001:db8:1:2:abcd::5").startswith("Too many sessions from your")
@@ -483,3 +487,98 @@ async def test_a_key_offered_but_never_signed_for_is_no_ones_identity():
     assert visit.key is not None
     assert visit.get_kbdint_challenge("ana", "", "") is True
     assert visit.key is None
+
+
+# ------------------------------------------------------------------ hostile sessions
+
+
+def pty_size(pid: int) -> tuple[int, int]:
+    """The (columns, rows) of the terminal process `pid` runs on, as it reads them."""
+    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        rows, columns, _, _ = struct.unpack(
+            "HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, bytes(8)))
+    finally:
+        os.close(fd)
+    return columns, rows
+
+
+async def size_becomes(pid: int, wanted: tuple[int, int]) -> None:
+    """Wait until the terminal of `pid` is `wanted` (a resize reaches it in a moment)."""
+    deadline = time.monotonic() + PATIENCE
+    while (seen := pty_size(pid)) != wanted:
+        assert time.monotonic() < deadline, f"the terminal is {seen}, not {wanted}"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_huge_terminal_is_clamped_on_the_first_request_and_every_resize(site):
+    """A 65535x65535 terminal grew its client by ~60 MB/s; a width over 65535 raised. The
+    door gives the client --max-columns x --max-rows at most (500x200), and reads a size
+    of 0 as SSH's "not said": 80 columns, 24 rows."""
+    async def scenario() -> None:
+        async with connect(site.door, "huge", source="127.0.0.71") as conn:
+            screen = await Screen.open(conn, 65535, 65535)
+            session = await asyncio.to_thread(site.door.event, "ssh_session", name="huge")
+            pid = int(session["pid"])
+            await size_becomes(pid, (500, 200))
+            screen.process.change_terminal_size(70000, 0)  # past a PTY's 16 bits
+            await size_becomes(pid, (500, 24))
+            screen.process.change_terminal_size(80, 2**32 - 1)
+            await size_becomes(pid, (80, 200))
+            screen.process.change_terminal_size(120, 40)  # a sane size passes as it is
+            await size_becomes(pid, (120, 40))
+            await screen.until("you are huge")
+        await gone(pid)
+
+    await in_asyncio(scenario)
+
+
+async def test_a_session_closed_by_eof_at_once_ends_in_one_line_without_a_traceback(site):
+    """`ssh -tt host </dev/null`: a terminal and a shell, then end of input at once."""
+    door = site.run_door()
+
+    async def scenario() -> None:
+        async with connect(door, "eve", source="127.0.0.72") as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24),
+                                                encoding=None)
+            process.stdin.write_eof()
+            await asyncio.wait_for(process.wait_closed(), PATIENCE)
+        ended = await asyncio.to_thread(door.event, "ssh_session_ended", name="eve")
+        await gone(int(ended["pid"]))
+
+    await in_asyncio(scenario)
+    await trio.to_thread.run_sync(door.stop)
+    logged = json.dumps(door.lines)
+    assert "Traceback" not in logged and "error" not in {line.get("level") for line in
+                                                         door.lines}, logged
+    assert [line["event"] for line in door.lines].count("ssh_session_ended") == 1
+
+
+@pytest.mark.parametrize("user", ["-x", "--guest", "--help"])
+async def test_a_user_name_that_looks_like_an_option_is_the_players_name(site, user):
+    """`coup join ... --name -x` read the name as an option: the client failed to start,
+    or (--guest) a player with a key would have played as a guest."""
+    async def scenario() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with connect(site.door, user, key, source="127.0.0.73") as conn:
+            screen = await Screen.open(conn)
+            await screen.until(f"you are {user}")
+            assert f"you are {user}, a guest" not in screen.text()
+
+    await in_asyncio(scenario)
+
+
+async def test_a_known_key_under_another_user_name_is_told_the_name_it_plays_as(site):
+    """The server gives a key the name it holds; the player who typed another is told so,
+    rather than finding it out in the lobby's corner."""
+    async def scenario() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with connect(site.door, "lee", key, source="127.0.0.74") as conn:
+            await (await Screen.open(conn)).until("you are lee")
+        async with connect(site.door, "max", key, source="127.0.0.74") as conn:
+            screen = await Screen.open(conn)
+            await screen.until("Your key plays as lee on this server; the name")  # a toast's
+            await screen.until("max was not used.")  # first line, and its second
+            assert "you are lee" in screen.text()
+
+    await in_asyncio(scenario)
