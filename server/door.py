@@ -14,9 +14,11 @@ identity that used it). Without a key, keyboard-interactive auth with no prompt 
 player in as a guest. Passwords are never asked for.
 
 Limits: sessions in all, sessions from one address, new connections from one address a
-minute, minutes without input (an IPv6 address counts as its /64, `sharer`); a session
-refused, or one without a terminal (no PTY, a command, a subsystem), is told why in a
-sentence on its channel before it closes. One
+minute, minutes without input (an IPv6 address counts as its /64, `sharer`); a terminal's
+size (`Door.fit`). A connection holds a session's place only once it has logged in; until
+then it has --login-seconds, and its address no more than --max-unauthenticated such
+connections. A session refused, or one without a terminal (no PTY, a command, a
+subsystem), is told why in a sentence on its channel before it closes. One
 connection plays one session. The door never forwards ports, agents or X11.
 """
 
@@ -42,7 +44,8 @@ from .terminal import Terminal
 
 #: Host key file name in the user's data directory.
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-#: Seconds a connection has to log in, and then to open its session.
+#: Seconds a connection that has logged in has to open its session (and to be told why
+#: not); logging in has --login-seconds.
 LOGIN_WINDOW = 30
 #: What a terminal is given back when the door ends the program on it: the main screen,
 #: the cursor, no mouse reporting, no bracketed paste, plain colours.
@@ -131,6 +134,10 @@ class Door:
         self.players_dir = os.path.join(data_dir(), "door")
         self.open = 0
         self.by_address: collections.Counter[str] = collections.Counter()
+        self.max_unauthenticated = args.max_unauthenticated
+        self.login_seconds = args.login_seconds
+        #: Connections that have not logged in yet, by address.
+        self.unauthenticated: collections.Counter[str] = collections.Counter()
         self.arrivals: dict[str, collections.deque[float]] = {}
         self.visits: set[Visit] = set()
         self.sessions: set[Session] = set()
@@ -151,10 +158,9 @@ class Door:
         return (clamp(columns or 80, 1, self.max_columns), clamp(rows or 24, 1, self.max_rows),
                 clamp(width, 0, MAX_PIXELS), clamp(height, 0, MAX_PIXELS))
 
-    def admit(self, address: str) -> str | None:
-        """A new connection from `address`: None if it may play (it is counted until
-        `leave`), else the sentence that refuses it. Every connection counts against its
-        address's minute, refused or not."""
+    def arrive(self, address: str) -> str | None:
+        """A new connection from `address`, counted against its address's minute: None,
+        or the sentence its session will be refused with (once it has logged in)."""
         address = sharer(address)
         now = time.monotonic()
         # The last per_minute + 1 arrivals tell whether there were more than per_minute in
@@ -167,6 +173,27 @@ class Door:
         if len(arrivals) > self.per_minute:
             return (f"Too many connections from your address: {self.per_minute} a minute at "
                     "most. Wait a minute and try again.")
+        return None
+
+    def wait_for_login(self, address: str) -> bool:
+        """Whether a connection from `address` may try to log in: False if its address has
+        max_unauthenticated connections doing so already. It is counted until `logged_in`."""
+        address = sharer(address)
+        if self.unauthenticated[address] >= self.max_unauthenticated:
+            return False
+        self.unauthenticated[address] += 1
+        return True
+
+    def logged_in(self, address: str) -> None:
+        """A connection from `address` is no longer waiting to log in: it has, or is gone."""
+        _uncount(self.unauthenticated, sharer(address))
+
+    def admit(self, address: str) -> str | None:
+        """A connection from `address` has logged in: None if it may play (it is counted
+        until `leave`), else the sentence that refuses it. Only a logged-in connection holds
+        a session's place: ten addresses of silent TCP connections kept a 50-session door
+        full."""
+        address = sharer(address)
         if self.open >= self.max_sessions:
             return "The door is full. Try again in a while."
         if self.by_address[address] >= self.max_per_address:
@@ -177,17 +204,20 @@ class Door:
         return None
 
     def leave(self, address: str) -> None:
-        address = sharer(address)
         self.open -= 1
-        self.by_address[address] -= 1
-        if not self.by_address[address]:
-            del self.by_address[address]
+        _uncount(self.by_address, sharer(address))
 
     def forget_old_arrivals(self) -> None:
         """Drop the addresses that opened nothing in the last minute."""
         old = time.monotonic() - 60
         for address in [a for a, times in self.arrivals.items() if not times or times[-1] <= old]:
             del self.arrivals[address]
+
+
+def _uncount(counts: collections.Counter[str], address: str) -> None:
+    counts[address] -= 1
+    if not counts[address]:
+        del counts[address]
 
 
 class Visit(asyncssh.SSHServer):
@@ -202,12 +232,30 @@ class Visit(asyncssh.SSHServer):
         self.key: str | None = None  # the identity; None for a guest
         self.session: Session | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self.waiting = False  # counted among its address's connections not logged in
+        self.admitted = False  # counted among the door's sessions
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.door.visits.add(self)
         self.address = (conn.get_extra_info("peername") or ("?",))[0]
-        self.refusal = self.door.admit(self.address)
+        self.refusal = self.door.arrive(self.address)
+        if not self.door.wait_for_login(self.address):
+            # Before SSH says anything there is no channel to tell it on: closed at once.
+            log.info("ssh_refused", address=self.address, reason=(
+                f"{self.door.max_unauthenticated} connections from the address are logging "
+                "in already"))
+            conn.close()
+            return
+        # asyncssh closes it if it has not logged in within --login-seconds.
+        self.waiting = True
+
+    def auth_completed(self) -> None:
+        self.waiting = False
+        self.door.logged_in(self.address)
+        if self.refusal is None:
+            self.refusal = self.door.admit(self.address)
+            self.admitted = self.refusal is None
         if self.refusal is not None:
             log.info("ssh_refused", address=self.address, reason=self.refusal)
         self.close_later(LOGIN_WINDOW, unless_playing=True)
@@ -227,7 +275,9 @@ class Visit(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        if self.refusal is None:
+        if self.waiting:
+            self.door.logged_in(self.address)
+        if self.admitted:
             self.door.leave(self.address)
         self.door.visits.discard(self)
         self.conn = None
@@ -464,7 +514,7 @@ async def serve(args: argparse.Namespace, key: asyncssh.SSHKey, secret: bytes) -
     door = Door(args, secret)
     acceptor = await asyncssh.create_server(
         lambda: Visit(door), args.host, args.port, server_host_keys=[key],
-        line_editor=False, encoding=None, login_timeout=LOGIN_WINDOW, allow_scp=False,
+        line_editor=False, encoding=None, login_timeout=door.login_seconds, allow_scp=False,
         agent_forwarding=False, x11_forwarding=False, password_auth=False, gss_host=None,
         keepalive_interval=30, keepalive_count_max=3)
     host, port = acceptor.sockets[0].getsockname()[:2]

@@ -425,7 +425,8 @@ async def test_an_ipv6_network_counts_as_one_address():
     mapped into IPv6 counts as that IPv4 address."""
     door = Door(argparse.Namespace(server="127.0.0.1:7700", max_sessions=50,
                                    max_per_address=2, connections_per_minute=20,
-                                   idle_minutes=30, max_columns=500, max_rows=200),
+                                   idle_minutes=30, max_columns=500, max_rows=200,
+                                   max_unauthenticated=3, login_seconds=10),
                 secret=b"s" * 32)
     assert door.admit("2001:db8:1:2::1") is None
     assert door.admit("2001:db8:1:2:ffff::9") is None
@@ -582,3 +583,31 @@ async def test_a_known_key_under_another_user_name_is_told_the_name_it_plays_as(
             assert "you are lee" in screen.text()
 
     await in_asyncio(scenario)
+
+
+async def test_connections_that_never_log_in_hold_no_session_and_are_closed_soon(site):
+    """Ten addresses of silent TCP connections kept a 50-session door full for 30 s. A
+    connection counts as a session once it has logged in; one that has not is held in a
+    small count of its own per address, and for --login-seconds only."""
+    door = site.run_door("--max-sessions", "2", "--max-unauthenticated", "3",
+                         "--login-seconds", "2")
+
+    async def scenario() -> list[float]:
+        silent = [await asyncio.open_connection("127.0.0.1", door.port,
+                                                local_addr=("127.0.0.81", 0))
+                  for _ in range(5)]
+        async with connect(door, "uma", source="127.0.0.82") as conn:
+            await (await Screen.open(conn)).until("you are uma")
+        started = time.monotonic()
+        closed = []
+        for reader, writer in silent:
+            while await asyncio.wait_for(reader.read(4096), PATIENCE):
+                pass  # the door's SSH banner, then the end
+            closed.append(time.monotonic() - started)
+            writer.close()
+        return closed
+
+    closed = await in_asyncio(scenario)
+    assert max(closed) < PATIENCE
+    refused = [line for line in door.lines if line.get("event") == "ssh_refused"]
+    assert [line["address"] for line in refused] == ["127.0.0.81"] * 2, refused
