@@ -76,7 +76,8 @@ class Server:
                                            message="The server has all the connections it "
                                            "allows."))
             return
-        session = Session(stream, address, self.config, self.lobby, self.outboxes)
+        session = Session(stream, address, self.config, self.lobby, self.outboxes,
+                          self._readdress)
         self.sessions.add(session)
         self.per_address[address] += 1
         try:
@@ -85,9 +86,22 @@ class Server:
             log.error("session_error", session=session.number, error=repr(exc), exc_info=True)
         finally:
             self.sessions.discard(session)
-            self.per_address[address] -= 1
-            if self.per_address[address] <= 0:
-                del self.per_address[address]
+            self._uncount(session.address)
+
+    def _readdress(self, old: str, new: str) -> bool:
+        """A connection counted at `old` is a door's, for a player at `new`: counted there
+        instead, unless `new` has all the connections it may have (False)."""
+        if new != old:
+            if self.per_address[new] >= self.config.max_per_address:
+                return False
+            self._uncount(old)
+            self.per_address[new] += 1
+        return True
+
+    def _uncount(self, address: str) -> None:
+        self.per_address[address] -= 1
+        if self.per_address[address] <= 0:
+            del self.per_address[address]
 
     async def shutdown(self) -> None:
         """Tell every client the server is stopping, give them a moment, then stop."""

@@ -173,6 +173,8 @@ class Lobby:
                 self._lobby_chat(session, msg)
             elif kind == "identify":
                 self._identify(session, msg)
+            elif kind == "via":
+                self._via(session, msg)
             elif kind == "queue":
                 self._queue(session, msg)
             elif kind == "unqueue":
@@ -337,6 +339,13 @@ class Lobby:
             table.submit(session, (RESEAT, player))
         log.info("identified", session=session.number, name=name, player=player,
                  reseated=table.id if table else None)
+
+    def _via(self, session: Session, msg) -> None:
+        """A door vouches for where the session's player is: every limit per address
+        (`_address_key(session.address)`) counts them there from now on, not at the door."""
+        address = self.identities.verify_via(msg, session.nonce)
+        if session.move_to(address):
+            session.send(Ok(re=msg.id))
 
     def _by_code(self, session: Session, code: str) -> Table | None:
         """The private table of `code`. Wrong codes are limited per address, and over the
