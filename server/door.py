@@ -8,7 +8,9 @@ the process exits, the session closes with its exit status.
 
 Who is who: any SSH public key gets in and is the player's identity (`doorkey.ssh_key`); the
 door vouches for it to the game server with the secret the two share, so the client process
-never holds a key of its own, and no one without the secret can claim a key. The SSH user
+never holds a key of its own, and no one without the secret can claim a key. It vouches,
+the same way, for the address each player came from (`doorkey.vouch_address`), so that the
+server's limits per address count the player and not the door. The SSH user
 name is the display name; the game server's rule does the rest (a name belongs to the first
 identity that used it). Without a key, keyboard-interactive auth with no prompt lets a
 player in as a guest. Passwords are never asked for.
@@ -39,7 +41,7 @@ import asyncssh
 import platformdirs
 
 from . import log
-from .doorkey import ssh_key, vouch
+from .doorkey import ssh_key, vouch, vouch_address
 from .terminal import Terminal
 
 #: Host key file name in the user's data directory.
@@ -428,6 +430,10 @@ class Session(asyncssh.SSHServerSession):
                "XDG_DATA_HOME": os.path.join(home, "data")}
         if "PYTHONPATH" in os.environ:
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        # Where the player is, so that the server's limits per address count them, not the
+        # door (client/identity.py reads it).
+        env["COUP_DOOR_ADDRESS"] = f"{vouch_address(self.door.secret, visit.address)}:" \
+            f"{visit.address}"
         if visit.key is not None:
             env["COUP_DOOR_IDENTITY"] = f"{visit.key}:{vouch(self.door.secret, visit.key)}"
         return env

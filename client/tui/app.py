@@ -68,7 +68,7 @@ class CoupApp(App):
         #: Ring the terminal's bell when a decision becomes ours (`--no-bell`: never); kept
         #: from the command line whatever the menu launches later.
         self.bell_wanted = self.launch.bell
-        self.net = Net(self.post_message, self.launch.identity)
+        self.net = Net(self.post_message, self.launch.identity, self.launch.via)
         #: What finds the servers on the LAN for the join form: called with a callback, it
         #: returns something to `close`. None while discovery is off (COUP_DISCOVERY=off).
         self.discover: Callable[..., Browser] | None = Browser if enabled() else None

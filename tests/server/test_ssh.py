@@ -108,10 +108,10 @@ class Site:
         self.programs: list[Program] = []
         # Quick play fills a table with bots at once; every table deals from one seed, so
         # the player of a two-seat table is first to move.
-        server = self.run(["serve", "--port", "0", "--db", ":memory:", "--bot-delay", "0",
-                           "--queue-bot-fill", "0.1", "--seed", SEED,
-                           "--door-secret", self.secret_path])
-        self.server_port = int(server.event("listening")["port"])
+        self.server = self.run(["serve", "--port", "0", "--db", ":memory:", "--bot-delay",
+                                "0", "--queue-bot-fill", "0.1", "--seed", SEED,
+                                "--door-secret", self.secret_path])
+        self.server_port = int(self.server.event("listening")["port"])
         self.door = self.run_door()
         self.tight = self.run_door("--max-sessions", "3", "--max-per-address", "1",
                                    "--connections-per-minute", "3", "--idle-minutes", "0.03")
@@ -611,3 +611,42 @@ async def test_connections_that_never_log_in_hold_no_session_and_are_closed_soon
     assert max(closed) < PATIENCE
     refused = [line for line in door.lines if line.get("event") == "ssh_refused"]
     assert [line["address"] for line in refused] == ["127.0.0.81"] * 2, refused
+
+
+# ------------------------------------------------------------------ where players are
+
+
+async def test_door_players_at_two_addresses_are_two_addresses_to_the_server(site):
+    """Every door player reached the server from the door's address: five wrong private
+    codes from one locked every door player out of private tables. The door vouches for
+    each player's own address (`via`), and the server counts each there."""
+    from client.net import Link
+    from protocol import CreateTable, Joined
+    from server.lobby import CODE_TRIES
+
+    host = await Link.open("127.0.0.1", site.server_port, "host")
+    await host.send(CreateTable(id=1, options={"seats": 3, "private": True}))
+    while not isinstance(made := await host.receive(), Joined):
+        pass
+
+    async def plain(conn) -> Screen:
+        """A session in plain mode (a dumb terminal): lines typed, lines answered."""
+        screen = Screen(await conn.create_process(term_type="dumb", term_size=(100, 30),
+                                                  encoding=None))
+        await screen.until("Type help for the commands.")
+        return screen
+
+    async def scenario() -> None:
+        async with connect(site.door, "gil", source="127.0.0.91") as one, \
+                connect(site.door, "hob", source="127.0.0.92") as other:
+            guesser, joiner = await plain(one), await plain(other)
+            for _ in range(CODE_TRIES):
+                await guesser.until("no such table", guesser.type("join AAAA-AAAA-AAAA\r"))
+            await guesser.until("Too many wrong codes", guesser.type(f"join {made.code}\r"))
+            await joiner.until("You sit at table", joiner.type(f"join {made.code}\r"))
+
+    try:
+        await in_asyncio(scenario)
+    finally:
+        await host.aclose()
+    assert site.server.event("via", address="127.0.0.92")
