@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import ipaddress
 import os
 import shutil
 import signal
@@ -41,7 +40,7 @@ import asyncssh
 import platformdirs
 
 from . import log
-from .doorkey import ssh_key, vouch, vouch_address
+from .doorkey import sharer, ssh_key, vouch, vouch_address
 from .terminal import Terminal
 
 #: Host key file name in the user's data directory.
@@ -103,21 +102,6 @@ def display_name(user: str) -> str:
 def clamp(value: int, low: int, high: int) -> int:
     """`value` brought within low..high: a size a client states is taken, never refused."""
     return max(low, min(high, value))
-
-
-def sharer(address: str) -> str:
-    """What the per-address limits count `address` as: an IPv4 address alone, an IPv6 one
-    as its /64 (a home or a host is given a whole /64, and could take a new address for
-    each session), an IPv4 address mapped into IPv6 as that IPv4 address."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 4:
-        return address
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 class Door:

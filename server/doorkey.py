@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 import secrets
 
@@ -85,6 +86,21 @@ def check(secret: bytes, msg: Identify) -> bool:
     the nonce and server id it names."""
     expected = Identify.vouched(vouch(secret, msg.key), msg.server_id, msg.nonce)
     return hmac.compare_digest(expected, msg.signature)
+
+
+def sharer(address: str) -> str:
+    """What the per-address limits count `address` as: an IPv4 address alone, an IPv6 one
+    as its /64 (a home or a host is given a whole /64, and could take a new address for
+    each session), an IPv4 address mapped into IPv6 as that IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 def vouch_address(secret: bytes, address: str) -> str:
