@@ -19,6 +19,7 @@ import time
 
 import aiohttp
 import pytest
+import trio
 
 from client import web
 from client.cli import build_parser
@@ -457,23 +458,48 @@ def test_a_door_on_every_interface_needs_the_url_browsers_use(argv, capsys):
     assert capsys.readouterr().err.strip() == f"coup web: {web.WILDCARD_URL}"
 
 
-def test_the_door_vouches_to_the_server_for_each_players_address(door, game_server):
-    """Every browser reached the server from the door's address, so the server's limits
-    per address (wrong private codes, connections) lumped them all together."""
+def test_browsers_at_two_addresses_are_two_addresses_to_the_server(door, game_server):
+    """Every browser reached the server from the door's address: five wrong private codes
+    from one locked every browser out of private tables. The door vouches for each one's
+    address (`via`), and the server counts each there."""
+    from client.net import Link
+    from protocol import CreateTable, Joined
+    from server.lobby import CODE_TRIES
+
     port, secret, server = game_server
     served = door("--join", f"127.0.0.1:{port}", "--door-secret", secret)
 
-    async def body():
+    async def made_code() -> tuple[Link, str]:
+        host = await Link.open("127.0.0.1", port, "host")
+        await host.send(CreateTable(id=1, options={"seats": 3, "private": True}))
+        while not isinstance(made := await host.receive(), Joined):
+            pass
+        return host, made.code
+
+    async def code(socket, typed: str, answer: bytes) -> None:
+        await socket.send_json(["stdin", "k"])
+        await screen_until(socket, b"The table's code")
+        await socket.send_json(["stdin", typed + "\r"])
+        await screen_until(socket, answer)
+
+    async def body(made: str):
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(
                 local_addr=("127.0.0.2", 0))) as one, aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(local_addr=("127.0.0.3", 0))) as other:
             _, text = await page(one, served)
-            sockets = [await session(client, text) for client in (one, other)]
-            for socket in sockets:
+            guesser, joiner = [await session(client, text) for client in (one, other)]
+            for socket in (guesser, joiner):
                 await screen_until(socket, b"you are")
-            for address in ("127.0.0.2", "127.0.0.3"):
-                await asyncio.to_thread(server.event, "via", address=address)
-            for socket in sockets:
+            for _ in range(CODE_TRIES):
+                await code(guesser, "AAAA-AAAA-AAAA", b"There is no such table.")
+            await code(guesser, made, b"Too many wrong codes")
+            await code(joiner, made, b"(you, a guest)")
+            for socket in (guesser, joiner):
                 await socket.close()
 
-    asyncio.run(body())
+    host, made = trio.run(made_code)
+    try:
+        asyncio.run(body(made))
+    finally:
+        trio.run(host.aclose)
+    server.event("via", address="127.0.0.2")
