@@ -179,8 +179,11 @@ def origins(public_url: str | None, host: str, port: int) -> frozenset[str]:
     --public-url, else http://HOST:PORT, and on loopback the other names of loopback at
     that port (a page at http://localhost:PORT opens the websocket the page names)."""
     if public_url is not None:
-        parts = urlsplit(public_url)
-        return frozenset({f"{parts.scheme}://{parts.netloc}".lower()})
+        parts = urlsplit(public_url.lower())
+        default = {"http": 80, "https": 443}.get(parts.scheme)
+        # A browser names no port that is its scheme's own: https://host, not :443.
+        port = "" if parts.port in (None, default) else f":{parts.port}"
+        return frozenset({f"{parts.scheme}://{_bracketed(parts.hostname or '')}{port}"})
     names = [host] + (["localhost", "127.0.0.1", "::1"] if _loopback(host) else [])
     return frozenset(f"http://{_bracketed(name)}:{port}".lower() for name in names)
 
@@ -226,6 +229,10 @@ def main(args: argparse.Namespace) -> int:
         return 2
     if not args.join and (args.public_url or not _loopback(args.host)):
         print(f"coup web: {OPEN_MENU}", file=sys.stderr)
+        return 2
+    if args.public_url is not None and not _is_url(args.public_url):
+        print(f"coup web: --public-url: {args.public_url!r} is not an http:// or https:// "
+              "address", file=sys.stderr)
         return 2
     if args.host in WILDCARDS and args.public_url is None:
         print(f"coup web: {WILDCARD_URL}", file=sys.stderr)
@@ -288,6 +295,17 @@ def own_font(page: str, static: str) -> str:
         f'@font-face {{ font-family: "Roboto Mono"; font-style: {style}; font-weight: 100 700; '
         f'src: url("{static}fonts/{file}") format("truetype"); }}' for style, file in FONT_FILES)
     return FONT_LINK.sub(lambda _link: f"<style>{faces}</style>", page)
+
+
+def _is_url(text: str) -> bool:
+    """Whether `text` is an http:// or https:// address with a host (and a port, if any, that
+    is one)."""
+    parts = urlsplit(text)
+    try:
+        parts.port
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 def _bracketed(host: str) -> str:

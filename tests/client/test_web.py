@@ -503,3 +503,27 @@ def test_browsers_at_two_addresses_are_two_addresses_to_the_server(door, game_se
     finally:
         trio.run(host.aclose)
     server.event("via", address="127.0.0.2")
+
+
+@pytest.mark.parametrize("public_url, origin", [
+    ("https://Coup.Example.org/", "https://coup.example.org"),
+    ("https://coup.example.org:443/play", "https://coup.example.org"),
+    ("http://192.168.1.5:7680", "http://192.168.1.5:7680"),
+    ("https://[2001:db8::1]:8443", "https://[2001:db8::1]:8443"),
+])
+def test_the_origin_of_the_public_url_is_as_a_browser_names_it(public_url, origin):
+    assert web.origins(public_url, "127.0.0.1", 7680) == {origin}
+
+
+def test_on_loopback_every_name_of_loopback_at_the_doors_port_is_its_own():
+    assert web.origins(None, "127.0.0.1", 7680) == {
+        "http://127.0.0.1:7680", "http://localhost:7680", "http://[::1]:7680"}
+    assert web.origins(None, "192.168.1.5", 7680) == {"http://192.168.1.5:7680"}
+
+
+@pytest.mark.parametrize("url", ["coup.example.org", "ftp://coup.example.org",
+                                 "https://coup.example.org:99999", "https://"])
+def test_a_public_url_must_be_an_http_address(url, capsys):
+    argv = ["web", "--join", "h:1", "--public-url", url]
+    assert web.main(build_parser().parse_args(argv)) == 2
+    assert "--public-url" in capsys.readouterr().err
