@@ -488,8 +488,8 @@ def test_browsers_at_two_addresses_are_two_addresses_to_the_server(door, game_se
                 connector=aiohttp.TCPConnector(local_addr=("127.0.0.3", 0))) as other:
             _, text = await page(one, served)
             guesser, joiner = [await session(client, text) for client in (one, other)]
-            for socket in (guesser, joiner):
-                await screen_until(socket, b"you are")
+            for socket in (guesser, joiner):  # the lobby, its list come: it takes keys
+                await screen_until(socket, b"No public tables yet")
             for _ in range(CODE_TRIES):
                 await code(guesser, "AAAA-AAAA-AAAA", b"There is no such table.")
             await code(guesser, made, b"Too many wrong codes")
