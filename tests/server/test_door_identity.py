@@ -251,3 +251,17 @@ async def test_the_clients_link_says_where_its_player_is_then_who(server, secret
     [session] = server.lobby.sessions
     assert (session.address, session.player) == ("2001:db8::7", f"key:{KEY}")
     await link.aclose()
+
+
+async def test_an_address_that_is_no_ip_address_is_refused_even_with_a_proof(
+        connect, server, secret_path):
+    """Only a door makes proofs, and a door vouches for peer addresses; still, what the
+    limits count must be an address."""
+    eve = await connect("eve")
+    secret = load_secret(secret_path)
+    answer = await via(eve, "localhost", vouch_address(secret, "localhost"))
+    assert answer.TYPE == "error" and answer.code == "bad_message"
+    await eve.send_map({"t": "via", "id": 9, "address": "1" * 46, "nonce": "ab" * 32,
+                        "server_id": "5e" * 16, "signature": "7f" * 64})
+    assert (await eve.reply(9)).code == "bad_message"
+    assert [s.address for s in server.sessions] == ["127.0.0.1"]
