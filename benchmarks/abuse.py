@@ -1,6 +1,6 @@
 """What abusive clients and runaway tables cost everyone else (issue 12), on a real server.
 
-    python -m benchmarks.abuse [--json] [--scenario flood|search|loop|slots|chat]
+    python -m benchmarks.abuse [--json] [--scenario flood|search|loop|slots|chat|door]
                                [--seconds S]
 
 Each scenario starts a fresh `coup serve` of this file's own tree (`client.cli`, run from its
@@ -51,6 +51,10 @@ the lobby, pings 50 ms after its last ping or pong, whichever is later.
    lobby chat line of 200 characters every second (the most a line may hold on a server
    that bounds it; older ones took 500) for `--seconds`, reading all they are sent. The
    viewer counts the lines it hears from them.
+6. **door** (issue 27, section 2): `coup ssh` in front of the server; one SSH session
+   without a key asks for a 65535x65535 terminal (one such session grew its client by
+   ~60 MB/s before the door bounded sizes) and reads everything it is sent for `--seconds`,
+   while the VmRSS of its client process is read every 0.1 s.
 
 Figures (`--json`: one flat object; times in ms, memory in MiB; null: nothing measured):
 
@@ -86,26 +90,34 @@ Figures (`--json`: one flat object; times in ms, memory in MiB; null: nothing me
     {slots,chat}_… witnesses          the move gaps and pings as in flood (slots_…,
                                       slots_base_…, chat_…, chat_base_…)
 
+    door_columns, door_rows           the terminal the session's client was given
+    door_rss_{start,peak,end}_mb      its client's VmRSS: first read, highest, last
+    door_output_kb                    what the session was sent
+
 Targets (issue 12), printed next to their figures: flood_rss_peak_mb < 200;
 flood_gap_max_ms within 100 of flood_base_gap_max_ms; search_ping_p99_ms < 50;
 loop_list_p99_ms and loop_join_p99_ms < 50. Issue 27: slots_tables <= 4 (the default
 --tables-per-address) and slots_neighbour == 1; chat_lines <= chat_allowed; slots_gap_max_ms
-and chat_gap_max_ms within 100 of their baselines.
+and chat_gap_max_ms within 100 of their baselines; door_rss_peak_mb < 200.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ctypes
+import fcntl
 import itertools
 import json
 import math
 import os
 import queue
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -139,6 +151,7 @@ TARGETS: dict[str, tuple[str, Callable[[dict], bool]]] = {
     "search_ping_p99_ms": ("< 50", lambda f: f["search_ping_p99_ms"] < 50),
     "loop_list_p99_ms": ("< 50", lambda f: f["loop_list_p99_ms"] < 50),
     "loop_join_p99_ms": ("< 50", lambda f: f["loop_join_p99_ms"] < 50),
+    "door_rss_peak_mb": ("< 200", lambda f: f["door_rss_peak_mb"] < 200),
     "slots_tables": (f"<= {SLOTS_PER_ADDRESS}", lambda f: f["slots_tables"] <= SLOTS_PER_ADDRESS),
     "slots_neighbour": ("== 1", lambda f: f["slots_neighbour"] == 1),
     "slots_gap_max_ms": ("<= base + 100",
@@ -542,6 +555,72 @@ async def loop(server: Server, seconds: float) -> dict:
         "loop_games": sum(start <= over < end for _, over in relay.spans)}
 
 
+async def door(server: Server, seconds: float) -> dict:
+    """A door session at 65535x65535 (issue 27): see _huge_session."""
+    return await trio.to_thread.run_sync(lambda: asyncio.run(_huge_session(server, seconds)))
+
+
+async def _huge_session(server: Server, seconds: float) -> dict:
+    """`coup ssh` in front of the server (their secret shared through the data directory),
+    one keyless SSH session asking for a 65535x65535 terminal and reading all it is sent;
+    the VmRSS of the session's client process every RSS_EVERY for `seconds`, and the size
+    of the terminal it was given. asyncio: asyncssh's loop, in a worker thread."""
+    import asyncssh
+
+    class Guest(asyncssh.SSHClient):
+        def kbdint_auth_requested(self) -> str:
+            return ""
+
+        def kbdint_challenge_received(self, name, instructions, lang, prompts):
+            return []
+
+    data = server.data.name
+    proc = await asyncio.create_subprocess_exec(
+        *COUP, "ssh", "--port", "0", "--server", f"127.0.0.1:{server.port}", "--log-json",
+        "--door-secret", os.path.join(data, "coup", "door.secret"),
+        "--host-key", os.path.join(data, "door_host_key"), cwd=ROOT,
+        env=os.environ | {"XDG_DATA_HOME": data}, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    async def logged(event: str) -> dict:
+        while line := await asyncio.wait_for(proc.stderr.readline(), SETUP_TIMEOUT):
+            if line.startswith(b"{") and (record := json.loads(line))["event"] == event:
+                return record
+        raise RuntimeError(f"coup ssh ended before {event}")
+
+    try:
+        port = (await logged("ssh_listening"))["port"]
+        async with asyncssh.connect("127.0.0.1", port, username="huge", client_keys=[],
+                                    agent_path=None, config=None, known_hosts=None,
+                                    client_factory=Guest) as conn:
+            session = await conn.create_process(term_type="xterm", term_size=(65535, 65535),
+                                                encoding=None)
+            pid = int((await logged("ssh_session"))["pid"])
+            fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+            rows, columns = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ,
+                                                              bytes(8)))[:2]
+            os.close(fd)
+            received = 0
+
+            async def read() -> None:
+                nonlocal received
+                while data := await session.stdout.read(65536):
+                    received += len(data)
+
+            reader = asyncio.create_task(read())
+            rss = []
+            for _ in range(round(seconds / RSS_EVERY)):
+                rss.append(memory_mb(pid, "VmRSS") or 0.0)
+                await asyncio.sleep(RSS_EVERY)
+            reader.cancel()
+    finally:
+        proc.terminate()
+        await proc.wait()
+    return {"door_columns": columns, "door_rows": rows,
+            "door_rss_start_mb": round(rss[0], 1), "door_rss_peak_mb": round(max(rss), 1),
+            "door_rss_end_mb": round(rss[-1], 1), "door_output_kb": received // 1024}
+
+
 async def slots(server: Server, seconds: float) -> dict:
     seen, out = Seen(), {"slots_tables": 0, "slots_refused": None, "slots_neighbour": 0}
     async with trio.open_nursery() as nursery:
@@ -622,6 +701,7 @@ SCENARIOS = {
                     "--tables-per-address", "1000")),
     "slots": (slots, ("--max-tables", str(SLOTS), "--bot-delay", WITNESS_DELAY)),
     "chat": (chat, ("--max-per-address", "1000", "--bot-delay", WITNESS_DELAY)),
+    "door": (door, ()),
 }
 
 

@@ -156,6 +156,7 @@ def measure(sessions: int) -> dict:
             door, port = _start(["ssh", "--port", "0", "--server", f"127.0.0.1:{server_port}",
                                  "--max-sessions", str(sessions + 1), "--max-per-address",
                                  str(sessions + 1), "--connections-per-minute",
+                                 str(sessions + 1), "--max-unauthenticated",
                                  str(sessions + 1)], env, os.path.join(home, "ssh.log"),
                                 "ssh_listening")
             return asyncio.run(_burst(port, door.pid, sessions))

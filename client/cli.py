@@ -290,6 +290,7 @@ def _client(args) -> int:
 
     try:
         identity = _identity(args)
+        via = _door_address()
     except IdentityError as exc:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
@@ -322,6 +323,7 @@ def _client(args) -> int:
         seat = None if args.view_as is None else args.view_as - 1
         launch = Launch("replay", record=record, view_as=seat, bell=args.bell)
     launch.identity = identity
+    launch.via = via
     plain = _plain(args) and launch.mode != "replay"
     if plain and launch.mode == "menu":  # no menu in lines of text: the practice table
         print(_("Plain mode has no menu: a table against bots follows (coup play). "
@@ -375,6 +377,17 @@ def _identity(args):
     if DOOR_VARIABLE in os.environ:
         return vouched(os.environ[DOOR_VARIABLE])
     return load(args.identity)
+
+
+def _door_address():
+    """Where the player is, in a client a door started: the address the door gives in the
+    environment, with its proof; else None."""
+    import os
+
+    from .identity import ADDRESS_VARIABLE, door_address
+
+    value = os.environ.get(ADDRESS_VARIABLE)
+    return door_address(value) if value is not None else None
 
 
 class Refused(Exception):

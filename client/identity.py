@@ -8,11 +8,13 @@ welcome with a signature bound to that server's id and that connection's nonce, 
 no other connection and no other server. The crypto is the `cryptography` package's.
 
 A client the SSH door starts has no key file of its own: it is the identity the door vouches
-for (`Vouched`), from the environment.
+for (`Vouched`), from the environment. A client any door starts is told there, too, where its
+player really is (`DoorAddress`), which it says to the server with the door's proof.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import stat
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ import platformdirs
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from protocol import Identify
+from protocol import Identify, Via
 
 #: The key file's name in the user's config directory.
 FILE_NAME = "identity.pem"
@@ -89,6 +91,39 @@ def vouched(value: str) -> Vouched:
     except ValueError:
         raise IdentityError(f"{DOOR_VARIABLE} is not <key>:<proof> in hex") from None
     return Vouched(key, proof)
+
+
+@dataclass(frozen=True)
+class DoorAddress:
+    """Where the player of a door's client is: the IP `address` the door saw, and the
+    `proof` the door gave for it (server/doorkey.py), given in the environment as
+    ADDRESS_VARIABLE. The client's own connection comes from the door's machine."""
+
+    address: str
+    _proof: str = field(repr=False)  # never shown, never sent
+
+    def via(self, request_id: int, server_id: str, nonce: str) -> Via:
+        """The `via` answering a welcome that gave `server_id` and `nonce`."""
+        return Via(id=request_id, address=self.address, nonce=nonce, server_id=server_id,
+                   signature=Via.vouched(self._proof, server_id, nonce))
+
+
+#: The environment variable in which a door gives its client "<proof>:<address>".
+ADDRESS_VARIABLE = "COUP_DOOR_ADDRESS"
+
+
+def door_address(value: str) -> DoorAddress:
+    """The address ADDRESS_VARIABLE's `value` gives; IdentityError if it is not
+    "<proof>:<address>", a proof of 64 hex digits and an IP address."""
+    proof, _, address = value.partition(":")
+    try:
+        if len(proof) != 64:
+            raise ValueError
+        bytes.fromhex(proof)
+        ipaddress.ip_address(address)
+    except ValueError:
+        raise IdentityError(f"{ADDRESS_VARIABLE} is not <proof>:<address>") from None
+    return DoorAddress(address, proof)
 
 
 def default_path() -> str:

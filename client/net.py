@@ -22,13 +22,14 @@ from dataclasses import fields, replace
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Bye, Connection, Error, Hello, Identified, Ping,
+    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Bye, Connection, Error, Hello, Identified, Ok,
+    Ping,
     Pong, ProtocolError, Role, State, VERSIONS, Welcome,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
 from protocol.text import shown_in
 
-from .identity import Credential
+from .identity import Credential, DoorAddress
 
 CLIENT_NAME = "coup-tui/0.1"
 #: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
@@ -132,10 +133,12 @@ class Link:
     async def open(cls, host: str, port: int, name: str | None = None,
                    token: str | None = None, timeout: float = 10,
                    max_frame: int = DEFAULT_MAX_FRAME,
-                   identity: Credential | None = None) -> Link:
+                   identity: Credential | None = None,
+                   via: DoorAddress | None = None) -> Link:
         """Connect and say hello, taking frames of up to `max_frame` bytes from the server,
-        and identify with `identity` if given and the server asks for one (its welcome has a
-        nonce); LinkError if that fails or the server refuses the identity."""
+        say where the player is (`via`, a door's client) and identify with `identity`, each
+        if given and the server asks for one (its welcome has a nonce); LinkError if that
+        fails or the server refuses either."""
         try:
             with trio.fail_after(timeout):
                 stream = await trio.open_tcp_stream(host, port)
@@ -147,15 +150,17 @@ class Link:
             raise LinkError(f"cannot connect to {host}:{port}: {reason}") from None
         link = cls(stream, max_frame)
         try:
-            await link._handshake(f"{host}:{port}", name, token, timeout, identity)
+            await link._handshake(f"{host}:{port}", name, token, timeout, identity, via)
         except BaseException:  # refused, reset, timed out, cancelled: the socket goes too
             await trio.aclose_forcefully(stream)
             raise
         return link
 
     async def _handshake(self, where: str, name: str | None, token: str | None,
-                         timeout: float, identity: Credential | None) -> None:
-        """Hello, its welcome, and the identify the welcome asks for; LinkError if not."""
+                         timeout: float, identity: Credential | None,
+                         via: DoorAddress | None) -> None:
+        """Hello, its welcome, and the via and identify the welcome asks for; LinkError if
+        not."""
         try:
             with trio.fail_after(timeout):
                 await self.send(Hello(versions=list(VERSIONS), client=CLIENT_NAME, name=name,
@@ -170,17 +175,34 @@ class Link:
         if not isinstance(reply, Welcome):
             raise LinkError(f"{where} closed the connection")
         self.welcome = reply
-        if identity is not None and reply.nonce and reply.server_id:
-            try:
-                with trio.fail_after(timeout):
+        if not (reply.nonce and reply.server_id):
+            return
+        try:
+            with trio.fail_after(timeout):
+                # Where first: the seat an identify gives back is then the player's, there.
+                if via is not None:
+                    answer = await self._ask(via.via(self.next_id(), reply.server_id,
+                                                     reply.nonce))
+                    if isinstance(answer, Error):
+                        raise LinkError("the server refused the door's word for our address: "
+                                        f"{answer.code}: {answer.message}", answer.code)
+                if identity is not None:
                     await self._identify(identity)
-            except trio.TooSlowError:
-                raise LinkError(f"{where} did not answer identify") from None
+        except trio.TooSlowError:
+            raise LinkError(f"{where} did not answer identify") from None
 
     async def _identify(self, identity: Credential) -> None:
-        """Prove who we are, and wait for the answer; what comes meanwhile (a seat given
-        back by its token, say) waits for `receive`."""
-        request = identity.identify(self.next_id(), self.welcome.server_id, self.welcome.nonce)
+        """Prove who we are, and wait for the answer."""
+        msg = await self._ask(identity.identify(self.next_id(), self.welcome.server_id,
+                                                self.welcome.nonce))
+        if isinstance(msg, Error):
+            raise LinkError(f"the server refused our identity: {msg.code}: {msg.message}",
+                            msg.code)
+        self.identified = msg
+
+    async def _ask(self, request):
+        """Send `request` and return its answer (its `re` is the request's id); what comes
+        meanwhile (a seat given back by its token, say) waits for `receive`."""
         await self.send(request)
         while True:
             # Off the connection, not through receive: that gives back what waits in
@@ -188,21 +210,18 @@ class Link:
             msg = await self._next()
             if msg is None:
                 raise LinkError("the server closed the connection")
-            if isinstance(msg, Bye):  # our identity is turned away (banned)
+            if isinstance(msg, Bye):  # turned away: banned, or our address is full
                 raise LinkError(f"the server said goodbye: {msg.reason}", msg.reason)
-            if isinstance(msg, (Identified, Error)) and msg.re == request.id:
-                break
+            if isinstance(msg, (Identified, Ok, Error)) and msg.re == request.id:
+                return msg
             self._early.append(msg)
-        if isinstance(msg, Error):
-            raise LinkError(f"the server refused our identity: {msg.code}: {msg.message}",
-                            msg.code)
-        self.identified = msg
 
     @classmethod
     async def reopen(cls, host: str, port: int, name: str | None,
                      token: Callable[[], str | None] | None, lasting: float,
                      backoff: Backoff, max_frame: int = DEFAULT_MAX_FRAME,
-                     identity: Credential | None = None) -> Link:
+                     identity: Credential | None = None,
+                     via: DoorAddress | None = None) -> Link:
         """The connection again, after a drop: opened with the seat's reconnect token (no
         `token` at all: with none, for a client that held no seat), tried after the pauses
         `backoff` says for `lasting` seconds. `token()` is asked before each try (None: the
@@ -220,7 +239,7 @@ class Link:
                 raise LinkError("the seat was given up")
             try:
                 link = await cls.open(host, port, name, token=held, timeout=REOPEN_TIMEOUT,
-                                      max_frame=max_frame, identity=identity)
+                                      max_frame=max_frame, identity=identity, via=via)
             except LinkError as exc:
                 failed = exc
                 continue

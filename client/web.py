@@ -7,7 +7,15 @@ against bots. The menu and --play are for the user's own browser: a door that ot
 session is a guest with a home of its own, a temporary directory for its settings and
 records removed when the session ends: what the user running the door keeps (its key above
 all) is no browser's. The door listens on loopback unless told otherwise, and it never runs
-more sessions at once than its cap: a session over the cap is refused with a sentence. The
+more sessions at once than its caps (in all, and from one address): a session over a cap is
+refused with a sentence; one without input for --idle-minutes ends with one. What a browser
+states is bounded: a terminal's size (`fit`), and its websocket's Origin, which must be the
+door's own (`origins`): any page a visitor opens elsewhere could otherwise drive a session.
+Every URL the page names comes from the configured address (--host and --port, or
+--public-url), never from the request. With --join the door vouches to the server for each
+player's address (`client.identity.DoorAddress`), with the secret it shares with the server,
+so that the server's limits per address count the person, not the door; behind a reverse
+proxy (--behind-proxy) that address is the last one the proxy put in X-Forwarded-For. The
 page asks nothing of any other site: its font is served by the door (`own_font`). It has no
 TLS and no login of its own; docs/SERVER.md says how to put both in front of it.
 textual-serve (and aiohttp) are the optional extra `web`, imported only when the door
@@ -18,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import ipaddress
+import json
 import os
 import re
 import shlex
@@ -27,8 +37,16 @@ import signal
 import sys
 import tempfile
 
+from urllib.parse import urlsplit
+
 DEFAULT_PORT = 7680
 DEFAULT_SESSIONS = 20
+DEFAULT_PER_ADDRESS = 3
+DEFAULT_IDLE_MINUTES = 30.0
+#: The largest terminal a session is given, whatever the browser says: the client's memory
+#: grows with its screen (a 65535x65535 resize took one to 3 GB in 45 s).
+MAX_COLUMNS = 500
+MAX_ROWS = 200
 MISSING = ("coup web: the browser door needs the web extra: pip install 'coup-tui[web]' "
            "(or pip install -e '.[web]' in a checkout)")
 
@@ -39,6 +57,14 @@ FONT_FILES = (("normal", "RobotoMono-VariableFont_wght.ttf"),
               ("italic", "RobotoMono-Italic-VariableFont_wght.ttf"))
 
 #: Why a door that others reach serves one server's lobby only.
+#: What a websocket from another site's page is told (with 403).
+FOREIGN = "This door plays only from its own page."
+#: Addresses that listen on every interface: no browser can use them in a URL.
+WILDCARDS = ("0.0.0.0", "::")
+WILDCARD_URL = ("a door on every interface needs --public-url, the address browsers reach it "
+                "at (http://192.168.1.5:7680, https://coup.example.org): the page's URLs are "
+                "made from it")
+
 OPEN_MENU = ("a door others reach (--host other than loopback, or --public-url) serves one "
              "server's lobby: add --join HOST:PORT. The menu, and the practice table's way "
              "back to it, would let every visitor start servers on this machine and reach any "
@@ -57,10 +83,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sessions", type=int, default=DEFAULT_SESSIONS, metavar="N",
                         help="browser sessions at once, each a client process; one more is "
                         f"refused with a sentence (default {DEFAULT_SESSIONS})")
+    parser.add_argument("--max-per-address", type=int, default=DEFAULT_PER_ADDRESS,
+                        metavar="N", help="browser sessions at once from one address (an "
+                        f"IPv6 address counts as its /64; default {DEFAULT_PER_ADDRESS})")
+    parser.add_argument("--idle-minutes", type=float, default=DEFAULT_IDLE_MINUTES,
+                        metavar="M", help="minutes without input that end a session "
+                        f"(default {DEFAULT_IDLE_MINUTES:g})")
+    parser.add_argument("--max-columns", type=int, default=MAX_COLUMNS, metavar="N",
+                        help=f"the widest terminal a session is given (default {MAX_COLUMNS})")
+    parser.add_argument("--max-rows", type=int, default=MAX_ROWS, metavar="N",
+                        help=f"the tallest terminal a session is given (default {MAX_ROWS})")
     parser.add_argument("--public-url", metavar="URL",
                         help="the address browsers reach the door at, when it is behind a "
-                        "reverse proxy: https://coup.example.org (default: the address each "
-                        "browser asked for)")
+                        "reverse proxy or listens on every interface: https://coup.example.org "
+                        "(default: http://HOST:PORT as --host and --port say); the page's "
+                        "URLs are made from it, and a websocket from any other origin is "
+                        "refused")
+    parser.add_argument("--behind-proxy", action="store_true",
+                        help="the door is reached through a reverse proxy that puts each "
+                        "browser's address last in X-Forwarded-For: the per-address limits "
+                        "(here and, with --join, the server's) count that address, not the "
+                        "proxy's. Without a proxy in front, anyone could write that header")
+    parser.add_argument("--door-secret", metavar="PATH",
+                        help="with --join: the secret the door vouches for each player's "
+                        "address with, shared with coup serve (default: door.secret in the "
+                        "user's data directory, as coup serve's)")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--join", metavar="HOST[:PORT]",
                       help="make every session this server's lobby and nothing else, as a "
@@ -94,16 +141,62 @@ PASSED = ("PATH", "PYTHONPATH", "LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES",
           "COUP_DISCOVERY")
 
 
-def environment(given: dict[str, str], home: str) -> dict[str, str]:
+def environment(given: dict[str, str], home: str, via: str | None = None) -> dict[str, str]:
     """A session's environment, from the one textual-serve `given` it: its own variables
     (TEXTUAL_*, the terminal's size), those of PASSED, and a home of its own, the client's
-    config and data directories in it, under the name guest."""
+    config and data directories in it, under the name guest; and `via`, the door's word for
+    the player's address ("<proof>:<address>"), if it vouches for one."""
+    from .identity import ADDRESS_VARIABLE
+
     kept = {name: value for name, value in given.items()
             if name in PASSED or name.startswith(("TEXTUAL", "TERM_PROGRAM"))
             or name in ("COLUMNS", "ROWS")}
-    return kept | {"HOME": home, "USER": "guest", "LOGNAME": "guest",
-                   "XDG_CONFIG_HOME": os.path.join(home, "config"),
-                   "XDG_DATA_HOME": os.path.join(home, "data")}
+    own = {"HOME": home, "USER": "guest", "LOGNAME": "guest",
+           "XDG_CONFIG_HOME": os.path.join(home, "config"),
+           "XDG_DATA_HOME": os.path.join(home, "data")}
+    if via is not None:
+        own[ADDRESS_VARIABLE] = via
+    return kept | own
+
+
+def fit(width: object, height: object, most: tuple[int, int]) -> tuple[int, int]:
+    """The terminal size a browser states (any JSON: a resize message is the browser's to
+    write), as the session gets it: whole numbers within 1..`most` (columns, rows); what is
+    not a number is the default 80x24."""
+    def within(value: object, default: int, top: int) -> int:
+        if isinstance(value, str):  # a query's: ASCII digits, and not the 4,300 int() refuses
+            value = int(value) if value.isascii() and value.isdigit() and len(
+                value) < 10 else default
+        if not isinstance(value, int) or isinstance(value, bool):
+            value = default
+        return max(1, min(top, value))
+
+    return within(width, 80, most[0]), within(height, 24, most[1])
+
+
+def origins(public_url: str | None, host: str, port: int) -> frozenset[str]:
+    """The origins a session's websocket may come from: the door's own. That of
+    --public-url, else http://HOST:PORT, and on loopback the other names of loopback at
+    that port (a page at http://localhost:PORT opens the websocket the page names)."""
+    if public_url is not None:
+        parts = urlsplit(public_url.lower())
+        default = {"http": 80, "https": 443}.get(parts.scheme)
+        # A browser names no port that is its scheme's own: https://host, not :443.
+        port = "" if parts.port in (None, default) else f":{parts.port}"
+        return frozenset({f"{parts.scheme}://{_bracketed(parts.hostname or '')}{port}"})
+    names = [host] + (["localhost", "127.0.0.1", "::1"] if _loopback(host) else [])
+    return frozenset(f"http://{_bracketed(name)}:{port}".lower() for name in names)
+
+
+def too_many(cap: int) -> str:
+    """The sentence a session over the per-address cap is refused with (at most 123 bytes:
+    it is also the websocket's close reason)."""
+    return f"Too many sessions from your address: {cap} at most. Close one and try again."
+
+
+def idle(minutes: float) -> str:
+    """The line a session without input ends with."""
+    return f"No input for {minutes:g} minutes; goodbye."
 
 
 def full(cap: int) -> str:
@@ -125,9 +218,10 @@ def main(args: argparse.Namespace) -> int:
     except (ValueError, LinkError) as exc:
         print(f"coup web: {exc}", file=sys.stderr)
         return 2
-    if args.max_sessions < 1:
-        print("coup web: --max-sessions must be 1 or more", file=sys.stderr)
-        return 2
+    for flag in ("max_sessions", "max_per_address", "max_columns", "max_rows"):
+        if getattr(args, flag) < 1:
+            print(f"coup web: --{flag.replace('_', '-')} must be 1 or more", file=sys.stderr)
+            return 2
     try:
         import textual_serve.server  # noqa: F401  (the extra's presence is the question)
     except ImportError:
@@ -136,13 +230,29 @@ def main(args: argparse.Namespace) -> int:
     if not args.join and (args.public_url or not _loopback(args.host)):
         print(f"coup web: {OPEN_MENU}", file=sys.stderr)
         return 2
+    if args.public_url is not None and not _is_url(args.public_url):
+        print(f"coup web: --public-url: {args.public_url!r} is not an http:// or https:// "
+              "address", file=sys.stderr)
+        return 2
+    if args.host in WILDCARDS and args.public_url is None:
+        print(f"coup web: {WILDCARD_URL}", file=sys.stderr)
+        return 2
+    secret = None
+    if args.join:
+        from server import DoorKeyError, default_secret_path, load_secret
+
+        try:
+            secret = load_secret(args.door_secret or default_secret_path())
+        except DoorKeyError as exc:
+            print(f"coup web: --door-secret: {exc}", file=sys.stderr)
+            return 2
     if not _loopback(args.host):
         print(f"coup web: warning: listening on {args.host}, unencrypted and without a "
               "login: anyone who reaches it can play as a guest and read what is typed. "
               "Put a reverse proxy with TLS and a login in front (docs/SERVER.md)",
               file=sys.stderr)
     try:
-        asyncio.run(_serve(args))
+        asyncio.run(_serve(args, secret))
     except OSError as exc:
         print(f"coup web: cannot listen on {args.host} port {args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)
@@ -150,21 +260,23 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(args: argparse.Namespace) -> None:
+async def _serve(args: argparse.Namespace, secret: bytes | None) -> None:
     """Listen, say where, and serve until SIGINT or SIGTERM; then end every session."""
     from aiohttp import web
 
-    door = _door(args)
+    door = _door(args, secret)
     # Stopping, the door closes the sessions' websockets and each session ends its process;
     # one whose process will not end is cancelled after shutdown_timeout.
     runner = web.AppRunner(await door._make_app(), handle_signals=False, shutdown_timeout=5)
     await runner.setup()
     try:
         await web.TCPSite(runner, args.host, args.port).start()
-        host, port = runner.addresses[0][:2]
+        port = runner.addresses[0][1]
+        door.settle(port)
         what = f"the lobby of {args.join}" if args.join else (
             "tables against bots" if args.play else "the menu")
-        where = args.public_url or f"http://{_bracketed(host)}:{port}/"
+        listening = f"http://{_bracketed(args.host)}:{port}/"
+        where = f"{args.public_url} (listening on {listening})" if args.public_url else listening
         print(f"coup web: serving {what} on {where}, at most {args.max_sessions} sessions "
               "at once", flush=True)
         stop = asyncio.Event()
@@ -185,6 +297,17 @@ def own_font(page: str, static: str) -> str:
     return FONT_LINK.sub(lambda _link: f"<style>{faces}</style>", page)
 
 
+def _is_url(text: str) -> bool:
+    """Whether `text` is an http:// or https:// address with a host (and a port, if any, that
+    is one)."""
+    parts = urlsplit(text)
+    try:
+        parts.port
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
 def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
@@ -198,29 +321,69 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def _door(args: argparse.Namespace):
-    """textual-serve's Server, with the cap on sessions and a home for each."""
-    from aiohttp import WSCloseCode, web
+def _door(args: argparse.Namespace, secret: bytes | None):
+    """textual-serve's Server, with the caps on sessions, the Origin check, a home for each
+    session, its size bounded, and its player's address vouched for (given `secret`)."""
+    from aiohttp import WSCloseCode, WSMsgType, web
     from textual_serve.app_service import AppService
-    from textual_serve.server import Server, to_int
+    from textual_serve.server import Server
+
+    from server import sharer, vouch_address
+
+    most = (args.max_columns, args.max_rows)
 
     class Session(AppService):
-        """textual-serve's session, in a home of its own."""
+        """textual-serve's session, in a home of its own, its size bounded."""
 
-        def __init__(self, home: str, **kwargs) -> None:
+        def __init__(self, home: str, via: str | None, **kwargs) -> None:
             super().__init__(command(args), **kwargs)
             self.home = home
+            self.via = via
+            self.last_input = asyncio.get_running_loop().time()
 
         def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-            return environment(super()._build_environment(width, height), self.home)
+            return environment(super()._build_environment(width, height), self.home,
+                               self.via)
+
+        async def start(self, width: object, height: object) -> None:
+            await super().start(*fit(width, height, most))
+
+        async def set_terminal_size(self, width: object, height: object) -> None:
+            await super().set_terminal_size(*fit(width, height, most))
 
     class Door(Server):
         def __init__(self) -> None:
             super().__init__("coup", host=args.host, port=args.port, title="Coup",
                              public_url=args.public_url)
             self.cap = args.max_sessions
-            #: The sessions open now, by their websockets.
+            self.per_address = args.max_per_address
+            self.idle = args.idle_minutes * 60
+            #: The sessions open now, by their websockets, and how many per address.
             self.sessions: set[web.WebSocketResponse] = set()
+            self.by_address: collections.Counter[str] = collections.Counter()
+            self.origins: frozenset[str] = frozenset()
+
+        def settle(self, port: int) -> None:
+            """The door listens on `port`: its own URL and origins are known."""
+            self.port = port
+            self.public_url = args.public_url or f"http://{_bracketed(args.host)}:{port}"
+            self.origins = origins(args.public_url, args.host, port)
+
+        def address_of(self, request: web.Request) -> str:
+            """Where the browser is: its peer's address, or behind a proxy the address the
+            proxy put last in X-Forwarded-For (the ones before it are the browser's to
+            write)."""
+            forwarded = request.headers.getall("X-Forwarded-For", [])
+            if args.behind_proxy and forwarded:
+                return forwarded[-1].rsplit(",", 1)[-1].strip()
+            return request.remote or "?"
+
+        def refusal(self, address: str) -> str | None:
+            if len(self.sessions) >= self.cap:
+                return full(self.cap)
+            if self.by_address[sharer(address)] >= self.per_address:
+                return too_many(self.per_address)
+            return None
 
         async def on_startup(self, app: web.Application) -> None:
             pass  # textual-serve's banner: _serve says where the door listens, once it does
@@ -232,13 +395,11 @@ def _door(args: argparse.Namespace):
                 await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"coup web stopped")
 
         async def handle_index(self, request: web.Request):
-            if len(self.sessions) >= self.cap:
-                return web.Response(status=503, text=full(self.cap))
-            if args.public_url is None:
-                # The page tells the browser where the session's websocket is: where the
-                # browser found the page (textual-serve would say the listening address,
-                # which is no use for 0.0.0.0).
-                self.public_url = f"{request.scheme}://{request.host}"
+            refused = self.refusal(self.address_of(request))
+            if refused is not None:
+                return web.Response(status=503, text=refused)
+            # textual-serve makes the page's URLs from public_url, set by `settle` from the
+            # configured address: the request's Host is the browser's to write.
             response = await super().handle_index(request)
             static = request.app.router["static"].url_for(filename="/")
             response.text = own_font(response.text, f"{self.public_url}{static}")
@@ -246,31 +407,80 @@ def _door(args: argparse.Namespace):
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
             """A session: its own client process while the browser stays, as textual-serve
-            runs one (but in a home of its own)."""
+            runs one (but in a home of its own), if it comes from the door's own page."""
+            origin = request.headers.get("Origin", "")
+            if origin.lower() not in self.origins:
+                print(f"coup web: refused a websocket from {request.remote} with origin "
+                      f"{origin[:100]!r}", flush=True)
+                return web.Response(status=403, text=FOREIGN)
             websocket = web.WebSocketResponse(heartbeat=15)
             await websocket.prepare(request)
-            if len(self.sessions) >= self.cap:
-                print(f"coup web: refused a session from {request.remote}: "
-                      f"{self.cap} open, the most", flush=True)
-                await websocket.send_bytes(full(self.cap).encode())  # the browser's terminal
+            address = self.address_of(request)
+            refused = self.refusal(address)
+            if refused is not None:
+                print(f"coup web: refused a session from {address}: {refused}", flush=True)
+                await websocket.send_bytes(refused.encode())  # the browser's terminal
                 await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER,
-                                      message=full(self.cap).encode())
+                                      message=refused.encode())
                 return websocket
             self.sessions.add(websocket)
+            self.by_address[sharer(address)] += 1
             home = tempfile.mkdtemp(prefix="coup-web-")
+            via = f"{vouch_address(secret, address)}:{address}" if secret else None
             try:
-                session = Session(home, write_bytes=websocket.send_bytes,
+                session = Session(home, via, write_bytes=websocket.send_bytes,
                                   write_str=websocket.send_str, close=websocket.close,
                                   download_manager=self.download_manager)
-                await session.start(to_int(request.query.get("width", "80"), 80),
-                                    to_int(request.query.get("height", "24"), 24))
+                await session.start(request.query.get("width"), request.query.get("height"))
+                watch = asyncio.create_task(self._end_when_idle(websocket, session))
                 try:
                     await self._process_messages(websocket, session)
                 finally:
+                    watch.cancel()
                     await session.stop()  # asks the client to quit, and waits until it has
             finally:
                 self.sessions.discard(websocket)
+                self.by_address[sharer(address)] -= 1
+                if not self.by_address[sharer(address)]:
+                    del self.by_address[sharer(address)]
                 shutil.rmtree(home, ignore_errors=True)
             return websocket
+
+        async def _process_messages(self, websocket: web.WebSocketResponse,
+                                    session: Session) -> None:
+            """What the page sends: ["stdin", text], ["resize", {width, height}],
+            ["ping", data], ["blur"], ["focus"]. Anything else, or any of them malformed,
+            is the browser's mistake and is let go (textual-serve's own raises on it)."""
+            async for message in websocket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    envelope = json.loads(message.data)
+                except ValueError:
+                    continue
+                if not isinstance(envelope, list) or not envelope:
+                    continue
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                if kind == "stdin" and isinstance(data, str):
+                    session.last_input = asyncio.get_running_loop().time()
+                    await session.send_bytes(data.encode("utf-8", "replace"))
+                elif kind == "resize" and isinstance(data, dict):
+                    await session.set_terminal_size(data.get("width"), data.get("height"))
+                elif kind == "ping" and isinstance(data, str):
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await session.blur()
+                elif kind == "focus":
+                    await session.focus()
+
+        async def _end_when_idle(self, websocket: web.WebSocketResponse,
+                                 session: Session) -> None:
+            """Close the session once nothing was typed for --idle-minutes, with a line."""
+            loop = asyncio.get_running_loop()
+            while (left := session.last_input + self.idle - loop.time()) > 0:
+                await asyncio.sleep(left)
+            line = idle(args.idle_minutes)
+            await websocket.send_bytes(f"\r\ncoup: {line}\r\n".encode())
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=line.encode()[:123])
 
     return Door()

@@ -28,13 +28,16 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "client_quit": (True, "the client is leaving"),
     "replaced": (True, "the same seat reconnected on another connection"),
     "internal_error": (False, "the server failed to handle the request; nothing changed"),
-    "bad_nonce": (False, "identify's nonce is not the one this connection's welcome gave"),
-    "wrong_server": (False, "identify's server id is not this server's"),
+    "bad_nonce": (False, "identify's or via's nonce is not the one this connection's welcome "
+                         "gave"),
+    "wrong_server": (False, "identify's or via's server id is not this server's"),
     "nonce_used": (False, "this connection has identified (or tried to) already"),
     "bad_key": (False, "identify's key is not 64 lower-case hex digits, or not a key that a "
                 "signature can vouch for (small order, or not in canonical form)"),
-    "bad_signature": (False, "identify's signature does not verify with its key"),
-    "no_door": (False, "identify names a door, and this server takes no door's word"),
+    "bad_signature": (False, "identify's signature does not verify with its key, or a door's "
+                             "HMAC (identify, via) does not verify"),
+    "no_door": (False, "identify names a door, or via came, and this server takes no door's "
+                       "word"),
     "name_taken": (False, "the name asked for (or one a reader would take for it) belongs to "
                    "another identity on this server"),
     "name_reserved": (False, "the name asked for is a guest's or a bot's (or looks like one): "

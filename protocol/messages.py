@@ -51,6 +51,10 @@ SERVER_ID = Str(32, 32)
 IDENTIFY_CONTEXT = b"coup-identify\0"
 #: The doors that vouch for identities (Identify.door).
 DOORS = ("ssh",)
+#: The prefix of what a door's client signs to say where its player is (Via).
+VIA_CONTEXT = b"coup-via\0"
+#: An IP address as text: IPv6 is 45 characters at the most (with an IPv4 tail).
+ADDRESS = Str(45, 2)
 
 #: Options of a table, as create_table sends them and table summaries show them.
 TABLE_OPTIONS = Map((
@@ -338,6 +342,34 @@ class Identify(Message):
         """The signature, hex, of an identity a door vouches for with `proof`: the
         HMAC-SHA512 of `signed(...)` under it."""
         return hmac.new(bytes.fromhex(proof), Identify.signed(server_id, nonce),
+                        hashlib.sha512).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Via(Message):
+    """Where the player of a door's client is: the `address` the door saw them come from
+    (the client's own connection comes from the door's machine), and the door's word for
+    it, `signature`, made with the proof the door gave the client for that address
+    (server/doorkey.py). Answered by `ok`; every limit per address counts the connection
+    at `address` from then on."""
+
+    TYPE = "via"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    address: str = spec(ADDRESS)
+    nonce: str = spec(HEX32)
+    server_id: str = spec(SERVER_ID)
+    signature: str = spec(Str(128, 128))
+
+    @staticmethod
+    def signed(server_id: str, nonce: str) -> bytes:
+        """The bytes the HMAC is of: bound to one server and one connection."""
+        return VIA_CONTEXT + server_id.encode() + b"\0" + nonce.encode()
+
+    @staticmethod
+    def vouched(proof: str, server_id: str, nonce: str) -> str:
+        """The signature, hex: the HMAC-SHA512 of `signed(...)` under the door's `proof`."""
+        return hmac.new(bytes.fromhex(proof), Via.signed(server_id, nonce),
                         hashlib.sha512).hexdigest()
 
 
@@ -854,7 +886,7 @@ class CloseTable(Message):
 
 
 ALL: tuple[type[Message], ...] = (
-    Hello, Welcome, Identify, Identified, Ping, Pong, Error, Bye,
+    Hello, Welcome, Identify, Identified, Via, Ping, Pong, Error, Bye,
     ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
     Snapshot, Update, MoveRequest, MoveAccepted, MoveRejected,
     Say, Chat, Presence, Paused,

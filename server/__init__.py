@@ -3,13 +3,18 @@
 The one public entry point is `serve(config)` (or a `Server` for those who need to stop it
 cleanly); `coup serve` runs it from the command line with `main`. The client also reads the
 records a store keeps on this computer (`Store`, at `default_path`, failing with
-`StoreError`) for `coup export`, `coup replay` and its list of recent games. Every other
-module here is the server's own: the import contracts in pyproject.toml keep the client out.
+`StoreError`) for `coup export`, `coup replay` and its list of recent games, and the browser
+door (client/web.py) vouches for its players' addresses with the door secret (`load_secret`,
+`vouch_address`). Every other module here is the server's own: the import contracts in
+pyproject.toml keep the client out.
 """
 
 from .app import Server, serve
 from .cli import main
 from .config import ServerConfig
+from .doorkey import DoorKeyError, default_secret_path, load_secret, sharer, vouch_address
 from .store import Store, StoreError, default_path
 
-__all__ = ["Server", "ServerConfig", "Store", "StoreError", "default_path", "main", "serve"]
+__all__ = ["DoorKeyError", "Server", "ServerConfig", "Store", "StoreError",
+           "default_path", "default_secret_path", "load_secret", "main", "serve", "sharer",
+           "vouch_address"]

@@ -79,7 +79,8 @@ class Server:
                                            message="The server has all the connections it "
                                            "allows."))
             return
-        session = Session(stream, address, self.config, self.lobby, self.outboxes)
+        session = Session(stream, address, self.config, self.lobby, self.outboxes,
+                          self._readdress)
         self.sessions.add(session)
         self.per_address[key] += 1
         try:
@@ -88,9 +89,23 @@ class Server:
             log.error("session_error", session=session.number, error=repr(exc), exc_info=True)
         finally:
             self.sessions.discard(session)
-            self.per_address[key] -= 1
-            if self.per_address[key] <= 0:
-                del self.per_address[key]
+            self._uncount(_address_key(session.address))
+
+    def _readdress(self, old: str, new: str) -> bool:
+        """A connection from `old` is a door's, for a player at `new`: counted there
+        instead, unless `new` has all the connections it may have (False)."""
+        old, new = _address_key(old), _address_key(new)
+        if new != old:
+            if self.per_address[new] >= self.config.max_per_address:
+                return False
+            self._uncount(old)
+            self.per_address[new] += 1
+        return True
+
+    def _uncount(self, key: str) -> None:
+        self.per_address[key] -= 1
+        if self.per_address[key] <= 0:
+            del self.per_address[key]
 
     async def shutdown(self) -> None:
         """Tell every client the server is stopping, give them a moment, then stop."""

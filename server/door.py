@@ -8,15 +8,19 @@ the process exits, the session closes with its exit status.
 
 Who is who: any SSH public key gets in and is the player's identity (`doorkey.ssh_key`); the
 door vouches for it to the game server with the secret the two share, so the client process
-never holds a key of its own, and no one without the secret can claim a key. The SSH user
+never holds a key of its own, and no one without the secret can claim a key. It vouches,
+the same way, for the address each player came from (`doorkey.vouch_address`), so that the
+server's limits per address count the player and not the door. The SSH user
 name is the display name; the game server's rule does the rest (a name belongs to the first
 identity that used it). Without a key, keyboard-interactive auth with no prompt lets a
 player in as a guest. Passwords are never asked for.
 
 Limits: sessions in all, sessions from one address, new connections from one address a
-minute, minutes without input (an IPv6 address counts as its /64, `sharer`); a session
-refused, or one without a terminal (no PTY, a command, a subsystem), is told why in a
-sentence on its channel before it closes. One
+minute, minutes without input (an IPv6 address counts as its /64, `sharer`); a terminal's
+size (`Door.fit`). A connection holds a session's place only once it has logged in; until
+then it has --login-seconds, and its address no more than --max-unauthenticated such
+connections. A session refused, or one without a terminal (no PTY, a command, a
+subsystem), is told why in a sentence on its channel before it closes. One
 connection plays one session. The door never forwards ports, agents or X11.
 """
 
@@ -25,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import ipaddress
 import os
 import shutil
 import signal
@@ -37,12 +40,13 @@ import asyncssh
 import platformdirs
 
 from . import log
-from .doorkey import ssh_key, vouch
+from .doorkey import sharer, ssh_key, vouch, vouch_address
 from .terminal import Terminal
 
 #: Host key file name in the user's data directory.
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-#: Seconds a connection has to log in, and then to open its session.
+#: Seconds a connection that has logged in has to open its session (and to be told why
+#: not); logging in has --login-seconds.
 LOGIN_WINDOW = 30
 #: What a terminal is given back when the door ends the program on it: the main screen,
 #: the cursor, no mouse reporting, no bracketed paste, plain colours.
@@ -53,6 +57,10 @@ NAME_LENGTH = 32
 
 #: The sentence for a session without a terminal.
 NEEDS_TERMINAL = "The game needs a terminal: connect with ssh -t, and no command."
+#: The sentence for a session whose input ended (ssh -tt host </dev/null).
+NO_INPUT = "Your input ended; goodbye."
+#: The most a terminal's size in pixels may say: what a PTY can hold.
+MAX_PIXELS = 65535
 
 
 def data_dir() -> str:
@@ -91,19 +99,9 @@ def display_name(user: str) -> str:
     return name or "player"
 
 
-def sharer(address: str) -> str:
-    """What the per-address limits count `address` as: an IPv4 address alone, an IPv6 one
-    as its /64 (a home or a host is given a whole /64, and could take a new address for
-    each session), an IPv4 address mapped into IPv6 as that IPv4 address."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if ip.version == 4:
-        return address
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.IPv6Network((ip, 64), strict=False))
+def clamp(value: int, low: int, high: int) -> int:
+    """`value` brought within low..high: a size a client states is taken, never refused."""
+    return max(low, min(high, value))
 
 
 class Door:
@@ -117,9 +115,15 @@ class Door:
         self.per_minute = args.connections_per_minute
         self.idle = args.idle_minutes * 60
         self.idle_text = f"{args.idle_minutes:g}"
+        self.max_columns = args.max_columns
+        self.max_rows = args.max_rows
         self.players_dir = os.path.join(data_dir(), "door")
         self.open = 0
         self.by_address: collections.Counter[str] = collections.Counter()
+        self.max_unauthenticated = args.max_unauthenticated
+        self.login_seconds = args.login_seconds
+        #: Connections that have not logged in yet, by address.
+        self.unauthenticated: collections.Counter[str] = collections.Counter()
         self.arrivals: dict[str, collections.deque[float]] = {}
         self.visits: set[Visit] = set()
         self.sessions: set[Session] = set()
@@ -131,10 +135,18 @@ class Door:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def admit(self, address: str) -> str | None:
-        """A new connection from `address`: None if it may play (it is counted until
-        `leave`), else the sentence that refuses it. Every connection counts against its
-        address's minute, refused or not."""
+    def fit(self, columns: int, rows: int, width: int, height: int
+            ) -> tuple[int, int, int, int]:
+        """A terminal's size as a client states it (SSH allows 32 bits, and 0 for "say
+        nothing"), made one the client process can live with: a 65535x65535 screen grew
+        it by 60 MB a second. Columns and rows within 1..the door's maximum, pixels within
+        what a PTY holds."""
+        return (clamp(columns or 80, 1, self.max_columns), clamp(rows or 24, 1, self.max_rows),
+                clamp(width, 0, MAX_PIXELS), clamp(height, 0, MAX_PIXELS))
+
+    def arrive(self, address: str) -> str | None:
+        """A new connection from `address`, counted against its address's minute: None,
+        or the sentence its session will be refused with (once it has logged in)."""
         address = sharer(address)
         now = time.monotonic()
         # The last per_minute + 1 arrivals tell whether there were more than per_minute in
@@ -147,6 +159,27 @@ class Door:
         if len(arrivals) > self.per_minute:
             return (f"Too many connections from your address: {self.per_minute} a minute at "
                     "most. Wait a minute and try again.")
+        return None
+
+    def wait_for_login(self, address: str) -> bool:
+        """Whether a connection from `address` may try to log in: False if its address has
+        max_unauthenticated connections doing so already. It is counted until `logged_in`."""
+        address = sharer(address)
+        if self.unauthenticated[address] >= self.max_unauthenticated:
+            return False
+        self.unauthenticated[address] += 1
+        return True
+
+    def logged_in(self, address: str) -> None:
+        """A connection from `address` is no longer waiting to log in: it has, or is gone."""
+        _uncount(self.unauthenticated, sharer(address))
+
+    def admit(self, address: str) -> str | None:
+        """A connection from `address` has logged in: None if it may play (it is counted
+        until `leave`), else the sentence that refuses it. Only a logged-in connection holds
+        a session's place: ten addresses of silent TCP connections kept a 50-session door
+        full."""
+        address = sharer(address)
         if self.open >= self.max_sessions:
             return "The door is full. Try again in a while."
         if self.by_address[address] >= self.max_per_address:
@@ -157,17 +190,20 @@ class Door:
         return None
 
     def leave(self, address: str) -> None:
-        address = sharer(address)
         self.open -= 1
-        self.by_address[address] -= 1
-        if not self.by_address[address]:
-            del self.by_address[address]
+        _uncount(self.by_address, sharer(address))
 
     def forget_old_arrivals(self) -> None:
         """Drop the addresses that opened nothing in the last minute."""
         old = time.monotonic() - 60
         for address in [a for a, times in self.arrivals.items() if not times or times[-1] <= old]:
             del self.arrivals[address]
+
+
+def _uncount(counts: collections.Counter[str], address: str) -> None:
+    counts[address] -= 1
+    if not counts[address]:
+        del counts[address]
 
 
 class Visit(asyncssh.SSHServer):
@@ -182,12 +218,30 @@ class Visit(asyncssh.SSHServer):
         self.key: str | None = None  # the identity; None for a guest
         self.session: Session | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self.waiting = False  # counted among its address's connections not logged in
+        self.admitted = False  # counted among the door's sessions
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.door.visits.add(self)
         self.address = (conn.get_extra_info("peername") or ("?",))[0]
-        self.refusal = self.door.admit(self.address)
+        self.refusal = self.door.arrive(self.address)
+        if not self.door.wait_for_login(self.address):
+            # Before SSH says anything there is no channel to tell it on: closed at once.
+            log.info("ssh_refused", address=self.address, reason=(
+                f"{self.door.max_unauthenticated} connections from the address are logging "
+                "in already"))
+            conn.close()
+            return
+        # asyncssh closes it if it has not logged in within --login-seconds.
+        self.waiting = True
+
+    def auth_completed(self) -> None:
+        self.waiting = False
+        self.door.logged_in(self.address)
+        if self.refusal is None:
+            self.refusal = self.door.admit(self.address)
+            self.admitted = self.refusal is None
         if self.refusal is not None:
             log.info("ssh_refused", address=self.address, reason=self.refusal)
         self.close_later(LOGIN_WINDOW, unless_playing=True)
@@ -207,7 +261,9 @@ class Visit(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        if self.refusal is None:
+        if self.waiting:
+            self.door.logged_in(self.address)
+        if self.admitted:
             self.door.leave(self.address)
         self.door.visits.discard(self)
         self.conn = None
@@ -255,6 +311,7 @@ class Session(asyncssh.SSHServerSession):
         self.muted = False  # the client's output no longer reaches the player
         self.gone = False  # the channel is closed
         self.home: str | None = None  # a guest's directories, removed at the end
+        self.input_ended = False  # the player's end of the channel sent EOF
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
@@ -296,13 +353,13 @@ class Session(asyncssh.SSHServerSession):
     async def play(self) -> None:
         """Start the client on its terminal, relay, and close with its exit status."""
         chan, visit = self.chan, self.visit
-        columns, rows, width, height = chan.get_terminal_size()
         env = chan.get_environment()
         language = env.get("LC_ALL") or env.get("LANG") or ""
         # The lobby and nothing else: no menu whose practice and LAN servers would run on
         # this machine, and no other address to reach from here.
+        # --name=NAME: a user name may begin with "-", and must never read as an option.
         argv = [sys.executable, "-m", "client.cli", "join", self.door.server,
-                "--name", visit.name, "--lobby-only"]
+                f"--name={visit.name}", "--lobby-only"]
         if language.lower().startswith("pt"):
             argv += ["--lang", "pt_BR"]
         try:
@@ -311,7 +368,7 @@ class Session(asyncssh.SSHServerSession):
                 argv.append("--guest")
             terminal = await Terminal.start(
                 argv, self.environment(home), home,
-                (columns or 80, rows or 24, width, height), self.output, self.drained)
+                self.door.fit(*chan.get_terminal_size()), self.output, self.drained)
         except OSError as exc:
             log.error("ssh_session_failed", address=visit.address, error=str(exc))
             self.refuse("The game could not start here. Try again later.")
@@ -326,7 +383,10 @@ class Session(asyncssh.SSHServerSession):
                  player=visit.key or "guest")
         if self.early:
             self.input(bytes(self.early))
-        self.watch_idle()
+        if self.input_ended:
+            self.door.spawn(self.end(NO_INPUT))
+        else:
+            self.watch_idle()
         status = await terminal.wait()
         if not self.muted:
             chan.exit(status)
@@ -354,6 +414,10 @@ class Session(asyncssh.SSHServerSession):
                "XDG_DATA_HOME": os.path.join(home, "data")}
         if "PYTHONPATH" in os.environ:
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        # Where the player is, so that the server's limits per address count them, not the
+        # door (client/identity.py reads it).
+        env["COUP_DOOR_ADDRESS"] = f"{vouch_address(self.door.secret, visit.address)}:" \
+            f"{visit.address}"
         if visit.key is not None:
             env["COUP_DOOR_IDENTITY"] = f"{visit.key}:{vouch(self.door.secret, visit.key)}"
         return env
@@ -378,6 +442,14 @@ class Session(asyncssh.SSHServerSession):
         self.last_input = time.monotonic()
         self.input(data)
 
+    def eof_received(self) -> bool:
+        """The player will type nothing more: the game ends, as when idle, with a sentence
+        (the channel stays open for it)."""
+        self.input_ended = True
+        if self.terminal is not None and not self.muted:
+            self.door.spawn(self.end(NO_INPUT))
+        return True
+
     def input(self, data: bytes) -> None:
         if self.terminal is None:
             self.early += data[:4096 - len(self.early)]
@@ -387,7 +459,7 @@ class Session(asyncssh.SSHServerSession):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
         if self.terminal is not None:
-            self.terminal.resize(width, height, pixwidth, pixheight)
+            self.terminal.resize(*self.door.fit(width, height, pixwidth, pixheight))
 
     def watch_idle(self) -> None:
         quiet = time.monotonic() - self.last_input
@@ -432,7 +504,7 @@ async def serve(args: argparse.Namespace, key: asyncssh.SSHKey, secret: bytes) -
     door = Door(args, secret)
     acceptor = await asyncssh.create_server(
         lambda: Visit(door), args.host, args.port, server_host_keys=[key],
-        line_editor=False, encoding=None, login_timeout=LOGIN_WINDOW, allow_scp=False,
+        line_editor=False, encoding=None, login_timeout=door.login_seconds, allow_scp=False,
         agent_forwarding=False, x11_forwarding=False, password_auth=False, gss_host=None,
         keepalive_interval=30, keepalive_count_max=3)
     host, port = acceptor.sockets[0].getsockname()[:2]

@@ -9,6 +9,11 @@ connection's nonce, which the server checks by deriving the same proof (`check`)
 the secret no one can make a proof, so no plain TCP client can claim someone's key; a proof
 that leaks opens no identity but its own, and no connection without a fresh HMAC.
 
+Guests have no key, and every door's client reaches the server from the door's machine, so a
+door also vouches for where each player is: the proof for an address (`vouch_address`), with
+which the client answers the nonce in a `protocol.Via`, checked the same way
+(`check_via`). The server then counts that player at that address in every per-address limit.
+
 The secret is 32 random bytes in a file only its owner reads (0600), made by whichever of
 the server and the door starts first; both find it in the user's data directory unless told.
 """
@@ -17,17 +22,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 import secrets
 
 import platformdirs
 
-from protocol import Identify
+from protocol import Identify, Via
 
 #: The secret's file name in the user's data directory.
 FILE_NAME = "door.secret"
 #: What a proof is an HMAC of, with the identity: a proof is good for nothing else.
 _VOUCH_CONTEXT = b"coup-door-vouch\0"
+#: What a proof for an address is an HMAC of, with the address: it is no identity's proof.
+_ADDRESS_CONTEXT = b"coup-door-address\0"
 
 
 class DoorKeyError(Exception):
@@ -77,4 +85,31 @@ def check(secret: bytes, msg: Identify) -> bool:
     """Whether `msg`'s signature is the HMAC that the door's proof for `msg.key` makes of
     the nonce and server id it names."""
     expected = Identify.vouched(vouch(secret, msg.key), msg.server_id, msg.nonce)
+    return hmac.compare_digest(expected, msg.signature)
+
+
+def sharer(address: str) -> str:
+    """What the per-address limits count `address` as: an IPv4 address alone, an IPv6 one
+    as its /64 (a home or a host is given a whole /64, and could take a new address for
+    each session), an IPv4 address mapped into IPv6 as that IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
+def vouch_address(secret: bytes, address: str) -> str:
+    """The proof, hex, that the door vouches for a player at IP `address`."""
+    return hmac.new(secret, _ADDRESS_CONTEXT + address.encode(), hashlib.sha256).hexdigest()
+
+
+def check_via(secret: bytes, msg: Via) -> bool:
+    """Whether `msg`'s signature is the HMAC that the door's proof for `msg.address` makes
+    of the nonce and server id it names."""
+    expected = Via.vouched(vouch_address(secret, msg.address), msg.server_id, msg.nonce)
     return hmac.compare_digest(expected, msg.signature)

@@ -4,7 +4,8 @@ A client proves it holds an Ed25519 key by signing the nonce its connection's we
 together with this server's id (protocol.Identify.signed): a signature made for another
 connection or another server proves nothing here. A client the SSH door started proves the
 door vouched for its identity the same way, with an HMAC under the door's proof
-(server/doorkey.py). A key is taken in one form only, lower-case hex, and a key that no
+(server/doorkey.py), and a client any door started proves where its player is (`via`).
+A key is taken in one form only, lower-case hex, and a key that no
 signature can vouch for (server/publickey.py) is refused. A verified key is a player ("key:<hex>");
 the first key to use a name holds it on this server for good, and comes back to it: no
 other key may take it nor a name a reader would take for it (server/names.py), and no key
@@ -18,6 +19,7 @@ sees one).
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import secrets
 import time
@@ -25,7 +27,7 @@ import time
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from protocol import Identify
+from protocol import Identify, Via
 
 from . import doorkey, publickey
 from .names import name_key, reserved
@@ -96,6 +98,25 @@ class Identities:
         except (ValueError, InvalidSignature):
             raise Refused("bad_signature", "The signature does not verify with that key.") \
                 from None
+
+    def verify_via(self, msg: Via, nonce: str) -> str:
+        """The address a door vouches `msg`'s connection (of `nonce`) comes from, in its
+        canonical form; Refused (with its code) unless the door's HMAC is good for it, this
+        connection and this server. The nonce is not spent: a door's client sends `via` and
+        then `identify`, and a via again says nothing new."""
+        if msg.nonce != nonce:
+            raise Refused("bad_nonce", "That nonce is not this connection's.")
+        if msg.server_id != self.server_id:
+            raise Refused("wrong_server", "That server id is not this server's.")
+        if self._door_secret is None:
+            raise Refused("no_door", "This server takes no door's word for an address.")
+        if not doorkey.check_via(self._door_secret, msg):
+            raise Refused("bad_signature", "The door's proof does not verify for that "
+                          "address.")
+        try:
+            return str(ipaddress.ip_address(msg.address))
+        except ValueError:
+            raise Refused("bad_message", "That address is no IP address.") from None
 
     def bind(self, key: str, asked: str | None, name: str) -> tuple[str, Change]:
         """The name of identity `key` here, and the store's change that records its visit.

@@ -213,6 +213,8 @@ class Lobby:
                 self._lobby_chat(session, msg)
             elif kind == "identify":
                 self._identify(session, msg)
+            elif kind == "via":
+                self._via(session, msg)
             elif kind == "queue":
                 self._queue(session, msg)
             elif kind == "unqueue":
@@ -416,6 +418,15 @@ class Lobby:
             table.submit(session, (RESEAT, player))
         log.info("identified", session=session.number, name=name, player=player,
                  reseated=table.id if table else None)
+
+    def _via(self, session: Session, msg) -> None:
+        """A door vouches for where the session's player is: every limit per address
+        (`_address_key(session.address)`) counts them there from now on, not at the door."""
+        address = self.identities.verify_via(msg, session.nonce)
+        # A ban on the player's address holds through a door too.
+        if session.move_to(address) and not self._turn_away_if_banned(session,
+                                                                       session.player):
+            session.send(Ok(re=msg.id))
 
     def _identities_made(self, address: str) -> TokenBucket:
         """The new identities `address` may still make (--identities-per-hour, refilled

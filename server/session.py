@@ -96,11 +96,17 @@ class Session:
     """A connected client (see the module docstring)."""
 
     def __init__(self, stream: trio.abc.Stream, address: str, config: ServerConfig,
-                 router: Router, budget: ByteBudget) -> None:
+                 router: Router, budget: ByteBudget,
+                 readdress: Callable[[str, str], bool]) -> None:
         self.router = router
         self.config = config
         self.stream = stream
+        #: Where the client is, as every limit per address counts it: the peer's address,
+        #: or the one a door vouched for (`move_to`).
         self.address = address
+        #: The server's count of connections per address: moves one of `old`'s to `new`,
+        #: or says False when `new` has all it may have.
+        self._readdress = readdress
         self.number = next(_ids)
         self.conn = Connection(Role.SERVER, max_frame=self.config.max_frame)
         self.name = f"guest-{self.number}"
@@ -227,6 +233,19 @@ class Session:
         """Use this connection's nonce up; False if an identify used it already."""
         spent, self._nonce_spent = self._nonce_spent, True
         return not spent
+
+    def move_to(self, address: str) -> bool:
+        """A door vouched that this connection's player is at `address`: counted there from
+        now on. If that address has all the connections it may have, the session is closed
+        (too_many_connections) and False returned."""
+        if not self._readdress(self.address, address):
+            log.warning("refused_connection", session=self.number, address=address)
+            self.close("too_many_connections", "Your address has all the connections the "
+                       "server allows.")
+            return False
+        log.info("via", session=self.number, door=self.address, address=address)
+        self.address = address
+        return True
 
     def identified(self, player: str, name: str) -> None:
         """The client proved it is `player`, known here as `name`."""

@@ -49,8 +49,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "its /64, here and in --connections-per-minute (default 5)")
     parser.add_argument("--connections-per-minute", type=int, default=20, metavar="N",
                         help="new connections one address may open in a minute (default 20)")
+    parser.add_argument("--max-unauthenticated", type=int, default=3, metavar="N",
+                        help="connections from one address that have not logged in yet; "
+                        "one more is closed at once (default 3)")
+    parser.add_argument("--login-seconds", type=float, default=10.0, metavar="S",
+                        help="seconds a connection has to log in before it is closed "
+                        "(default 10)")
     parser.add_argument("--idle-minutes", type=float, default=30.0, metavar="M",
                         help="minutes without input that end a session (default 30)")
+    parser.add_argument("--max-columns", type=int, default=500, metavar="N",
+                        help="the widest terminal a session is given, whatever its client "
+                        "asks for: the client's memory grows with its screen (default 500)")
+    parser.add_argument("--max-rows", type=int, default=200, metavar="N",
+                        help="the tallest terminal a session is given (default 200)")
     parser.add_argument("--log-json", action="store_true", help="log one JSON object per line")
 
 

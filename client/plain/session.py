@@ -156,7 +156,8 @@ class Plain:
         """Connect, and carry messages until the connection is gone for good; a dropped one
         comes back with the seat's token, as long as the server keeps the seat."""
         try:
-            link = await Link.open(host, port, self.name, identity=self.launch.identity)
+            link = await Link.open(host, port, self.name, identity=self.launch.identity,
+                                   via=self.launch.via)
         except LinkError as exc:
             # The link's own sentence says what failed ("cannot connect to …"); a refusal
             # the server gave a code has a sentence of the player's language.
@@ -173,7 +174,8 @@ class Plain:
             self.say(_("Connection lost: {reason} — reconnecting…").format(reason=reason))
             try:
                 link = await Link.reopen(host, port, self.name, self._token, RECONNECT_FOR,
-                                         backoff, identity=self.launch.identity)
+                                         backoff, identity=self.launch.identity,
+                                         via=self.launch.via)
             except LinkError as exc:
                 reason = str(exc)
                 break

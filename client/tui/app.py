@@ -73,7 +73,7 @@ class CoupApp(App):
         #: Ring the terminal's bell when a decision becomes ours (`--no-bell`: never); kept
         #: from the command line whatever the menu launches later.
         self.bell_wanted = self.launch.bell
-        self.net = Net(self.post_message, self.launch.identity)
+        self.net = Net(self.post_message, self.launch.identity, self.launch.via)
         #: What finds the servers on the LAN for the join form: called with a callback, it
         #: returns something to `close`. None while discovery is off (COUP_DISCOVERY=off).
         self.discover: Callable[..., Browser] | None = Browser if enabled() else None
@@ -214,6 +214,13 @@ class CoupApp(App):
         else:
             self.switch_to(LobbyScreen())
             self.request(ListTables(id=self.next_id()))
+            if msg.identified and msg.name.casefold() != self.name_wanted.casefold():
+                # A key keeps the name it first played under: through the SSH door the
+                # player typed another as the user name, and would not know why it was not
+                # used.
+                self.notify(_("Your key plays as {name} on this server; the name {wanted} "
+                              "was not used.").format(name=msg.name, wanted=self.name_wanted),
+                            timeout=15)
 
     def on_connect_failed(self, msg: m.ConnectFailed) -> None:
         reason = error_text(msg.code) if msg.code else msg.reason

@@ -15,7 +15,7 @@ from protocol import DEFAULT_PORT
 from server import ServerConfig, default_path
 
 from ..i18n import _
-from ..identity import Credential
+from ..identity import Credential, DoorAddress
 
 _SERVER = {f.name: f.default for f in fields(ServerConfig)}
 
@@ -62,6 +62,9 @@ class Launch:
     #: Who the player is on servers (client/identity.py: a key, or the SSH door's word);
     #: None: a guest everywhere.
     identity: Credential | None = None
+    #: Where the player is, in the word of the door that started this client (None: not a
+    #: door's client); said to the server it joins.
+    via: DoorAddress | None = None
     #: A "play" launch from a position file (`coup position`): every game starts from it,
     #: and none is kept.
     position: str | None = None

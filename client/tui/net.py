@@ -23,7 +23,7 @@ import trio
 from protocol import Bye
 from server import ServerConfig, StoreError, serve
 
-from ..identity import Credential
+from ..identity import Credential, DoorAddress
 from ..net import FINAL_GOODBYES, RECONNECT_FOR, Backoff, Link, LinkError
 from . import messages as m
 
@@ -36,10 +36,12 @@ class Net:
     """The trio side of the app. Run `main` as the guest run's main function."""
 
     def __init__(self, post: Callable[[object], object],
-                 identity: Credential | None) -> None:
+                 identity: Credential | None, via: DoorAddress | None = None) -> None:
         self.post = post
         #: Who the player is on the servers it connects to (None: a guest).
         self.identity = identity
+        #: Where the player is, as the door that started the client vouches.
+        self.via = via
         self.scope = trio.CancelScope()
         self._jobs_in, self._jobs = trio.open_memory_channel[Callable](64)
         self._outbox_in, self._outbox = trio.open_memory_channel[object](256)
@@ -112,7 +114,7 @@ class Net:
             self._connection = scope
             try:
                 link = await Link.open(host, port, name, max_frame=RECORD_FRAME,
-                                       identity=self.identity)
+                                       identity=self.identity, via=self.via)
             except LinkError as exc:
                 self.post(m.ConnectFailed(str(exc), exc.code))
                 return
@@ -127,7 +129,7 @@ class Net:
                 try:
                     link = await Link.reopen(host, port, name, lambda: self.token,
                                              RECONNECT_FOR, backoff, max_frame=RECORD_FRAME,
-                                             identity=self.identity)
+                                             identity=self.identity, via=self.via)
                 except LinkError:
                     break
                 self.post(m.Reconnected(link.name or name or "", link.identified is not None,

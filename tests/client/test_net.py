@@ -63,7 +63,7 @@ class Flaky(Link):
 
     @classmethod
     async def open(cls, host, port, name=None, token=None, timeout=10, max_frame=None,
-                   identity=None) -> Link:
+                   identity=None, via=None) -> Link:
         cls.tries.append((trio.current_time(), token))
         if cls.failures:
             cls.failures -= 1

@@ -8,6 +8,7 @@ process when it stops."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import select
@@ -18,6 +19,7 @@ import time
 
 import aiohttp
 import pytest
+import trio
 
 from client import web
 from client.cli import build_parser
@@ -26,6 +28,8 @@ from client.cli import build_parser
 WAIT = 15
 #: Escape sequences (CSI and OSC): what is left of the terminal's output is its text.
 ESCAPES = re.compile(rb"\x1b\[[0-9;?$]*[A-Za-z]|\x1b\][^\x07]*\x07")
+#: A cursor move to row N: the rows a screen is drawn on.
+CURSOR_ROW = re.compile(rb"\x1b\[(\d+);\d+H")
 
 
 class Door:
@@ -117,12 +121,16 @@ async def page(client: aiohttp.ClientSession, door: Door) -> tuple[int, str]:
         return response.status, await response.text()
 
 
-async def session(client: aiohttp.ClientSession, text: str):
+async def session(client: aiohttp.ClientSession, text: str, size: str = "width=100&height=30",
+                  **headers: str):
     """Open the session's websocket as the page's script does: at the address the page
-    names, with the terminal's size, then a resize."""
+    names, from the page's origin (a browser sends it), with the terminal's size, then a
+    resize."""
     found = re.search(r'data-session-websocket-url="([^"]+)"', text)
     assert found, "the page names no websocket"
-    socket = await client.ws_connect(found.group(1) + "?width=100&height=30")
+    origin = re.match(r"ws(s?://[^/]+)", found.group(1))
+    socket = await client.ws_connect(f"{found.group(1)}?{size}",
+                                     headers={"Origin": f"http{origin.group(1)}"} | headers)
     await socket.send_json(["resize", {"width": 100, "height": 30}])
     return socket
 
@@ -294,3 +302,228 @@ def test_a_door_others_reach_serves_one_servers_lobby_only(argv, capsys):
     machine and reach any address from it: refused before anything listens."""
     assert web.main(build_parser().parse_args(["web", *argv])) == 2
     assert capsys.readouterr().err.strip() == f"coup web: {web.OPEN_MENU}"
+
+
+# ------------------------------------------------------------------ hostile browsers
+
+
+def test_a_websocket_from_another_sites_page_is_refused(door):
+    """A page elsewhere opened the websocket, drove the menu, hosted a LAN game on 0.0.0.0
+    and read the screen. A browser always says which page opens a websocket (Origin)."""
+    served = door()
+    ws = f"ws{served.url[4:]}ws?width=80&height=24"
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            for headers in ({"Origin": "http://evil.example"}, {},
+                            {"Origin": served.url.replace("127.0.0.1", "127.0.0.1.evil.example")}):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await client.ws_connect(ws, headers=headers)
+                assert refused.value.status == 403
+            assert not served.sessions()
+
+    asyncio.run(body())
+
+
+def test_the_page_makes_its_urls_from_the_doors_address_not_the_requests_host(door):
+    served = door()
+    hostile = 'evil.example"><script>alert(1)</script>'
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            async with client.get(served.url, headers={"Host": hostile}) as response:
+                return await response.text()
+
+    text = asyncio.run(body())
+    assert "evil" not in text and "<script>alert" not in text
+    assert f'data-session-websocket-url="ws{served.url[4:]}ws"' in text
+
+
+def test_a_huge_terminal_is_clamped_and_a_malformed_message_ends_nothing(door):
+    """A 65535x65535 terminal took a session's process to 3 GB in 45 s."""
+    served = door()
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            _, text = await page(client, served)
+            socket = await session(client, text, size="width=65535&height=65535")
+            await screen_until(socket, b"Join a server")
+            [pid] = served.sessions()
+            assert (_environment(pid)["COLUMNS"], _environment(pid)["ROWS"]) == ("500", "200")
+            await socket.send_json(["resize", {"width": 70000, "height": 70000}])
+            drawn = b""
+            while b"\x1b[200;" not in drawn:  # redrawn to the last row the door allows
+                message = await socket.receive(timeout=WAIT)
+                assert message.type == aiohttp.WSMsgType.BINARY, message
+                drawn += message.data
+            assert max(map(int, CURSOR_ROW.findall(drawn))) == 200
+            for hostile in (["resize", {"width": "x", "height": -5}], ["resize", 7],
+                            ["stdin"], {"stdin": 1}, "not json", ["resize", {"width": "9" * 5000}]):
+                await socket.send_str(hostile if isinstance(hostile, str) else json.dumps(hostile))
+            await socket.send_json(["ping", "still here"])
+            while (reply := await socket.receive(timeout=WAIT)).type == aiohttp.WSMsgType.BINARY:
+                assert max(map(int, CURSOR_ROW.findall(reply.data)), default=0) <= 200
+            assert reply.json() == ["pong", "still here"]
+            await socket.close()
+
+    asyncio.run(body())
+
+
+def test_sessions_from_one_address_are_capped_and_the_rest_still_come_in(door):
+    served = door("--max-per-address", "1")
+    sentence = web.too_many(1)
+
+    async def body():
+        async with aiohttp.ClientSession() as client, aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))) as other:
+            _, text = await page(client, served)
+            first = await session(client, text)
+            await screen_until(first, b"Join a server")
+            assert (await page(client, served))[0] == 503
+            # a door that is not told it is behind a proxy takes no X-Forwarded-For
+            second = await session(client, text, **{"X-Forwarded-For": "203.0.113.9"})
+            assert sentence.encode() in await screen_until(second, sentence.encode())
+            closed = await second.receive(timeout=WAIT)
+            assert (closed.type, closed.data, closed.extra) == (
+                aiohttp.WSMsgType.CLOSE, 1013, sentence)
+            neighbour = await session(other, text)
+            await screen_until(neighbour, b"Join a server")
+            for socket in (first, neighbour):
+                await socket.close()
+
+    asyncio.run(body())
+
+
+@pytest.fixture
+def game_server(tmp_path):
+    """A `coup serve` on loopback sharing a door secret: (its port, the secret's path, the
+    program, whose log lines it collects)."""
+    from tests.server.test_ssh import Program
+
+    secret = str(tmp_path / "door.secret")
+    server = Program(["serve", "--port", "0", "--db", ":memory:", "--door-secret", secret],
+                     dict(os.environ))
+    yield int(server.event("listening")["port"]), secret, server
+    server.stop()
+
+
+def test_behind_a_proxy_the_address_is_the_last_the_proxy_forwarded(door, game_server):
+    port, secret, _ = game_server
+    served = door("--max-per-address", "1", "--behind-proxy", "--public-url",
+                  "https://coup.example.org", "--join", f"127.0.0.1:{port}",
+                  "--door-secret", secret)
+    ws = f"ws{served.url[4:]}ws?width=80&height=24"
+    sentence = web.too_many(1)
+
+    async def connect(client, forwarded: str):
+        return await client.ws_connect(ws, headers={"Origin": "https://coup.example.org",
+                                                    "X-Forwarded-For": forwarded})
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            first = await connect(client, "198.51.100.1, 203.0.113.1")  # the first is a lie
+            await screen_until(first, b"you are")
+            second = await connect(client, "203.0.113.1")
+            assert sentence.encode() in await screen_until(second, sentence.encode())
+            third = await connect(client, "203.0.113.1, 203.0.113.2")
+            await screen_until(third, b"you are")
+            for socket in (first, third):
+                await socket.close()
+
+    asyncio.run(body())
+    assert "refused a session from 203.0.113.1" in served.stop()
+
+
+def test_a_session_without_input_ends_with_a_line(door):
+    served = door("--idle-minutes", "0.02")
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            _, text = await page(client, served)
+            socket = await session(client, text)
+            await screen_until(socket, b"coup: No input for 0.02 minutes; goodbye.")
+            while (closed := await socket.receive(timeout=WAIT)).type == (
+                    aiohttp.WSMsgType.BINARY):
+                pass
+            assert closed.type == aiohttp.WSMsgType.CLOSE
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize("argv", [["--host", "0.0.0.0", "--join", "h:1"],
+                                  ["--host", "::", "--join", "h:1"]])
+def test_a_door_on_every_interface_needs_the_url_browsers_use(argv, capsys):
+    """Its page's URLs are made from the configured address, and 0.0.0.0 is none."""
+    assert web.main(build_parser().parse_args(["web", *argv])) == 2
+    assert capsys.readouterr().err.strip() == f"coup web: {web.WILDCARD_URL}"
+
+
+def test_browsers_at_two_addresses_are_two_addresses_to_the_server(door, game_server):
+    """Every browser reached the server from the door's address: five wrong private codes
+    from one locked every browser out of private tables. The door vouches for each one's
+    address (`via`), and the server counts each there."""
+    from client.net import Link
+    from protocol import CreateTable, Joined
+    from server.lobby import CODE_TRIES
+
+    port, secret, server = game_server
+    served = door("--join", f"127.0.0.1:{port}", "--door-secret", secret)
+
+    async def made_code() -> tuple[Link, str]:
+        host = await Link.open("127.0.0.1", port, "host")
+        await host.send(CreateTable(id=1, options={"seats": 3, "private": True}))
+        while not isinstance(made := await host.receive(), Joined):
+            pass
+        return host, made.code
+
+    async def code(socket, typed: str, answer: bytes) -> None:
+        await socket.send_json(["stdin", "k"])
+        await screen_until(socket, b"The table's code")
+        await socket.send_json(["stdin", typed + "\r"])
+        await screen_until(socket, answer)
+
+    async def body(made: str):
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+                local_addr=("127.0.0.2", 0))) as one, aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(local_addr=("127.0.0.3", 0))) as other:
+            _, text = await page(one, served)
+            guesser, joiner = [await session(client, text) for client in (one, other)]
+            for socket in (guesser, joiner):  # the lobby, its list come: it takes keys
+                await screen_until(socket, b"No public tables yet")
+            for _ in range(CODE_TRIES):
+                await code(guesser, "AAAA-AAAA-AAAA", b"There is no such table.")
+            await code(guesser, made, b"Too many wrong codes")
+            await code(joiner, made, b"(you, a guest)")
+            for socket in (guesser, joiner):
+                await socket.close()
+
+    host, made = trio.run(made_code)
+    try:
+        asyncio.run(body(made))
+    finally:
+        trio.run(host.aclose)
+    server.event("via", address="127.0.0.2")
+
+
+@pytest.mark.parametrize("public_url, origin", [
+    ("https://Coup.Example.org/", "https://coup.example.org"),
+    ("https://coup.example.org:443/play", "https://coup.example.org"),
+    ("http://192.168.1.5:7680", "http://192.168.1.5:7680"),
+    ("https://[2001:db8::1]:8443", "https://[2001:db8::1]:8443"),
+])
+def test_the_origin_of_the_public_url_is_as_a_browser_names_it(public_url, origin):
+    assert web.origins(public_url, "127.0.0.1", 7680) == {origin}
+
+
+def test_on_loopback_every_name_of_loopback_at_the_doors_port_is_its_own():
+    assert web.origins(None, "127.0.0.1", 7680) == {
+        "http://127.0.0.1:7680", "http://localhost:7680", "http://[::1]:7680"}
+    assert web.origins(None, "192.168.1.5", 7680) == {"http://192.168.1.5:7680"}
+
+
+@pytest.mark.parametrize("url", ["coup.example.org", "ftp://coup.example.org",
+                                 "https://coup.example.org:99999", "https://"])
+def test_a_public_url_must_be_an_http_address(url, capsys):
+    argv = ["web", "--join", "h:1", "--public-url", url]
+    assert web.main(build_parser().parse_args(argv)) == 2
+    assert "--public-url" in capsys.readouterr().err

@@ -30,7 +30,7 @@ from protocol import (
 )
 from protocol.messages import (
     Ban, CloseTable, GetLeaderboard, GetProfile, Identified, Identify, Kick, Leaderboard, Message,
-    Mute, Profile,
+    Mute, Profile, Via,
 )
 
 #: Every wire type: what `codec.decode` accepts when a test does not care about direction.
@@ -346,6 +346,8 @@ def one_of_each() -> list[Message]:
         Identify(id=40, key="c0" * 32, nonce="ab" * 32, server_id="5e" * 16,
                  signature="51" * 64),
         Identified(re=40, name="ana", table=TABLE),
+        Via(id=42, address="203.0.113.5", nonce="ab" * 32, server_id="5e" * 16,
+            signature="7f" * 64),
         Ping(id=41),
         Pong(re=41),
         Error(code="table_full", message="Every seat of table t7 is taken.", re=12),

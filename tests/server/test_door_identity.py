@@ -16,11 +16,14 @@ import stat
 
 import pytest
 
-from client.identity import IdentityError, Vouched, vouched
-from protocol import Identify
+from client.identity import IdentityError, Vouched, door_address, vouched
+from protocol import Identify, Join, Via
 from server import ServerConfig
-from server.doorkey import DoorKeyError, load_secret, ssh_key, vouch
+from server.doorkey import DoorKeyError, load_secret, ssh_key, vouch, vouch_address
+from server.lobby import CODE_TRIES
+from tests.server.helpers import eventually
 from tests.server.peer import Peer, new_id
+from tests.server.test_core import create
 from tests.server.test_identity import deal_to
 
 KEY = ssh_key(b"ssh-ed25519 blob of ana's key")
@@ -33,9 +36,10 @@ def secret_path(tmp_path) -> str:
 
 
 @pytest.fixture
-def config(secret_path) -> ServerConfig:
-    return ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                        door_secret=secret_path)
+def config(request, secret_path) -> ServerConfig:
+    marker = request.node.get_closest_marker("server_config")
+    return ServerConfig(**dict(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                               door_secret=secret_path) | (marker.kwargs if marker else {}))
 
 
 def door(secret_path: str, key: str = KEY) -> Vouched:
@@ -148,3 +152,127 @@ async def test_the_clients_link_signs_in_as_the_vouched_identity(server, secret_
     assert link.identified.name == "ana"
     assert [s.player for s in server.lobby.sessions] == [f"key:{KEY}"]
     await link.aclose()
+
+
+# ------------------------------------------------------------------ where a door's player is
+
+
+def via_for(peer: Peer, address: str, proof: str, **changes) -> Via:
+    """The `via` the door's client sends, saying its player is at `address`."""
+    welcome = next(f for f in peer.frames if f["t"] == "welcome")
+    fields = dict(id=new_id(), address=address, nonce=welcome["nonce"],
+                  server_id=welcome["server_id"],
+                  signature=Via.vouched(proof, welcome["server_id"], welcome["nonce"]))
+    return Via(**(fields | changes))
+
+
+async def via(peer: Peer, address: str, proof: str, **changes):
+    """The answer to `via_for(...)`."""
+    return await peer.request(via_for(peer, address, proof, **changes))
+
+
+async def test_door_players_at_other_addresses_are_counted_apart_for_wrong_codes(
+        connect, secret_path):
+    """Everyone through a door reached the server from the door's own address: five wrong
+    codes from one door player locked every door player out of private tables."""
+    secret = load_secret(secret_path)
+    ana, eve, bob = await connect("ana"), await connect("eve"), await connect("bob")
+    for peer, address in ((eve, "203.0.113.5"), (bob, "198.51.100.7")):
+        assert (await via(peer, address, vouch_address(secret, address))).TYPE == "ok"
+    made = await create(ana, seats=3, private=True)
+    for _ in range(CODE_TRIES):
+        assert (await eve.request(Join(id=new_id(), code="AAAA-AAAA-AAAA"))).code == (
+            "no_such_table")
+    assert (await eve.request(Join(id=new_id(), code=made.code))).code == "too_many_attempts"
+    joined = await bob.request(Join(id=new_id(), code=made.code))
+    assert joined.TYPE == "joined"
+
+
+async def test_an_address_claimed_without_the_doors_proof_is_refused_and_changes_nothing(
+        connect, server, secret_path):
+    eve = await connect("eve")
+    forged = vouch_address(b"a guess at the secret".ljust(32, b"!"), "203.0.113.5")
+    answer = await via(eve, "203.0.113.5", forged)
+    assert answer.TYPE == "error" and answer.code == "bad_signature"
+    # another address's proof, another connection's nonce: refused the same way
+    good = vouch_address(load_secret(secret_path), "203.0.113.5")
+    assert (await via(eve, "198.51.100.7", good)).code == "bad_signature"
+    assert (await via(eve, "203.0.113.5", good, nonce="00" * 32)).code == "bad_nonce"
+    assert (await via(eve, "203.0.113.5", good, server_id="00" * 16)).code == "wrong_server"
+    assert [s.address for s in server.sessions] == ["127.0.0.1"]
+    assert dict(server.per_address) == {"127.0.0.1": 1}
+
+
+@pytest.mark.server_config()
+async def test_a_server_without_a_door_secret_takes_no_doors_word_for_an_address(nursery):
+    from server import Server
+
+    server = Server(ServerConfig(port=0))
+    await nursery.start(server.serve)
+    eve = await Peer.connect(server.address[1], "eve")
+    answer = await via(eve, "203.0.113.5", vouch_address(bytes(32), "203.0.113.5"))
+    assert answer.TYPE == "error" and answer.code == "no_door"
+    await eve.aclose()
+
+
+@pytest.mark.server_config(max_per_address=2)
+async def test_connections_per_address_are_counted_at_the_vouched_address(
+        connect, server, secret_path):
+    """The door's own address is no longer charged for its players; the player's is."""
+    secret = load_secret(secret_path)
+    first, second = await connect("ana"), await connect("bea")
+    for peer in (first, second):  # the address in its canonical form, whatever the door's
+        spelled = "2001:db8:0::5"
+        assert (await via(peer, spelled, vouch_address(secret, spelled))).TYPE == "ok"
+    assert dict(server.per_address) == {"2001:db8::/64": 2}
+    third = await connect("cy")  # the door's address has room again
+    await third.send(via_for(third, "2001:db8::5", vouch_address(secret, "2001:db8::5")))
+    bye = await third.expect("bye")
+    assert bye.reason == "too_many_connections"
+    await third.until_closed()
+    await eventually(lambda: dict(server.per_address) == {"2001:db8::/64": 2})
+
+
+@pytest.mark.parametrize("value", ["", "203.0.113.5", "zz" * 32 + ":203.0.113.5",
+                                   "0" * 64 + ":not an address", "0" * 63 + ":10.0.0.1"])
+async def test_the_doors_address_variable_must_be_proof_colon_address(value):
+    with pytest.raises(IdentityError, match="COUP_DOOR_ADDRESS"):
+        door_address(value)
+
+
+async def test_the_clients_link_says_where_its_player_is_then_who(server, secret_path):
+    from client.net import Link
+
+    secret = load_secret(secret_path)
+    where = door_address(f"{vouch_address(secret, '2001:db8::7')}:2001:db8::7")
+    link = await Link.open("127.0.0.1", server.address[1], "ana", identity=door(secret_path),
+                           via=where)
+    assert link.identified.name == "ana"
+    [session] = server.lobby.sessions
+    assert (session.address, session.player) == ("2001:db8::7", f"key:{KEY}")
+    await link.aclose()
+
+
+async def test_an_address_that_is_no_ip_address_is_refused_even_with_a_proof(
+        connect, server, secret_path):
+    """Only a door makes proofs, and a door vouches for peer addresses; still, what the
+    limits count must be an address."""
+    eve = await connect("eve")
+    secret = load_secret(secret_path)
+    answer = await via(eve, "localhost", vouch_address(secret, "localhost"))
+    assert answer.TYPE == "error" and answer.code == "bad_message"
+    await eve.send_map({"t": "via", "id": 9, "address": "1" * 46, "nonce": "ab" * 32,
+                        "server_id": "5e" * 16, "signature": "7f" * 64})
+    assert (await eve.reply(9)).code == "bad_message"
+    assert [s.address for s in server.sessions] == ["127.0.0.1"]
+
+
+async def test_a_ban_on_an_address_holds_through_a_door(connect, server, secret_path):
+    """A door player reaches the server from the door's address; a ban on their own address
+    turns them away once the door says where they are."""
+    server.lobby.moderation.ban("address", "203.0.113.5", 60, "spam", None)
+    eve = await connect("eve")
+    await eve.send(via_for(eve, "203.0.113.5",
+                           vouch_address(load_secret(secret_path), "203.0.113.5")))
+    bye = await eve.expect("bye")
+    assert bye.reason == "banned"

@@ -15,14 +15,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import fcntl
 import hashlib
 import json
 import os
 import re
 import signal
 import stat
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 
@@ -105,10 +108,10 @@ class Site:
         self.programs: list[Program] = []
         # Quick play fills a table with bots at once; every table deals from one seed, so
         # the player of a two-seat table is first to move.
-        server = self.run(["serve", "--port", "0", "--db", ":memory:", "--bot-delay", "0",
-                           "--queue-bot-fill", "0.1", "--seed", SEED,
-                           "--door-secret", self.secret_path])
-        self.server_port = int(server.event("listening")["port"])
+        self.server = self.run(["serve", "--port", "0", "--db", ":memory:", "--bot-delay",
+                                "0", "--queue-bot-fill", "0.1", "--seed", SEED,
+                                "--door-secret", self.secret_path])
+        self.server_port = int(self.server.event("listening")["port"])
         self.door = self.run_door()
         self.tight = self.run_door("--max-sessions", "3", "--max-per-address", "1",
                                    "--connections-per-minute", "3", "--idle-minutes", "0.03")
@@ -422,7 +425,9 @@ async def test_an_ipv6_network_counts_as_one_address():
     mapped into IPv6 counts as that IPv4 address."""
     door = Door(argparse.Namespace(server="127.0.0.1:7700", max_sessions=50,
                                    max_per_address=2, connections_per_minute=20,
-                                   idle_minutes=30), secret=b"s" * 32)
+                                   idle_minutes=30, max_columns=500, max_rows=200,
+                                   max_unauthenticated=3, login_seconds=10),
+                secret=b"s" * 32)
     assert door.admit("2001:db8:1:2::1") is None
     assert door.admit("2001:db8:1:2:ffff::9") is None
     assert door.admit("2001:db8:1:2:abcd::5").startswith("Too many sessions from your")
@@ -483,3 +488,165 @@ async def test_a_key_offered_but_never_signed_for_is_no_ones_identity():
     assert visit.key is not None
     assert visit.get_kbdint_challenge("ana", "", "") is True
     assert visit.key is None
+
+
+# ------------------------------------------------------------------ hostile sessions
+
+
+def pty_size(pid: int) -> tuple[int, int]:
+    """The (columns, rows) of the terminal process `pid` runs on, as it reads them."""
+    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        rows, columns, _, _ = struct.unpack(
+            "HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, bytes(8)))
+    finally:
+        os.close(fd)
+    return columns, rows
+
+
+async def size_becomes(pid: int, wanted: tuple[int, int]) -> None:
+    """Wait until the terminal of `pid` is `wanted` (a resize reaches it in a moment)."""
+    deadline = time.monotonic() + PATIENCE
+    while (seen := pty_size(pid)) != wanted:
+        assert time.monotonic() < deadline, f"the terminal is {seen}, not {wanted}"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_huge_terminal_is_clamped_on_the_first_request_and_every_resize(site):
+    """A 65535x65535 terminal grew its client by ~60 MB/s; a width over 65535 raised. The
+    door gives the client --max-columns x --max-rows at most (500x200), and reads a size
+    of 0 as SSH's "not said": 80 columns, 24 rows."""
+    async def scenario() -> None:
+        async with connect(site.door, "huge", source="127.0.0.71") as conn:
+            screen = await Screen.open(conn, 65535, 65535)
+            session = await asyncio.to_thread(site.door.event, "ssh_session", name="huge")
+            pid = int(session["pid"])
+            await size_becomes(pid, (500, 200))
+            screen.process.change_terminal_size(70000, 0)  # past a PTY's 16 bits
+            await size_becomes(pid, (500, 24))
+            screen.process.change_terminal_size(80, 2**32 - 1)
+            await size_becomes(pid, (80, 200))
+            screen.process.change_terminal_size(120, 40)  # a sane size passes as it is
+            await size_becomes(pid, (120, 40))
+            await screen.until("you are huge")
+        await gone(pid)
+
+    await in_asyncio(scenario)
+
+
+async def test_a_session_closed_by_eof_at_once_ends_in_one_line_without_a_traceback(site):
+    """`ssh -tt host </dev/null`: a terminal and a shell, then end of input at once."""
+    door = site.run_door()
+
+    async def scenario() -> None:
+        async with connect(door, "eve", source="127.0.0.72") as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24),
+                                                encoding=None)
+            process.stdin.write_eof()
+            await asyncio.wait_for(process.wait_closed(), PATIENCE)
+        ended = await asyncio.to_thread(door.event, "ssh_session_ended", name="eve")
+        await gone(int(ended["pid"]))
+
+    await in_asyncio(scenario)
+    await trio.to_thread.run_sync(door.stop)
+    logged = json.dumps(door.lines)
+    assert "Traceback" not in logged and "error" not in {line.get("level") for line in
+                                                         door.lines}, logged
+    assert [line["event"] for line in door.lines].count("ssh_session_ended") == 1
+
+
+@pytest.mark.parametrize("user", ["-x", "--guest", "--help"])
+async def test_a_user_name_that_looks_like_an_option_is_the_players_name(site, user):
+    """`coup join ... --name -x` read the name as an option: the client failed to start,
+    or (--guest) a player with a key would have played as a guest."""
+    async def scenario() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with connect(site.door, user, key, source="127.0.0.73") as conn:
+            screen = await Screen.open(conn)
+            await screen.until(f"you are {user}")
+            assert f"you are {user}, a guest" not in screen.text()
+
+    await in_asyncio(scenario)
+
+
+async def test_a_known_key_under_another_user_name_is_told_the_name_it_plays_as(site):
+    """The server gives a key the name it holds; the player who typed another is told so,
+    rather than finding it out in the lobby's corner."""
+    async def scenario() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with connect(site.door, "lee", key, source="127.0.0.74") as conn:
+            await (await Screen.open(conn)).until("you are lee")
+        async with connect(site.door, "max", key, source="127.0.0.74") as conn:
+            screen = await Screen.open(conn)
+            await screen.until("Your key plays as lee on this server; the name")  # a toast's
+            await screen.until("max was not used.")  # first line, and its second
+            assert "you are lee" in screen.text()
+
+    await in_asyncio(scenario)
+
+
+async def test_connections_that_never_log_in_hold_no_session_and_are_closed_soon(site):
+    """Ten addresses of silent TCP connections kept a 50-session door full for 30 s. A
+    connection counts as a session once it has logged in; one that has not is held in a
+    small count of its own per address, and for --login-seconds only."""
+    door = site.run_door("--max-sessions", "2", "--max-unauthenticated", "3",
+                         "--login-seconds", "2")
+
+    async def scenario() -> list[float]:
+        silent = [await asyncio.open_connection("127.0.0.1", door.port,
+                                                local_addr=("127.0.0.81", 0))
+                  for _ in range(5)]
+        async with connect(door, "uma", source="127.0.0.82") as conn:
+            await (await Screen.open(conn)).until("you are uma")
+        started = time.monotonic()
+        closed = []
+        for reader, writer in silent:
+            while await asyncio.wait_for(reader.read(4096), PATIENCE):
+                pass  # the door's SSH banner, then the end
+            closed.append(time.monotonic() - started)
+            writer.close()
+        return closed
+
+    closed = await in_asyncio(scenario)
+    assert max(closed) < PATIENCE
+    refused = [line for line in door.lines if line.get("event") == "ssh_refused"]
+    assert [line["address"] for line in refused] == ["127.0.0.81"] * 2, refused
+
+
+# ------------------------------------------------------------------ where players are
+
+
+async def test_door_players_at_two_addresses_are_two_addresses_to_the_server(site):
+    """Every door player reached the server from the door's address: five wrong private
+    codes from one locked every door player out of private tables. The door vouches for
+    each player's own address (`via`), and the server counts each there."""
+    from client.net import Link
+    from protocol import CreateTable, Joined
+    from server.lobby import CODE_TRIES
+
+    host = await Link.open("127.0.0.1", site.server_port, "host")
+    await host.send(CreateTable(id=1, options={"seats": 3, "private": True}))
+    while not isinstance(made := await host.receive(), Joined):
+        pass
+
+    async def plain(conn) -> Screen:
+        """A session in plain mode (a dumb terminal): lines typed, lines answered."""
+        screen = Screen(await conn.create_process(term_type="dumb", term_size=(100, 30),
+                                                  encoding=None))
+        await screen.until("Type help for the commands.")
+        return screen
+
+    async def scenario() -> None:
+        async with connect(site.door, "gil", source="127.0.0.91") as one, \
+                connect(site.door, "hob", source="127.0.0.92") as other:
+            guesser, joiner = await plain(one), await plain(other)
+            for _ in range(CODE_TRIES):
+                await guesser.until("no such table", guesser.type("join AAAA-AAAA-AAAA\r"))
+            await guesser.until("Too many wrong codes", guesser.type(f"join {made.code}\r"))
+            await joiner.until("You sit at table", joiner.type(f"join {made.code}\r"))
+
+    try:
+        await in_asyncio(scenario)
+    finally:
+        await host.aclose()
+    assert site.server.event("via", address="127.0.0.92")
