@@ -15,8 +15,9 @@ from protocol import Bye, Error, encode
 
 from . import log
 from .config import ServerConfig
+from .doorkey import sharer
 from .limits import ByteBudget
-from .lobby import Lobby, _address_key
+from .lobby import Lobby
 from .session import Session
 
 
@@ -28,7 +29,7 @@ class Server:
         self.lobby = Lobby(self.config)
         #: Every connection being served, in its handshake or not.
         self.sessions: set[Session] = set()
-        #: Connections by whom they count for (lobby._address_key: an IPv6 host's /64 is
+        #: Connections by whom they count for (doorkey.sharer: an IPv6 host's /64 is
         #: one, as for every limit per address).
         self.per_address: Counter[str] = Counter()
         #: What is waiting to be written to all clients together, in bytes.
@@ -71,7 +72,7 @@ class Server:
             await _turn_away(stream, Bye(reason="server_shutdown",
                                          message="The server is stopping."))
             return
-        key = _address_key(address)
+        key = sharer(address)
         if (len(self.sessions) >= self.config.max_connections
                 or self.per_address[key] >= self.config.max_per_address):
             log.warning("refused_connection", address=address)
@@ -89,12 +90,12 @@ class Server:
             log.error("session_error", session=session.number, error=repr(exc), exc_info=True)
         finally:
             self.sessions.discard(session)
-            self._uncount(_address_key(session.address))
+            self._uncount(sharer(session.address))
 
     def _readdress(self, old: str, new: str) -> bool:
         """A connection from `old` is a door's, for a player at `new`: counted there
         instead, unless `new` has all the connections it may have (False)."""
-        old, new = _address_key(old), _address_key(new)
+        old, new = sharer(old), sharer(new)
         if new != old:
             if self.per_address[new] >= self.config.max_per_address:
                 return False

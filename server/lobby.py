@@ -46,7 +46,7 @@ from protocol.text import printable
 
 from . import history, log
 from .config import ServerConfig
-from .doorkey import load_secret
+from .doorkey import load_secret, sharer
 from .identity import Identities, player_id
 from .limits import TokenBucket
 from .moderation import Ban, Moderation, operator_ids, until_text
@@ -112,7 +112,7 @@ class Lobby:
         #: Who is at each table, and its tokens: what to undo when it closes.
         self._members: dict[Table, set[Session]] = {}
         self._issued: dict[Table, set[str]] = {}
-        #: Tables open by who made them ("address", its _address_key) and ("player", its
+        #: Tables open by who made them ("address", its sharer) and ("player", its
         #: id); whom each table counts for.
         self._made: Counter[tuple[str, str]] = Counter()
         self._makers: dict[Table, tuple[tuple[str, str], ...]] = {}
@@ -291,7 +291,7 @@ class Lobby:
         """Whom a table `session` makes counts for: its address, and its player if it
         identified; Refused(too_many_tables) if either has as many open as it may. One
         connection sits at one table, but one address may hold many connections."""
-        address = ("address", _address_key(session.address))
+        address = ("address", sharer(session.address))
         if self._made[address] >= self.config.tables_per_address:
             raise Refused("too_many_tables", f"Your address has {self._made[address]} tables "
                           f"open, as many as one address may: play at one of them, or join "
@@ -395,7 +395,7 @@ class Lobby:
         if self._turn_away_if_banned(session, player_id(msg.key)):
             return
         new = not self.identities.known(msg.key)
-        made = self._identities_made(_address_key(session.address)) if new else None
+        made = self._identities_made(sharer(session.address)) if new else None
         if made is not None and made.peek() < 1:
             raise Refused("too_many_identities", "Your address has made as many new "
                           "identities as it may this hour: use one you have, or wait.")
@@ -421,7 +421,7 @@ class Lobby:
 
     def _via(self, session: Session, msg) -> None:
         """A door vouches for where the session's player is: every limit per address
-        (`_address_key(session.address)`) counts them there from now on, not at the door."""
+        (`sharer(session.address)`) counts them there from now on, not at the door."""
         address = self.identities.verify_via(msg, session.nonce)
         # A ban on the player's address holds through a door too.
         if session.move_to(address) and not self._turn_away_if_banned(session,
@@ -443,7 +443,7 @@ class Lobby:
     def _by_code(self, session: Session, code: str) -> Table | None:
         """The private table of `code`. Wrong codes are limited per address, and over the
         limit no code is even looked up: guessing must stay hopeless (docs/SERVER.md)."""
-        key = _address_key(session.address)
+        key = sharer(session.address)
         tries = self._tries(key)
         if tries is not None and tries.peek() < 1:
             raise Refused("too_many_attempts", f"Too many wrong codes: try again in "
@@ -479,7 +479,7 @@ class Lobby:
         if len(msg.text) > self.config.lobby_chat_length:
             raise Refused("bad_message", f"A lobby chat line is at most "
                           f"{self.config.lobby_chat_length} characters.")
-        key = _address_key(session.address)
+        key = sharer(session.address)
         own = self._chatters.get(key)
         if own is not None and own.peek() < 1:
             raise Refused("rate_limited", "Your address is chatting too fast in the lobby: "
@@ -526,7 +526,7 @@ class Lobby:
     def _turn_away_if_banned(self, session: Session, player: str | None) -> bool:
         """Close `session` (bye banned) if its address, or `player`, is banned; whether it
         was."""
-        ban = (self.moderation.ban_on("address", _address_key(session.address))
+        ban = (self.moderation.ban_on("address", sharer(session.address))
                or self.moderation.ban_on("key", player))
         if ban is None:
             return False
@@ -555,7 +555,7 @@ class Lobby:
         if kind == "key" and self.moderation.is_operator(value):
             raise Refused("not_allowed", "An operator cannot be banned: take the key out of "
                           "--operators first.")
-        if kind == "address" and msg.minutes and value == _address_key(session.address):
+        if kind == "address" and msg.minutes and value == sharer(session.address):
             raise Refused("not_allowed", "That address is your own: the ban would turn you "
                           "away too.")
         ban, change = self.moderation.ban(kind, value, msg.minutes, msg.reason or "",
@@ -565,7 +565,7 @@ class Lobby:
         if msg.minutes:
             for other in list(self.sessions):
                 if (other.player == value if kind == "key"
-                        else _address_key(other.address) == value):
+                        else sharer(other.address) == value):
                     other.close("banned", _ban_sentence(ban))
         if self.recorder:
             self._nursery.start_soon(self._kept, session, msg.id, change)
@@ -587,14 +587,14 @@ class Lobby:
             except ValueError:
                 raise Refused("bad_message", f"{msg.address!r} is not an IP address.") \
                     from None
-            return "address", _address_key(msg.address)
+            return "address", sharer(msg.address)
         wanted = msg.name.casefold()
         target = next((s for s in self.sessions if s.name.casefold() == wanted), None)
         if target is None:
             raise Refused("no_such_player", f"No one called {msg.name} is connected.")
         if target.player is not None:
             return "key", target.player
-        return "address", _address_key(target.address)
+        return "address", sharer(target.address)
 
     async def _kept(self, session: Session, request_id: int, change) -> None:
         """Answer `ok` to the act `request_id` once the store keeps its `change`."""
@@ -699,17 +699,3 @@ def _per_minute(lines: int) -> TokenBucket:
 def _ban_sentence(ban: Ban) -> str:
     reason = f": {ban.reason}" if ban.reason else "."
     return f"You are banned from this server until {until_text(ban.until)}{reason}"
-
-
-def _address_key(address: str) -> str:
-    """Whom a limit per address counts: the address, or an IPv6 address's /64, which one
-    host is usually given whole."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
