@@ -462,14 +462,15 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
     import os
 
     from engine.record import RecordError, check
-    from protocol.text import shown_in
+    from protocol.text import shown_in, whole_number
 
     from .record_file import load
 
-    if game.isdigit() and not os.path.exists(game):
+    number = whole_number(game, 2**63 - 1)  # SQLite's largest row id
+    if number is not None and not os.path.exists(game):
         store = _store(db, "play")
         try:
-            record = store.record(int(game))
+            record = store.record(number)
         finally:
             store.close()
         if record is None:

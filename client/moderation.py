@@ -13,6 +13,7 @@ ends send the request and show the answer.
 from __future__ import annotations
 
 from protocol import Ban, CloseTable, Kick, Mute
+from protocol.text import whole_number
 
 from .i18n import _, pgettext
 
@@ -78,11 +79,10 @@ def request(command: str, rest: str, request_id: int, table: str | None):
     who, words = words[0], words[1:]
     if command == "kick":
         return Kick(id=request_id, name=who[:32], reason=_reason(words))
-    # ASCII digits only: "²" is a digit to str.isdigit, and int() refuses it.
-    if not words or not (words[0].isascii() and words[0].isdigit()) \
-            or int(words[0]) > MOST_MINUTES:
+    minutes = whole_number(words[0], MOST_MINUTES) if words else None
+    if minutes is None:
         raise CommandError(_("MINUTES is a number from 0 to {most}.").format(most=MOST_MINUTES))
-    minutes, words = int(words[0]), words[1:]
+    words = words[1:]
     if command == "mute":
         return Mute(id=request_id, name=who[:32], minutes=minutes)
     if who.lower().startswith(KEY_PREFIX):

@@ -73,3 +73,14 @@ def shown_in(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value)(shown_in(v) for v in value)
     return value
+
+
+def whole_number(text: str, most: int) -> int | None:
+    """The whole number from 0 to `most` that `text` writes in ASCII digits, or None: a
+    typed line or an argument may be "²" or "٣" (digits to `str.isdigit`, which `int`
+    refuses or reads as another script's), or thousands of digits (more than `int` reads
+    from text)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)):
+        return None
+    value = int(text)
+    return value if value <= most else None

@@ -14,10 +14,15 @@ from collections.abc import Callable
 
 import trio
 
+from protocol.text import whole_number
+
 from ..discovery import Found
 from ..i18n import _
 from ..net import LinkError, parse_address
 from .text import command_names
+
+#: The largest number a typed line names a server by: a larger one is no server's.
+MOST_SERVERS = 9999
 
 
 class Finder:
@@ -109,8 +114,7 @@ class Finder:
             self.say(self._how())
             self.say(_("{list}: the servers found; {quit}: quit").format(
                 list=words["list"], quit=words["quit"]))
-        elif line.isdigit():
-            number = int(line)
+        elif (number := whole_number(line, MOST_SERVERS)) is not None:
             keys = list(self.heard)
             if not 1 <= number <= len(keys):
                 self.say(_("There is no server {number}.").format(number=number))

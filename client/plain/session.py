@@ -30,6 +30,7 @@ from engine.cards import TARGETED
 from protocol import (
     Bye, CreateTable, Join, Leave, ListTables, MoveRequest, Ready, Rematch, Say, Start,
 )
+from protocol.text import whole_number
 from server import StoreError, serve
 
 from ..discovery import Browser, enabled
@@ -47,7 +48,8 @@ from .text import (
 
 #: Seconds left on a decision of ours when the one warning is printed.
 WARNING = 10
-#: Lines kept for `log N`.
+#: Lines kept for `log N`, and the largest number a typed line is read as (a choice,
+#: lines of the log).
 KEPT_LINES = 1000
 #: Errors, sent without `re`, after which the table is no longer ours (as in the app).
 TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed"})
@@ -341,12 +343,12 @@ class Plain:
         if p is None and table is not None and table.pending is not None:
             self.say(_("Waiting for the server to answer your last move."))
             return
-        if line.isdigit():
-            if p is None or not 1 <= int(line) <= len(p.choices):
+        if (number := whole_number(line, KEPT_LINES)) is not None:
+            if p is None or not 1 <= number <= len(p.choices):
                 self.say(_("There is no choice {n} now.").format(n=line))
                 self.ask(again=True)
                 return
-            await self.choose(p.choices[int(line) - 1][1])
+            await self.choose(p.choices[number - 1][1])
             return
         found = matches(line, [label for label, _value in p.choices]) if p else []
         if len(found) == 1:
@@ -431,7 +433,8 @@ class Plain:
         self.say(hand_line(view) if view is not None else _("No game is running."))
 
     async def _log(self, rest: str) -> None:
-        n = int(rest) if rest.isdigit() else 10
+        n = whole_number(rest, KEPT_LINES)
+        n = 10 if n is None else n
         lines = self.lines[-n:] if n else []
         for line in lines or [_("Nothing has happened yet.")]:
             self.say(line)
@@ -456,10 +459,11 @@ class Plain:
     async def _create(self, rest: str) -> None:
         words = rest.split()
         seats = words[0] if words else "4"
-        if not seats.isdigit() or not 2 <= int(seats) <= 10:
+        number = whole_number(seats, 10)
+        if number is None or number < 2:
             self.say(_("SEATS is a number from 2 to 10."))
             return
-        options: dict = {"seats": int(seats)}
+        options: dict = {"seats": number}
         if len(words) > 1:
             if not known(words[1]):
                 self.say(error_text("unknown_strategy"))

@@ -111,6 +111,15 @@ def test_replay_refuses_a_hostile_file_in_one_line(tmp_path, content, says, caps
     assert says in refused(["replay", str(path)], capsys)
 
 
+@pytest.mark.parametrize("game", ["\u00b2", "9" * 5000], ids=["superscript", "5000 digits"])
+def test_replay_of_a_game_number_that_is_no_number_is_one_line(tmp_path, monkeypatch, game,
+                                                                capsys):
+    """Digits to str.isdigit that int() refuses ("²"), or too many for it to read, were
+    taken for a game's number in the store and raised."""
+    monkeypatch.chdir(tmp_path)  # no file of that name is there
+    assert "cannot be read" in refused(["replay", game], capsys)
+
+
 def _sparse(tmp_path) -> str:
     path = tmp_path / "huge"
     with open(path, "wb") as file:

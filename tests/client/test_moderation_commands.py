@@ -29,6 +29,7 @@ def test_each_command_makes_its_request():
     ("mute", "eve 525601", None), ("ban", "eve 1e9", None), ("ban", "key:abc 5", None),
     ("ban", "ip:x 5", None), ("ban", "ip:" + "1" * 46 + " 5", None), ("close", "", None),
     ("mute", "eve ²", None),  # a digit to str.isdigit, and no number to int
+    ("mute", "eve " + "9" * 5000, None),  # more digits than int() reads from text
 ])
 def test_a_mistyped_command_is_a_sentence(command, rest, table):
     with pytest.raises(CommandError):

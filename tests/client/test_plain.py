@@ -21,6 +21,7 @@ import trio
 
 from client.cli import _plain
 from client.i18n import _, pgettext, set_language
+from client.plain.finder import Finder
 from server import ServerConfig
 from server.table import Table
 from tests.client.transcript import Transcript, choices_of
@@ -169,6 +170,27 @@ def test_a_whole_game_in_english_with_every_dialog_and_the_commands():
         t.close()
 
 
+#: Typed lines that look like numbers to str.isdigit and are none that int() takes, or are
+#: one longer than int() reads from text: each was a traceback that ended plain mode.
+NOT_NUMBERS = ["\u00b2", "1\u00b2", "\u0663", "9" * 5000]
+
+
+def test_a_typed_number_that_is_no_number_is_told_not_raised():
+    t = practice("en", "--plain")
+    try:
+        first = t.prompt()
+        for typed in NOT_NUMBERS:
+            t.send(typed)
+            assert t.line().endswith("is neither a choice nor a command: type help for the "
+                                     "commands.")
+            assert choices_of(t.line()) == first
+            t.send(f"log {typed}")
+            t.until("Nothing has happened yet.")
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
+
+
 def test_leaving_a_game_going_on_is_confirmed_by_the_same_word_again():
     t = practice("pt_BR", "--plain")
     try:
@@ -261,6 +283,17 @@ def test_join_with_no_address_takes_one_typed(clocked_server):
         leaves_cleanly(t, "quit")
     finally:
         t.close()
+
+
+@pytest.mark.parametrize("typed", NOT_NUMBERS, ids=["²", "1²", "٣", "5000 digits"])
+def test_a_typed_server_number_that_is_no_number_is_taken_as_an_address(typed):
+    """The finder read "²" as a server's number and raised; it is no number, so it is
+    what the player typed for an address (whether any host has that name is the
+    connection's to find)."""
+    said: list[str] = []
+    finder = Finder(said.append, None)
+    finder.typed(typed, None)
+    assert said == [] and finder.where is not None and finder.where[0] == typed
 
 
 def test_plain_mode_is_chosen_for_a_dumb_terminal_but_not_for_the_browser_door(monkeypatch):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.text import name_or_none, printable, shown, shown_in
+from protocol.text import name_or_none, printable, shown, shown_in, whole_number
 
 #: What a stranger puts in a name or a line: a title, a cleared screen, a clipboard write
 #: (OSC 52), a bell, a carriage return over the line, C1's CSI, DEL, bidi overrides and
@@ -60,3 +60,12 @@ def test_names_that_are_not_printable_or_blank_are_refused(name):
 def test_a_name_is_trimmed():
     assert name_or_none("  Ana's den ") == "Ana's den"
     assert printable(shown(HOSTILE))
+
+
+@pytest.mark.parametrize("text, most, number", [
+    ("0", 10, 0), ("10", 10, 10), ("07", 10, 7), ("007", 10, None), ("11", 10, None), ("", 10, None),
+    ("-1", 10, None), ("1.0", 10, None), (" 1", 10, None), ("\u00b2", 10, None),
+    ("\u0663", 10, None), ("9" * 5000, 10**6, None), ("1" * 7, 10**6, None),
+])
+def test_a_whole_number_is_ascii_digits_within_its_bound(text, most, number):
+    assert whole_number(text, most) == number
