@@ -1,8 +1,9 @@
 """The player's identity: an Ed25519 key pair, made on first use and kept in a file.
 
 The file is the private key in PEM (PKCS #8, unencrypted), readable and writable by its owner
-only (0600; a file others can read is used with a warning, as ssh warns of one): by default `identity.pem` in the user's config directory, or any file named with
-`--identity` (one per bot, say). The public key (hex) is who the player is on every server;
+only (0600; a file others can read is used with a warning, as ssh warns of one): by default
+`identity.pem` in the user's config directory, or any file named with `--identity` (one per
+bot, say). The public key (hex) is who the player is on every server;
 the private key never leaves this module but as signatures: `sign` answers a server's
 welcome with a signature bound to that server's id and that connection's nonce, so it opens
 no other connection and no other server. The crypto is the `cryptography` package's.

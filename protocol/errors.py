@@ -21,7 +21,8 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
     "rate_limited": (False, "too many messages, or chat lines (from the connection, its address "
                             "or the whole lobby); slow down (too many messages end the "
                             "connection)"),
-    "too_many_connections": (True, "the server, or your address, has all the connections it allows"),
+    "too_many_connections": (True, "the server, or your address, has all the connections it "
+                                   "allows"),
     "idle_timeout": (True, "nothing was heard for too long (pings unanswered)"),
     "slow_consumer": (True, "the client did not read its messages fast enough"),
     "server_shutdown": (True, "the server is stopping"),

@@ -11,8 +11,9 @@ Only finished games are ever told: the store's readers return nothing else, and 
 play is answered as unknown (and never cached), so its seed and moves (which decide and
 show hidden cards, R11) stay on the server. A private table's games are told to the
 identities that played them, and to no one else: to others they are unknown, in lists,
-profiles and records alike (the operator's `coup export` reads the file itself). A request that fails, whatever the reason, is
-logged and answered with an error; it never ends the session, nor the server.
+profiles and records alike (the operator's `coup export` reads the file itself). A request
+that fails, whatever the reason, is logged and answered with an error; it never ends the
+session, nor the server.
 """
 
 from __future__ import annotations

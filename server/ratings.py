@@ -13,8 +13,8 @@ rated players changes nothing.
 
 A table's rated game counts only between people: at least two distinct identities seated at
 the start (else it is played unrated, and said so), each of whom took MIN_TURNS turns of
-their own or was exiled in play before then (the server's --rated-min-turns, 2 by default). A game of someone who joined and left at once
-moves no rating.
+their own or was exiled in play before then (the server's --rated-min-turns, 2 by
+default). A game of someone who joined and left at once moves no rating.
 
 The leaderboard orders players by their ordinal, mu - 3 sigma: what the model is fairly sure
 a player is at least, so a newcomer with one lucky win does not top it.

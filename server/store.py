@@ -9,8 +9,8 @@ each use a connection of their own, which WAL mode lets read while the writer wr
 Play is append-only: a game's row is written when it starts and completed when it ends, and
 each accepted move, forfeit and bot take-over is a row of its own, never rewritten. A table's
 own row (its seats, whose names and tokens change before and between games) is updated.
-Reconnect tokens and private codes are kept only as hashes; seeds, which decide every hidden card, are why the
-file is created readable by its owner only (0600).
+Reconnect tokens and private codes are kept only as hashes; seeds, which decide every hidden
+card, are why the file is created readable by its owner only (0600).
 
 The schema's version is SQLite's `user_version`; MIGRATIONS[n] brings a file from version
 n - 1 to n, so a file of any earlier version is brought up to date when opened, and a file
