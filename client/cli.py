@@ -150,6 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "--games games a line, printed as two matrices of win rates")
     arena.add_argument("--json", action="store_true",
                        help="print the win rates as JSON instead of a table")
+    key = sub.add_parser(
+        "key", help="print the key servers know you by",
+        description="Print your identity's public key as servers know it (key:HEX, as their "
+        "logs show it): what an operator is named by, coup serve --operators KEY. The key is "
+        "made on first use, as every client makes it.")
+    key.add_argument("--identity", metavar="FILE", help=identity)
     export = sub.add_parser(
         "export", help="print the records of finished games, one JSON line each",
         description="Print the record of every finished game in a store, oldest first, one "
@@ -213,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         return _bot(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "key":
+        return _key(args)
     if args.command == "position" and args.bot is not None:
         return _position_move(args)
     if args.command == "arena":
@@ -363,6 +371,18 @@ def _plain(args) -> bool:
     if "TEXTUAL_DRIVER" in os.environ:
         return False
     return not (sys.stdin.isatty() and sys.stdout.isatty())
+
+
+def _key(args) -> int:
+    """`coup key`: the identity's public key, as servers name it."""
+    from .identity import IdentityError, load
+
+    try:
+        print(f"key:{load(args.identity).key}")
+    except IdentityError as exc:
+        print(f"coup key: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _identity(args):

@@ -189,3 +189,17 @@ def test_a_door_variable_that_is_no_identity_is_one_line_and_exit_2(monkeypatch,
     assert main(["join", "127.0.0.1:1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "COUP_DOOR_IDENTITY is not <key>:<proof>" in err
+
+
+def test_coup_key_prints_the_key_a_server_knows_the_player_by(tmp_path, capsys):
+    """A server's operators are named by key (coup serve --operators): `coup key` prints
+    the player's, in the form the flag takes and the server's log shows, making it on first
+    use as every client does; a file that is no key is one line and status 2."""
+    path = tmp_path / "me.pem"
+    assert main(["key", "--identity", str(path)]) == 0
+    assert capsys.readouterr().out == f"key:{load(str(path)).key}\n"
+    (tmp_path / "notes.txt").write_text("not a key\n")
+    assert main(["key", "--identity", str(tmp_path / "notes.txt")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("coup key: ") and "is not a coup identity" in err
+    assert err.count("\n") == 1
