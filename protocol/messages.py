@@ -90,7 +90,7 @@ TABLE_SUMMARY = Map((
     Field("seats", List(SEAT_INFO, 10)),
     Field("spectators", Int(0, 10_000)),
     Field("creator", Nullable(NAME)),
-    Field("creator_seat", Nullable(SEAT), False),
+    Field("creator_seat", SEAT, False),
     Field("code", TABLE_ID, False),
     Field("game", GAME_ID, False),
     Field("game_rated", Bool(), False),

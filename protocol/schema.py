@@ -196,9 +196,13 @@ class _Generator:
                           self.fail(prefix + f.name, "is required", indent + 1),
                           f"{pad}{seen} += 1"]
                 lines += self.check(f.spec, x, prefix + f.name, indent)
-            else:  # an optional field sent as nil is the same as an absent one
+            elif self.strict:  # a sender leaves an optional field out rather than send nil
+                lines += [f"{pad}if {x} is not _MISSING:",
+                          f"{pad}    {seen} += 1"]
+                lines += self.check(f.spec, x, prefix + f.name, indent + 1)
+            else:  # a receiver takes an optional field sent as nil for an absent one
                 lines += [f"{pad}if {x} is None and {f.name!r} in {var}:",
-                          f"{pad}    {seen} += 1" if self.strict else f"{pad}    del {var}[{f.name!r}]",
+                          f"{pad}    del {var}[{f.name!r}]",
                           f"{pad}elif {x} is not _MISSING:",
                           f"{pad}    {seen} += 1"]
                 lines += self.check(f.spec, x, prefix + f.name, indent + 1)

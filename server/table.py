@@ -273,8 +273,9 @@ class Table:
             "seats": [s.info() for s in self.seats],
             "spectators": len(self.spectators),
             "creator": self.creator_seat.name if self.creator_seat else None,
-            "creator_seat": self.creator_seat.index if self.creator_seat else None,
         }
+        if self.creator_seat is not None:  # absent once the creator has left (PROTOCOL.md)
+            info["creator_seat"] = self.creator_seat.index
         if self.game_id is not None:
             info["game"] = self.game_id
         if self.game is not None:

@@ -26,8 +26,8 @@ from protocol import (
 )
 from protocol.codec import CLIENT_SENDS, SERVER_SENDS
 from protocol.messages import (
-    Chat, CreateTable, Error, Hello, Join, Message, MoveRequest, Ping, Ready, Say, Update,
-    Welcome, wire_spec,
+    Chat, CreateTable, Error, Hello, Join, Message, MoveRequest, Ping, Ready, Say, TableInfo,
+    Tables, Update, Welcome, wire_spec,
 )
 from protocol.schema import (
     Bool, Enum, Float, Int, Invalid, List, Map, Nullable, OneOf, Str, compile_spec,
@@ -35,7 +35,7 @@ from protocol.schema import (
 
 from .helpers import (
     ACCEPT_ALL, get_all_messages, large_update, mid_game_update, one_of_each, open_pair,
-    table_options, variants,
+    table_options, table_summary, variants,
 )
 
 Path = tuple[str | int, ...]
@@ -537,6 +537,10 @@ def _bad_view_update() -> Update:
         lambda: MoveRequest(id=1, state_id=0, move={"kind": "coup", "target": 2.0}),
         _bad_view_update,
         lambda: Update(table="t7", view={}, events=[], deadlines=[]),
+        # The spec types creator_seat `int 0..9`, left out once the creator has gone:
+        # senders leave out an optional field rather than send nil.
+        lambda: TableInfo(info=table_summary() | {"creator_seat": None}),
+        lambda: Tables(tables=[table_summary() | {"game": None}]),
     ],
 )
 def test_encoding_an_invalid_message_is_a_local_bad_message(make: Any) -> None:

@@ -12,6 +12,7 @@ the game's last 200.
 
 from __future__ import annotations
 
+import copy
 import random
 
 import msgpack
@@ -19,7 +20,10 @@ import pytest
 import trio
 
 from engine import CHARACTERS, Game, visible_to
-from protocol import MAX_EARLIER_EVENTS, CreateTable, Join, Ready, Start
+from protocol import (
+    BY_TYPE, MAX_EARLIER_EVENTS, CreateTable, Join, Leave, ListTables, Ready, Start,
+)
+from protocol.codec import _STRICT as STRICT
 from tests.server.peer import new_id
 
 PRIVATE = {"drew", "kept", "picked"}
@@ -213,3 +217,30 @@ async def test_every_kind_of_secret_was_scanned(connect, server):
                     kinds |= {e["kind"] for e in frame.get("events", [])}
             await peer.aclose()
     assert wanted_kinds <= kinds and wanted_phases <= phases
+
+
+async def test_no_frame_sends_nil_where_the_spec_leaves_a_field_out(connect, server):
+    """PROTOCOL.md: senders leave out an optional field rather than send nil, and
+    `creator_seat` is absent once the creator has left a game that started. Every frame
+    the players and a lobby watcher received, as the server packed it, meets the codec's
+    strict spec (nil only where the spec allows it), and the table's info after the
+    creator left says no creator seat at all."""
+    ana, bruno, watcher = [await connect(name) for name in ("ana", "bruno", "watcher")]
+    await watcher.request(ListTables(id=new_id()))
+    table = (await ana.request(CreateTable(id=new_id(), options={
+        "seats": 3, "bots": "random"}))).table
+    assert (await bruno.request(Join(id=new_id(), table=table))).TYPE == "joined"
+    await bruno.request(Ready(id=new_id()))
+    assert (await ana.request(Start(id=new_id()))).TYPE == "ok"
+    await bruno.expect("snapshot")
+    assert (await ana.request(Leave(id=new_id()))).TYPE == "ok"
+    info = (await bruno.expect("table", where=lambda m: m.info["creator"] is None)).info
+    assert "creator_seat" not in info
+    await watcher.expect("tables", where=lambda m: any(
+        t["table"] == table and t["creator"] is None for t in m.tables))
+    scanned = 0
+    for peer in (ana, bruno, watcher):
+        for frame in peer.frames:
+            STRICT[BY_TYPE[frame["t"]]](copy.deepcopy(frame))
+            scanned += 1
+    assert scanned > 10
