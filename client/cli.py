@@ -165,6 +165,16 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--since", type=_since, metavar="DATE",
                         help="only the games that finished at or after DATE: YYYY-MM-DD or an "
                         "ISO 8601 time, in UTC unless it names its offset")
+    backup = sub.add_parser(
+        "backup", help="copy a server's store, while it runs",
+        description="Copy a store to DEST as it is at one moment, without stopping the server "
+        "that writes it (SQLite's online backup); the copy is readable by you alone, as the "
+        "store. To restore, stop the server and copy the backup over the store "
+        "(docs/SERVER.md, Backups).")
+    backup.add_argument("dest", metavar="DEST", help="the file to write")
+    backup.add_argument("--db", metavar="PATH",
+                        help="the store to copy (default: coup serve's, in your data directory)")
+    backup.add_argument("--force", action="store_true", help="replace DEST if it exists")
     replay = sub.add_parser(
         "replay", help="step through a finished game", parents=[client],
         description="Step through a finished game, move by move, with every card face up or "
@@ -219,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         return _bot(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "backup":
+        return _backup(args)
     if args.command == "key":
         return _key(args)
     if args.command == "position" and args.bot is not None:
@@ -449,6 +461,26 @@ def _export(args) -> int:
     try:
         for record in store.export(args.since):
             print(_json_line(record))
+    finally:
+        store.close()
+    return 0
+
+
+def _backup(args) -> int:
+    """`coup backup`: a consistent copy of a store, taken while its server runs."""
+    from protocol.text import shown
+    from server import StoreError
+
+    try:
+        store = _store(args.db, "server")
+    except Refused as exc:
+        print(f"coup backup: {exc}", file=sys.stderr)
+        return 2
+    try:
+        store.backup(args.dest, args.force)
+    except StoreError as exc:
+        print(f"coup backup: {shown(str(exc))}", file=sys.stderr)
+        return 2
     finally:
         store.close()
     return 0

@@ -118,3 +118,11 @@ class ServerConfig:
                              "finished game, so that a restarted server resumes its tables "
                              "(coup serve: server.db in the user's data directory); :memory: "
                              "keeps nothing", str)
+    backup_dir: str | None = setting(None, "a folder where the server copies its store every "
+                                     "--backup-every hours while it plays (as coup backup "
+                                     "does), keeping the newest --backup-keep; none: no "
+                                     "scheduled backups", str)
+    backup_every: float = setting(24.0, "hours between two scheduled backups (--backup-dir), "
+                                  "counted from the newest one in the folder")
+    backup_keep: int = setting(7, "scheduled backups to keep in --backup-dir: older ones are "
+                               "removed")

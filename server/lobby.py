@@ -44,7 +44,7 @@ from protocol import (
 from protocol.messages import NAME
 from protocol.text import printable
 
-from . import history, log
+from . import backups, history, log
 from .config import ServerConfig
 from .doorkey import load_secret, sharer
 from .identity import Identities, player_id
@@ -146,6 +146,8 @@ class Lobby:
                 nursery.start_soon(self.quick.run)
                 if self.recorder:
                     await nursery.start(self.recorder.run)
+                    if self.config.backup_dir:
+                        nursery.start_soon(backups.run, self.recorder.store, self.config)
                     kept = self.recorder.store.open_tables()
                     if self.config.forget_tables:
                         await self.recorder.commit(

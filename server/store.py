@@ -26,6 +26,7 @@ import os
 import re
 import secrets
 import sqlite3
+import tempfile
 from typing import Iterator, Sequence
 
 import platformdirs
@@ -435,6 +436,48 @@ class Store:
             raise StoreError(_why(exc)) from exc
         return value
 
+    # ------------------------------------------------------------------ backing up
+
+    def backup(self, dest: str, force: bool = False) -> None:
+        """Copy the store to `dest` as it is at one moment, while a server may be writing
+        it (SQLite's online backup, from a reader: in WAL mode it holds the writer up for
+        nothing). The copy is made 0600 beside `dest` and checked, then put in place: an
+        existing `dest` is refused unless `force`, and the store itself always is."""
+        if os.path.exists(dest) and os.path.samefile(dest, self.path):
+            raise StoreError(f"cannot back up to {dest}: it is the store itself")
+        if not force and os.path.lexists(dest):
+            raise StoreError(f"cannot back up to {dest}: it exists (--force replaces it)")
+        part = None
+        try:
+            fd, part = tempfile.mkstemp(prefix=".coup-backup-", suffix=".part",
+                                        dir=os.path.dirname(os.path.abspath(dest)))
+            os.close(fd)  # mkstemp made it 0600, as the store
+            source, target = self._reader(), sqlite3.connect(part, isolation_level=None)
+            try:
+                # One step: the copy is the one moment the read began at; steps would start
+                # over at each of the server's writes.
+                source.backup(target)
+                problem = target.execute("PRAGMA quick_check").fetchone()[0]
+                if problem != "ok":
+                    raise sqlite3.DatabaseError(f"the copy fails its check: {problem}")
+            finally:
+                target.close()
+                source.close()
+            _fsync(part)
+            if force:
+                os.replace(part, dest)
+            else:  # a link is never made over a file that came meanwhile
+                os.link(part, dest)
+            _fsync(os.path.dirname(os.path.abspath(dest)))
+        except FileExistsError:
+            raise StoreError(f"cannot back up to {dest}: it exists (--force replaces it)") \
+                from None
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot back up to {dest}: {_why(exc)}") from exc
+        finally:
+            if part is not None and os.path.lexists(part):
+                os.unlink(part)
+
     # ------------------------------------------------------------------ reading
 
     def identities(self) -> list[tuple[str, str]]:
@@ -661,6 +704,15 @@ def _lock(path: str):
         lock.close()
         raise StoreError(f"cannot use {path}: another coup server is using it") from None
     return lock
+
+
+def _fsync(path: str) -> None:
+    """Have `path` (a file, or a folder's names) on the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _why(exc: BaseException) -> str:
