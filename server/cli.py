@@ -13,7 +13,7 @@ import trio
 from engine.position import PositionError
 from protocol.text import shown
 
-from . import backups, log
+from . import backups, log, retention
 from .app import Server
 from .config import ServerConfig
 from .doorkey import DoorKeyError, default_secret_path
@@ -76,13 +76,14 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"coup serve: --operators: {exc}", file=sys.stderr)
         return 2
-    if config.backup_dir:
-        try:
+    try:
+        retention.check(config)
+        if config.backup_dir:
             backups.check(config)
-        except ValueError as exc:
-            flag, text = exc.args
-            print(f"coup serve: {flag}: {text}", file=sys.stderr)
-            return 2
+    except ValueError as exc:
+        flag, text = exc.args
+        print(f"coup serve: {flag}: {text}", file=sys.stderr)
+        return 2
     if config.announce:
         from .announce import addresses  # zeroconf, only for a server that announces
 

@@ -118,6 +118,12 @@ class ServerConfig:
                              "finished game, so that a restarted server resumes its tables "
                              "(coup serve: server.db in the user's data directory); :memory: "
                              "keeps nothing", str)
+    keep_guest_games: float = setting(30.0, "days the store keeps a finished unrated game in "
+                                      "which no identified player sat (guests and bots), "
+                                      "once its table has closed; 0: forever")
+    keep_games: float = setting(0.0, "days the store keeps every finished game, rated and "
+                                "identified players' included, once its table has closed; "
+                                "0: forever")
     backup_dir: str | None = setting(None, "a folder where the server copies its store every "
                                      "--backup-every hours while it plays (as coup backup "
                                      "does), keeping the newest --backup-keep; none: no "

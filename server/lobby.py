@@ -44,7 +44,7 @@ from protocol import (
 from protocol.messages import NAME
 from protocol.text import printable
 
-from . import backups, history, log
+from . import backups, history, log, retention
 from .config import ServerConfig
 from .doorkey import load_secret, sharer
 from .identity import Identities, player_id
@@ -151,7 +151,9 @@ class Lobby:
                     kept = self.recorder.store.open_tables()
                     if self.config.forget_tables:
                         await self.recorder.commit(
-                            [("table_closed", (time.time(), saved["row"])) for saved in kept])
+                            [change for saved in kept for change in (
+                                ("table_closed", (time.time(), saved["row"])),
+                                ("table_gone", (saved["row"], saved["row"])))])
                         kept = []
                     for saved in kept:
                         try:
@@ -159,6 +161,7 @@ class Lobby:
                         except Exception as exc:  # noqa: BLE001 — one bad table, not all
                             log.error("table_not_resumed", table=saved["id"],
                                       error=repr(exc), exc_info=True)
+                    nursery.start_soon(retention.run, self.recorder, self.config)
                 task_status.started()
         finally:
             if self.recorder:

@@ -193,6 +193,10 @@ CHANGES: dict[str, str] = {
              "VALUES (?, ?, ?, ?, ?, ?, ?)",
     "table_state": "UPDATE tables SET options = ?, state = ? WHERE row = ?",
     "table_closed": "UPDATE tables SET closed = ? WHERE row = ?",
+    # A table that closed with no game played leaves nothing (a fuzz of ten minutes left
+    # 8,351 rows); written at its creation all the same, so a waiting table survives a kill.
+    "table_gone": "DELETE FROM tables WHERE row = ? AND NOT EXISTS "
+                  "(SELECT 1 FROM games WHERE table_row = ?)",
     "game": "INSERT INTO games (id, table_row, number, options, seed, players, started, rated) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     "player": "INSERT INTO game_players (game, seat, name, player) VALUES (?, ?, ?, ?)",
@@ -212,6 +216,9 @@ CHANGES: dict[str, str] = {
 #: ratings of a finished rated game's players by its finishing order of seats and the seat
 #: credited with the win (server/ratings.py), in the transaction with its result.
 
+#: And ("prune", (now, guest_days, all_days, most)) removes up to `most` finished games of
+#: closed tables (see Store._prune) and the closed tables it leaves without a game.
+
 #: A player's rating written over its last.
 RATING = ("INSERT INTO ratings (player, name, mu, sigma, games, wins, updated) "
           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player) DO UPDATE SET name = excluded.name, "
@@ -226,7 +233,10 @@ Change = tuple[str, tuple]
 #: game's moves after the game, the ratings after the result that moves them). Changes of
 #: one kind keep their order.
 ORDER = ("table", "game", "player", "identity", "move", "takeover", "table_state", "result",
-         "table_closed", "rate", "ban")
+         "table_closed", "table_gone", "rate", "ban", "prune")
+
+#: Seconds in a day, as the keep policies count them.
+DAY = 86400.0
 
 #: The most parameters a statement may take in any SQLite (999 before 3.32).
 MOST_PARAMETERS = 999
@@ -379,9 +389,10 @@ class Store:
                 for name, changed in kinds.items():
                     if not changed:
                         continue
-                    if name == "rate":
+                    if name in ("rate", "prune"):
+                        special = self._rate if name == "rate" else self._prune
                         for params in changed:
-                            self._rate(conn, *params)
+                            special(conn, *params)
                         continue
                     rows = [tuple(_json(p) for p in params) for params in changed]
                     statement = CHANGES[name]
@@ -422,6 +433,41 @@ class Store:
                               f"player IN ({','.join('?' * len(names))})", tuple(names))}
         for player, r in ratings.rate(known, players, order, winner).items():
             conn.execute(RATING, (player, names[player], r.mu, r.sigma, r.games, r.wins, when))
+
+    @staticmethod
+    def _prune(conn: sqlite3.Connection, now: float, guest_days: float, all_days: float,
+               most: int) -> None:
+        """Remove up to `most` finished games of closed tables, oldest first: those that
+        finished over `guest_days` before `now`, unrated, where no identified player sat
+        (guests' and bots'), and if `all_days`, every one that finished over `all_days`
+        before; 0 days keeps them forever. Then the closed tables left with no game. An
+        open table's games stay (a resumed table replays its last), and the newest game."""
+        kinds = []
+        if guest_days > 0:
+            kinds.append("(g.finished < ? AND NOT g.rated AND NOT EXISTS (SELECT 1 FROM "
+                         "game_players p WHERE p.game = g.id AND p.player GLOB 'key:*'))")
+        if all_days > 0:
+            kinds.append("g.finished < ?")
+        if not kinds:
+            return
+        cutoffs = [now - days * DAY for days in (guest_days, all_days) if days > 0]
+        # The newest game stays whatever its age: ids are given from past it when the file
+        # is opened, and a game's id is how its record is asked for, so none is given twice.
+        found = conn.execute(
+            "SELECT g.id, g.table_row FROM games g JOIN tables t ON t.row = g.table_row "
+            f"WHERE g.finished IS NOT NULL AND t.closed IS NOT NULL AND ({' OR '.join(kinds)}) "
+            "AND g.id < (SELECT max(id) FROM games) ORDER BY g.id LIMIT ?",
+            (*cutoffs, most)).fetchall()
+        if not found:
+            return
+        ids = [game for game, _ in found]
+        marks = ",".join("?" * len(ids))
+        for table in ("moves", "takeovers", "game_players"):
+            conn.execute(f"DELETE FROM {table} WHERE game IN ({marks})", ids)
+        conn.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+        rows = sorted({row for _, row in found})
+        conn.execute(f"DELETE FROM tables WHERE row IN ({','.join('?' * len(rows))}) AND NOT "
+                     "EXISTS (SELECT 1 FROM games WHERE table_row = tables.row)", rows)
 
     def server_id(self) -> str:
         """This server's id (16 random bytes as hex), made and kept the first time it is

@@ -375,7 +375,8 @@ class Table:
                     self._tell_changes()
                     await self._commit()
             if self.recorder:  # it closed by itself (not a server that stops): for good
-                await self.recorder.commit([("table_closed", (time.time(), self.row))])
+                await self.recorder.commit([("table_closed", (time.time(), self.row)),
+                                            ("table_gone", (self.row, self.row))])
         finally:
             self.closed = True
             self._inbox_send.close()

@@ -413,7 +413,7 @@ async def test_a_run_of_updates_leaves_each_row_as_its_last_change_left_it(db):
 async def test_every_kind_of_change_has_its_place_in_a_write():
     from server.store import ORDER
 
-    assert sorted(ORDER) == sorted([*CHANGES, "rate"])
+    assert sorted(ORDER) == sorted([*CHANGES, "rate", "prune"])
 
 
 async def test_a_table_waits_for_room_while_the_recorders_queue_is_full(db):
