@@ -188,8 +188,10 @@ class CoupApp(App):
             self.net.connect("127.0.0.1", self.servers["lan"], name)
             return
         self._starting = "lan"
+        # The games hosted here are kept for good with the host's own (see practice_server).
         self.net.start_server(ServerConfig(host="0.0.0.0", port=port, db=default_path("play"),
-                                           forget_tables=True, announce=announce))
+                                           forget_tables=True, announce=announce,
+                                           keep_guest_games=0))
 
     def join_server(self, host: str, port: int, name: str) -> None:
         self._then = "lobby"

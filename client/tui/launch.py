@@ -73,10 +73,11 @@ class Launch:
 def practice_server(launch: Launch) -> ServerConfig:
     """The server `coup play` starts in the client: on loopback, dealing from the launch's
     seed (or from its position: then no game is kept), its bots pausing as the launch says,
-    its games kept with the player's own."""
+    its games kept with the player's own, for good (a guest's among them: they are the
+    player's history, not a public server's load)."""
     return ServerConfig(host="127.0.0.1", port=0, seed=launch.seed, bot_delay=launch.bot_delay,
                         db=None if launch.position else default_path("play"),
-                        forget_tables=True, position=launch.position)
+                        forget_tables=True, position=launch.position, keep_guest_games=0)
 
 
 def practice_table(launch: Launch) -> dict:
