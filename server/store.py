@@ -453,11 +453,12 @@ class Store:
         cutoffs = [now - days * DAY for days in (guest_days, all_days) if days > 0]
         # The newest game stays whatever its age: ids are given from past it when the file
         # is opened, and a game's id is how its record is asked for, so none is given twice.
+        # `finished < latest cutoff` walks index games_finished over the old games only.
         found = conn.execute(
             "SELECT g.id, g.table_row FROM games g JOIN tables t ON t.row = g.table_row "
-            f"WHERE g.finished IS NOT NULL AND t.closed IS NOT NULL AND ({' OR '.join(kinds)}) "
-            "AND g.id < (SELECT max(id) FROM games) ORDER BY g.id LIMIT ?",
-            (*cutoffs, most)).fetchall()
+            f"WHERE g.finished < ? AND t.closed IS NOT NULL AND ({' OR '.join(kinds)}) "
+            "AND g.id < (SELECT max(id) FROM games) ORDER BY g.finished, g.id LIMIT ?",
+            (max(cutoffs), *cutoffs, most)).fetchall()
         if not found:
             return
         ids = [game for game, _ in found]
