@@ -28,7 +28,12 @@ RETRY = 600.0
 
 
 def check(config: ServerConfig) -> None:
-    """Raise ValueError, naming the flag, if the schedule makes no sense."""
+    """Raise ValueError, naming the flag, if the schedule makes no sense or its folder is
+    not one the server may write in."""
+    if not os.path.isdir(config.backup_dir):
+        raise ValueError("--backup-dir", f"{config.backup_dir} is not a folder")
+    if not os.access(config.backup_dir, os.W_OK | os.X_OK):
+        raise ValueError("--backup-dir", f"{config.backup_dir} cannot be written")
     if not (math.isfinite(config.backup_every) and config.backup_every > 0):
         raise ValueError("--backup-every", "the hours between backups must be more than 0")
     if config.backup_keep < 1:

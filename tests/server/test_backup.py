@@ -159,10 +159,15 @@ async def test_the_next_backup_is_due_a_period_after_the_newest_one(tmp_path):
     assert backups.due(folder, "coup", 3600.0, now=1000.0) == 4100.0
 
 
-@pytest.mark.parametrize("flag, value", [("--backup-every", "0"), ("--backup-keep", "0"),
-                                         ("--backup-every", "nan")])
+@pytest.mark.parametrize("flag, value", [
+    ("--backup-every", "0"), ("--backup-keep", "0"), ("--backup-every", "nan"),
+    ("--backup-dir", "{tmp}/none/x"),  # no such folder
+    ("--backup-dir", "{tmp}/s.db"),  # a file, not a folder
+])
 async def test_a_schedule_that_makes_no_sense_is_refused_at_start(tmp_path, capsys, flag, value):
-    status = coup(["serve", "--port", "0", "--db", str(tmp_path / "s.db"),
-                   "--backup-dir", str(tmp_path), flag, value])
+    store = tmp_path / "s.db"
+    store.touch()
+    status = coup(["serve", "--port", "0", "--db", str(store), "--backup-dir", str(tmp_path),
+                   flag, value.format(tmp=tmp_path)])
     assert status == 2
     assert capsys.readouterr().err.startswith(f"coup serve: {flag}: ")
