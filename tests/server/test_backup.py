@@ -5,6 +5,7 @@ in a worker thread, keeping the newest `--backup-keep`."""
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import shutil
@@ -16,7 +17,7 @@ import trio
 
 from client.cli import main as coup
 from server import Server, ServerConfig, backups
-from server.store import Store
+from server.store import Store, StoreError
 from tests.server.helpers import catch_up, eventually, seat_table
 from tests.server.peer import Peer
 
@@ -171,3 +172,30 @@ async def test_a_schedule_that_makes_no_sense_is_refused_at_start(tmp_path, caps
                    flag, value.format(tmp=tmp_path)])
     assert status == 2
     assert capsys.readouterr().err.startswith(f"coup serve: {flag}: ")
+
+
+async def test_a_backup_that_fails_is_logged_and_tried_again(db, tmp_path, monkeypatch,
+                                                             caplog):
+    """The disk the backups go to fails once: the server logs backup_failed, plays on, and
+    takes the backup at the next try (here a period of about a third of a second)."""
+    caplog.set_level(logging.INFO, "coup.server")
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    backup = Store.backup
+    failures = []
+
+    def fails_once(store, dest, force=False):
+        if not failures:
+            failures.append(dest)
+            raise StoreError(f"cannot back up to {dest}: the disk is full")
+        backup(store, dest, force)
+
+    monkeypatch.setattr(Store, "backup", fails_once)
+    async with trio.open_nursery() as nursery:
+        await served(nursery, db, backup_dir=str(folder), backup_every=1e-4)
+        await eventually(lambda: any(r.getMessage() == "backup_taken" for r in caplog.records))
+        nursery.cancel_scope.cancel()
+    assert len(os.listdir(folder)) == 1
+    assert [r.fields["error"] for r in caplog.records if r.getMessage() == "backup_failed"] == [
+        f"cannot back up to {failures[0]}: the disk is full"]
+    assert [r.getMessage() for r in caplog.records].count("backup_taken") == 1
