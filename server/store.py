@@ -311,6 +311,7 @@ class Store:
                     os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
                 self._writer = self._connect()
                 self._migrate(self._writer)
+                self._check_writable()
                 self.next_table, self.next_game = self._writer.execute(
                     "SELECT (SELECT coalesce(max(row), 0) + 1 FROM tables),"
                     " (SELECT coalesce(max(id), 0) + 1 FROM games)").fetchone()
@@ -324,7 +325,7 @@ class Store:
                                      f"this coup reads {SCHEMA_VERSION}")
         except (OSError, sqlite3.Error) as exc:
             self.close()
-            raise StoreError(f"cannot use {path}: {_why(exc)}") from exc
+            raise StoreError(f"cannot use {path}: {_why(exc, path)}") from exc
         except StoreError:
             self.close()
             raise
@@ -357,6 +358,18 @@ class Store:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+
+    def _check_writable(self) -> None:
+        """Raise unless the file can be written now. SQLite opens a file it may not write
+        (its mode, its directory, a read-only file system) read-only without a word: a
+        server on it resumed its tables, then hung every new one. So a write is tried, of
+        the schema version the file holds already, and rolled back."""
+        conn = self._writer
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        finally:
+            conn.execute("ROLLBACK")
 
     def close(self) -> None:
         if getattr(self, "_writer", None) is not None:
@@ -410,7 +423,7 @@ class Store:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise StoreError(_why(exc)) from exc
+            raise StoreError(_why(exc, self.path)) from exc
 
     @staticmethod
     def _rate(conn: sqlite3.Connection, game_id: int, when: float, order: list[int],
@@ -762,12 +775,20 @@ def _fsync(path: str) -> None:
         os.close(fd)
 
 
-def _why(exc: BaseException) -> str:
-    """An SQLite or OS error in words a server's operator can act on."""
+def _why(exc: BaseException, path: str | None = None) -> str:
+    """An SQLite or OS error in words a server's operator can act on; with the file's
+    `path`, a read-only one says what is read-only for this user."""
     text = str(exc) or type(exc).__name__
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text:
         return "the file is not a coup database (or it is damaged)"
     if "readonly" in text or "read-only" in text:
+        folder = os.path.dirname(os.path.abspath(path)) if path else None
+        if path and not os.access(path, os.W_OK):
+            return ("the file cannot be written by this user (its mode or owner): coup "
+                    "serve must be able to write it")
+        if folder and not os.access(folder, os.W_OK):
+            return (f"its directory {folder} cannot be written by this user: SQLite keeps "
+                    "the file's -wal and -shm files beside it")
         return "the file cannot be written (read-only)"
     if "disk is full" in text or "database or disk is full" in text:
         return "the disk is full"
