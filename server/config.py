@@ -132,3 +132,7 @@ class ServerConfig:
                                   "counted from the newest one in the folder")
     backup_keep: int = setting(7, "scheduled backups to keep in --backup-dir: older ones are "
                                "removed")
+    late_write: float = setting(1.0, "seconds a write to the store may take before the "
+                                "tables waiting for it are told play is paused (a file "
+                                "locked by another program holds a write up to 5 s before "
+                                "it fails); play goes on when the write lands")

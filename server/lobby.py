@@ -87,8 +87,8 @@ class Lobby:
         #: the rules do not allow it); such games are not kept.
         self.position = Position.load(config.position) if config.position else None
         #: The store's one writer, if the server keeps records.
-        self.recorder = (Recorder(Store(config.db)) if config.db and self.position is None
-                         else None)
+        self.recorder = (Recorder(Store(config.db), config.late_write)
+                         if config.db and self.position is None else None)
         #: The server's id and its identities' names.
         self.identities = Identities(self.recorder.store if self.recorder else None,
                                      door_secret)

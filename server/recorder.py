@@ -10,8 +10,11 @@ fsync, and the next batch gathers while one is written (a change that comes alon
 GATHER for company).
 
 A write that fails (disk full, file locked or unwritable) is tried again, the same batch
-first, every few seconds until it succeeds; meanwhile `failing` says why, and the tables
-whose changes wait pause (see Table.run). Nothing is dropped and nothing is reordered.
+first, every few seconds until it succeeds; a write still running after `late` seconds (a
+lock held by another program makes SQLite wait 5 s before it fails) is treated alike at
+once. Meanwhile `failing` says why, the tables whose changes wait pause (see Table.run),
+and so does every table that hands changes over until a write succeeds; then all of them
+resume. Nothing is dropped and nothing is reordered.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ QUEUE = 1024
 #: the most (benchmarks.capacity, 800 tables: 1,164-1,205 µs of CPU a move without it,
 #: 903-965 with it; p99 latency 28-39 ms, 43-45 ms).
 GATHER = 0.005
+#: Seconds a write may take before the tables it holds up pause (ServerConfig.late_write).
+LATE = 1.0
 #: Seconds between two tries of a batch that failed, at first and at most.
 RETRY_FIRST = 0.2
 RETRY_MOST = 5.0
@@ -55,16 +60,20 @@ Held = list[tuple[Any, tuple]]
 class Recorder:
     """Group commit into one Store. Run `run` in a nursery; tables `await commit(...)`."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, late: float = LATE) -> None:
         self.store = store
+        self.late = late
         #: What waits for the writer: (changes, done, waiting, held), QUEUE at the most.
         self._queue: deque[tuple[list[Change], trio.Event | None, Waiting | None, Held]] = (
             deque())
         #: The writer waits here for the queue to fill, and the tables for it to empty.
         self._filled = trio.lowlevel.ParkingLot()
         self._emptied = trio.lowlevel.ParkingLot()
-        #: Why the last write failed, while writes fail; None when they succeed.
+        #: Why the writes wait, while the last one failed or the one running is late; None
+        #: when they succeed.
         self.failing: str | None = None
+        #: Those told to pause since the last write that succeeded: to be told to resume.
+        self._paused: set[Waiting] = set()
 
     async def commit(self, changes: list[Change], waiting: Waiting | None = None) -> None:
         """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
@@ -87,8 +96,11 @@ class Recorder:
     def deliver(self, changes: list[Change], held: Held, waiting: Waiting) -> None:
         """Send the `held` frames once `changes` are on the disk (after everything handed
         over before), then tell `waiting` (delivered); the table plays on while they are
-        written. Only when the queue has room (see `room`)."""
+        written. Only when the queue has room (see `room`). While writes fail, `waiting`
+        pauses at once: its changes wait behind the failing ones."""
         self._put((changes, None, waiting, held))
+        if self.failing is not None:
+            self._pause(waiting)
 
     def _put(self, entry: tuple) -> None:
         self._queue.append(entry)
@@ -123,19 +135,12 @@ class Recorder:
         it: each table's changes stay in order) and everyone waiting on it is paused; all
         of them resume once it is written."""
         wait = RETRY_FIRST
-        paused = 0
         while True:
-            try:
-                await trio.to_thread.run_sync(
-                    self.store.write, [c for changes, _, _, _ in batch for c in changes])
-            except StoreError as exc:
-                if self.failing != str(exc):
-                    log.error("store_failed", error=str(exc), batch=len(batch))
-                self.failing = str(exc)
-                for _, _, waiting, _ in batch[paused:]:
-                    if waiting is not None:
-                        waiting.pause(self.failing)
-                paused = len(batch)
+            error = await self._try(batch)
+            if error is not None:
+                if self.failing != error:
+                    log.error("store_failed", error=error, batch=len(batch))
+                self._stall(batch, error)
                 await trio.sleep(wait)
                 wait = min(RETRY_MOST, wait * 2)
                 self._gather(batch)
@@ -143,7 +148,42 @@ class Recorder:
             if self.failing is not None:
                 log.info("store_recovered", batch=len(batch))
                 self.failing = None
-                for _, _, waiting, _ in batch:
-                    if waiting is not None:
-                        waiting.resume()
+                for waiting in self._paused:
+                    waiting.resume()
+                self._paused.clear()
             return
+
+    async def _try(self, batch: list) -> str | None:
+        """Write the batch once; why it failed, or None. If it takes over `late` seconds,
+        its tables pause meanwhile."""
+        changes = [c for changes, _, _, _ in batch for c in changes]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._late, batch)
+            error = await trio.to_thread.run_sync(self._write_or_why, changes)
+            nursery.cancel_scope.cancel()
+        return error
+
+    def _write_or_why(self, changes: list[Change]) -> str | None:
+        try:
+            self.store.write(changes)
+        except StoreError as exc:
+            return str(exc)
+        return None
+
+    async def _late(self, batch: list) -> None:
+        await trio.sleep(self.late)
+        if self.failing is None:
+            log.warning("store_late", seconds=self.late, batch=len(batch))
+        self._stall(batch, self.failing or f"its store is late: a write has waited over "
+                                           f"{self.late:g} s")
+
+    def _stall(self, batch: list, why: str) -> None:
+        """Writes wait, for `why`: everyone waiting on `batch` pauses."""
+        self.failing = why
+        for _, _, waiting, _ in batch:
+            self._pause(waiting)
+
+    def _pause(self, waiting: Waiting | None) -> None:
+        if waiting is not None and waiting not in self._paused:
+            self._paused.add(waiting)
+            waiting.pause(self.failing)
