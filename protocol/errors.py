@@ -76,7 +76,8 @@ LOBBY_ERRORS: dict[str, str] = {
     "no_records": "this server keeps no records of its games",
     "store_failed": "the server could not read its records; nothing changed, try again later",
     "already_queued": "you are waiting in the quick-play queue already: unqueue first",
-    "too_many_pending": "you have as many record requests being answered as a session may: wait",
+    "too_many_pending": "you have as many record requests being answered as a session may, or a "
+                        "play waiting at a paused table: wait",
     "record_too_large": "the record is larger than the frame the client accepts (get_game's "
                         "max_frame) or than a record may be",
     "not_allowed": "only an operator (or, for kick, the creator of a table still waiting) may do "

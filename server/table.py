@@ -44,15 +44,16 @@ from engine.bots import Strategy
 from engine.position import Position
 from engine.views import public_dict, view_dict
 from protocol import (
-    MAX_EARLIER_EVENTS, Chat, Error, Joined, MoveAccepted, MoveRejected, MoveRequest, Ok,
-    Paused, Presence, Snapshot, TableInfo, UpdateFrames, encode_once,
+    MAX_EARLIER_EVENTS, Chat, Error, Frame, Joined, MoveAccepted, MoveRejected, MoveRequest,
+    Ok, Paused, Presence, Ready, Rematch, Snapshot, Start, TableInfo, UpdateFrames,
+    encode_once,
 )
 from protocol.text import name_or_none
 
 from . import log
 from .config import ServerConfig
 from .ratings import Standing
-from .recorder import Recorder
+from .recorder import Held, Recorder
 from .session import Session
 from .store import Change, code_key
 from .thinking import Thinkers
@@ -69,6 +70,9 @@ RECONNECT = "reconnect"
 RESEAT = "reseat"
 #: The players the quick-play queue matched for the table (see Table._seat_queued).
 QUEUED = "queued"
+#: The requests that play, and so wait while the table is paused: moves, and what may
+#: start a game. Everything else is answered at once, paused or not.
+PLAYS = (MoveRequest, Ready, Start, Rematch)
 
 
 class Refused(Exception):
@@ -227,10 +231,15 @@ class Table:
         self._changes: list[Change] = []
         self._held: list[tuple[Session, tuple]] = []
         self._in_flight = 0
+        #: What each hand-over in flight holds, oldest first: a player who leaves while the
+        #: store fails is answered at once, and gets nothing of the table after that.
+        self._handed: deque[Held] = deque()
         #: When the store stopped taking this table's changes (its play paused), if it has,
-        #: and what is set when it takes them again.
+        #: and the notice that says so, for whoever arrives meanwhile.
         self._paused_at: float | None = None
-        self._resumed = trio.Event()
+        self._paused_notice: Frame | None = None
+        #: The PLAYS that came while play was paused, in order: handled when it goes on.
+        self._deferred: deque[tuple[Session | None, object]] = deque()
         if recorder and row is None:
             self._changes.append(("table", (self.row, self.id, self.name, self.options,
                                             self.code_hash, self._state(), time.time())))
@@ -354,7 +363,12 @@ class Table:
                 while not self.closed:
                     wake = self._next_wake()
                     first = None
-                    if wake is None or wake > trio.current_time():
+                    if self._paused_at is not None:  # nothing is played; resume wakes it
+                        with trio.CancelScope() as self._parked:
+                            first = await self._inbox.receive()
+                    elif self._deferred:  # what waited out the pause, before anything newer
+                        first = self._deferred.popleft()
+                    elif wake is None or wake > trio.current_time():
                         with trio.CancelScope(
                                 deadline=math.inf if wake is None else wake) as self._parked:
                             self._idle = not self._inbox.statistics().current_buffer_used
@@ -366,11 +380,9 @@ class Table:
                         await trio.sleep(0)
                         with contextlib.suppress(trio.WouldBlock):
                             first = self._inbox.receive_nowait()
-                    if self._paused_at is not None:  # the store fails: nothing is played
-                        await self._resumed.wait()
                     if first is not None:
                         self._handle_waiting(first)
-                    if not self.closed:
+                    if not self.closed and self._paused_at is None:
                         await self._keep_time()
                     self._tell_changes()
                     await self._commit()
@@ -383,18 +395,34 @@ class Table:
             log.info("table_closed", table=self.id)
 
     def _handle_waiting(self, first: tuple) -> None:
-        """`first`, then every item already waiting in the inbox, without a trip through
-        trio's scheduler for each (a move's rivals often arrive together)."""
+        """`first`, then every item already waiting (those a pause deferred first, then the
+        inbox's), without a trip through trio's scheduler for each (a move's rivals often
+        arrive together). While play is paused, the PLAYS among them wait their turn."""
         session, item = first
         while True:
-            self._handle(session, item)
+            if self._paused_at is not None and isinstance(item, PLAYS):
+                self._defer(session, item)
+            else:
+                self._handle(session, item)
             self._close_if_deserted()
             if self.closed:
                 return
+            if self._deferred and self._paused_at is None:
+                session, item = self._deferred.popleft()
+                continue
             try:
                 session, item = self._inbox.receive_nowait()
             except trio.WouldBlock:
                 return
+
+    def _defer(self, session: Session, item) -> None:
+        """Keep a PLAY until play goes on: one a session, so that a paused table holds no
+        more than one a member however many are sent (a careful client has one in flight)."""
+        if any(s is session for s, _ in self._deferred):
+            self._say(session, Error(code="too_many_pending", re=item.id, message=(
+                "Play is paused and your last request waits for it: wait for its answer.")))
+        else:
+            self._deferred.append((session, item))
 
     def _handle(self, session: Session | None, item) -> None:
         """One inbox item; a failure answers the sender and never ends the table."""
@@ -414,11 +442,11 @@ class Table:
                 handler = getattr(self, "_on_" + item.TYPE)
                 handler(session, item)
         except Refused as refused:
-            self._send(session, Error(code=refused.code, message=refused.message, re=request_id))
+            self._say(session, Error(code=refused.code, message=refused.message, re=request_id))
         except Exception as exc:  # noqa: BLE001 — one bad request must not end the table
             log.error("table_error", table=self.id, error=repr(exc), exc_info=True)
             if session is not None:
-                self._send(session, Error(code="internal_error", re=request_id, message=(
+                self._say(session, Error(code="internal_error", re=request_id, message=(
                     "The table failed to handle that request; nothing changed.")))
 
     # ------------------------------------------------------------------ seats
@@ -460,7 +488,7 @@ class Table:
         if msg.spectate:
             self._claim(session)
             self.spectators.add(session)
-            self._send(session, Joined(table=self.id, re=msg.id))
+            self._say(session, Joined(table=self.id, re=msg.id))
             self._greet(session, None)
             self._changed()
             return
@@ -486,8 +514,9 @@ class Table:
         token = secrets.token_urlsafe(24)
         seat.token = token_key(token)
         self.host.issue(seat.token, self)
-        self._send(session, Joined(table=self.id, re=request_id, seat=seat.index, token=token,
-                                   code=self.code))
+        self._say(session, Joined(table=self.id, re=request_id, seat=seat.index, token=token,
+                                  code=self.code))
+        self._tell_if_paused(session)
         self._changed()
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
         return seat
@@ -502,9 +531,14 @@ class Table:
 
     def _on_leave(self, session: Session, msg) -> None:
         self._leave(session)
-        self._send(session, Ok(re=msg.id))
+        self._say(session, Ok(re=msg.id))
 
     def _leave(self, session: Session) -> None:
+        """`session` leaves the table, for the lobby. While the store fails, at once: what
+        the table held for it is dropped (its moves and their answers included), and its
+        seat's record waits with the table's other changes."""
+        if self._stalled():
+            self._drop(session)
         if session in self.spectators:
             self.spectators.discard(session)
         else:
@@ -606,7 +640,7 @@ class Table:
             seat.session.close("replaced", "Your seat was taken up by a new connection.")
         seat.session = session
         seat.away_since = None
-        self._send(session, Joined(table=self.id, seat=seat.index, token=token, code=self.code))
+        self._say(session, Joined(table=self.id, seat=seat.index, token=token, code=self.code))
         self._greet(session, seat.index)
         self._presence(seat, "here", seat.name)
         self._changed()
@@ -666,8 +700,10 @@ class Table:
         self.closed = True
 
     def _greet(self, session: Session, seat: int | None) -> None:
-        """What a newcomer (or a returning player) needs: the table, and the game if any."""
-        self._send(session, TableInfo(info=self.summary(members=True)))
+        """What a newcomer (or a returning player) needs: the table, whether play is paused,
+        and the game if any."""
+        self._say(session, TableInfo(info=self.summary(members=True)))
+        self._tell_if_paused(session)
         if self.game is not None:
             self._send(session, self._snapshot(seat))
 
@@ -1048,24 +1084,50 @@ class Table:
             changes, self._changes = self._changes, []
             held, self._held = self._held, []
             self._in_flight += 1
+            self._handed.append(held)
             self.recorder.deliver(changes, held, self)
 
     def delivered(self) -> None:
         """The recorder sent what one hand-over held."""
         self._in_flight -= 1
+        self._handed.popleft()
+
+    def _stalled(self) -> bool:
+        """The store fails (or is late), so what the table sends now may wait long."""
+        return self._paused_at is not None or (self.recorder is not None
+                                               and self.recorder.failing is not None)
+
+    def _say(self, session: Session, *frames) -> None:
+        """Send frames that show nothing of the game (answers, chat, seats): while the store
+        fails, at once, for a paused table still answers all but moves; else as `_send`,
+        in order with the rest."""
+        if self._stalled():
+            session.send(*frames)
+        else:
+            self._send(session, *frames)
+
+    def _drop(self, session: Session) -> None:
+        """Forget what the table holds for `session`, sent or played: frames waiting for
+        the store and PLAYS waiting for the pause to end."""
+        for held in (self._held, *self._handed):
+            held[:] = [(s, frames) for s, frames in held if s is not session]
+        self._deferred = deque((s, item) for s, item in self._deferred if s is not session)
+
+    def _tell_if_paused(self, session: Session) -> None:
+        if self._paused_notice is not None:
+            session.send(self._paused_notice)
 
     def pause(self, why: str) -> None:
         """The store cannot take this table's changes: its play stops until it can."""
         if self._paused_at is not None:
             return
         self._paused_at = trio.current_time()
-        self._resumed = trio.Event()
         log.warning("table_paused", table=self.id, error=why)
-        notice = encode_once(Paused(table=self.id, paused=True, message=(
+        self._paused_notice = encode_once(Paused(table=self.id, paused=True, message=(
             f"The server cannot save this game ({why}): play is paused and the clocks "
             f"are stopped until it can.")))
         for session, _ in self._audience():
-            session.send(notice)
+            session.send(self._paused_notice)
 
     def resume(self) -> None:
         """The store took the changes: the clocks go on from where they stopped."""
@@ -1073,7 +1135,8 @@ class Table:
             return
         stopped = trio.current_time() - self._paused_at
         self._paused_at = None
-        self._resumed.set()
+        self._paused_notice = None
+        self._parked.cancel()  # the task plays again, what waited first
         for times in (self.deadlines, self.bot_due):
             for seat in times:
                 times[seat] += stopped
@@ -1101,13 +1164,13 @@ class Table:
             self._changes.append(("table_state", (self.options, self._state(), self.row)))
         info = encode_once(TableInfo(info=self.summary(members=True)))
         for session, _ in self._audience():
-            self._send(session, info)
+            self._say(session, info)
         self.host.changed()
 
     def _presence(self, seat: Seat, status: str, name: str | None) -> None:
         msg = encode_once(Presence(table=self.id, seat=seat.index, status=status, name=name))
         for session, _ in self._audience():
-            self._send(session, msg)
+            self._say(session, msg)
 
     def _close_if_deserted(self) -> None:
         """A table with no person left, seated or watching, ends."""
@@ -1118,9 +1181,9 @@ class Table:
         seat = self.seat_of(session)
         chat = encode_once(Chat(scope="table", name=session.name, text=msg.text, table=self.id,
                                 seat=seat.index if seat else None))
-        self._send(session, Ok(re=msg.id))
+        self._say(session, Ok(re=msg.id))
         for member, _ in self._audience():
-            self._send(member, chat)
+            self._say(member, chat)
 
 
 def _why(sentence: str, reason: str | None) -> str:
