@@ -612,7 +612,7 @@ class Table:
         key = token_key(token)
         seat = next((s for s in self.seats if s.token == key), None)
         if seat is None:
-            self._send(session, Error(code="bad_token", message="That seat is no longer yours."))
+            self._say(session, Error(code="bad_token", message="That seat is no longer yours."))
             return
         self._take_up(session, seat, token)
 
@@ -629,7 +629,7 @@ class Table:
         the seat (with `token`, or a new one), the table and the game; the others see it
         here."""
         if not self.host.claim(session, self):
-            self._send(session, Error(code="already_at_table", message="Leave your table first."))
+            self._say(session, Error(code="already_at_table", message="Leave your table first."))
             return
         if token is None:
             token = secrets.token_urlsafe(24)

@@ -132,3 +132,32 @@ async def test_a_player_has_one_play_waiting_at_a_paused_table(db, monkeypatch):
         for peer in peers:
             await peer.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_player_who_comes_back_to_a_paused_table_is_told_at_once(db, monkeypatch):
+    """A player's connection drops while play is paused and comes back with its token: it
+    gets `joined`, the table and `paused` at once, and the game's snapshot (which shows the
+    move the store holds) only once play goes on."""
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, db)
+        peers = await seat_table(lambda name: Peer.connect(server.address[1], name),
+                                 ["ana", "bruno"], two_player_draft=False)
+        table = peers[0].table
+        disk = FullDisk(monkeypatch)
+        mover = await a_move_held(peers)
+        other = next(p for p in peers if p is not mover)
+        with trio.fail_after(PROMPT):
+            await other.expect("paused", paused=True)
+            await other.aclose()
+            back = await Peer.connect(server.address[1], other.name, token=other.token)
+            assert (await back.expect("joined")).table == table
+            await back.expect("table")
+            await back.expect("paused", table=table, paused=True)
+        assert not any(m.TYPE == "snapshot" for m in back.inbox)
+        disk.full = False
+        with trio.fail_after(10):
+            snapshot = await back.expect("snapshot")
+        assert snapshot.view["state_id"] == 1  # the income the store held
+        for peer in (mover, back):
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
