@@ -84,6 +84,10 @@ def main(args: argparse.Namespace) -> int:
         flag, text = exc.args
         print(f"coup serve: {flag}: {text}", file=sys.stderr)
         return 2
+    if not config.late_write > 0:  # nan too: the writer sleeps this long
+        print(f"coup serve: --late-write: {config.late_write} is not a number of seconds "
+              "above 0", file=sys.stderr)
+        return 2
     if config.announce:
         from .announce import addresses  # zeroconf, only for a server that announces
 

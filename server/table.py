@@ -14,6 +14,11 @@ events it may see and the deadlines (R11); nothing is built by removing secrets.
 the table itself (seats, readiness, status) are told once the items in hand are handled: one
 `table` message for a burst of them.
 
+While the store cannot take the table's changes (see server/recorder.py), the table is
+paused: its clocks stop and its PLAYS wait, but everything else is handled, and what shows
+nothing of the game (answers, chat, seats) is sent at once (`_say`) rather than held
+behind the write that fails.
+
 A table knows the lobby only as its `TableHost`: it claims and releases the sessions that
 sit or watch at it, issues and revokes reconnect tokens, and says when the list of tables
 changed. It never sets a field of a session or of the lobby.
