@@ -55,7 +55,7 @@ from .queue import Formed, QuickPlay, Wish
 from .session import Session
 from .thinking import Thinkers
 from .recorder import Recorder
-from .store import Store
+from .store import Store, StoreError
 from .table import (
     DISCONNECT, QUEUED, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options,
     token_key,
@@ -97,6 +97,12 @@ class Lobby:
         self.moderation = Moderation(operator_ids(config.operators),
                                      self.recorder.store.bans(time.time()) if self.recorder
                                      else [])
+        #: The tables the store kept open, to resume: read now, so that a store too damaged
+        #: to list them stops the server before it starts (StoreError).
+        self._to_resume = self.recorder.store.open_tables() if self.recorder else []
+        #: The tokens (as token_key) of the seats at tables set aside as damaged at startup,
+        #: by table id: their players are told why when they come back.
+        self._damaged: dict[str, str] = {}
         self.server_id = self.identities.server_id
         self.tables: dict[str, Table] = {}
         #: Private tables by their code's hash (code_key).
@@ -148,19 +154,24 @@ class Lobby:
                     await nursery.start(self.recorder.run)
                     if self.config.backup_dir:
                         nursery.start_soon(backups.run, self.recorder.store, self.config)
-                    kept = self.recorder.store.open_tables()
+                    kept, self._to_resume = self._to_resume, []
                     if self.config.forget_tables:
                         await self.recorder.commit(
                             [change for saved in kept for change in (
                                 ("table_closed", (time.time(), saved["row"])),
                                 ("table_gone", (saved["row"], saved["row"])))])
                         kept = []
+                    damaged = []
                     for saved in kept:
                         try:
+                            if "damaged" in saved:
+                                raise StoreError(saved["damaged"])
                             self._resume(saved)
                         except Exception as exc:  # noqa: BLE001 — one bad table, not all
-                            log.error("table_not_resumed", table=saved["id"],
-                                      error=repr(exc), exc_info=True)
+                            self._set_aside(saved, exc)
+                            damaged.append(saved["row"])
+                    if damaged:
+                        await self._close_damaged(damaged)
                     nursery.start_soon(retention.run, self.recorder, self.config)
                 task_status.started()
         finally:
@@ -183,9 +194,15 @@ class Lobby:
         self._take_name(session, name)
         return name
 
-    def reconnect(self, session: Session, token: str) -> bool:
-        table = self.tokens.get(token_key(token))
-        return table is not None and table.submit(session, (RECONNECT, token))
+    def reconnect(self, session: Session, token: str) -> str | None:
+        key = token_key(token)
+        table = self.tokens.get(key)
+        if table is not None and table.submit(session, (RECONNECT, token)):
+            return None
+        if key in self._damaged:
+            return (f"Your table {self._damaged[key]} could not be resumed: its record in the "
+                    "server's store is damaged, so the server closed it.")
+        return "That seat is no longer yours."
 
     def depart(self, session: Session) -> None:
         self.sessions.discard(session)
@@ -360,9 +377,41 @@ class Lobby:
                       self.recorder, saved["row"])
         self._members[table] = set()
         self._issued[table] = set()
-        table.restore(saved)
+        try:
+            table.restore(saved)
+        except Exception:
+            # The tokens it issued before its game failed to replay lead nowhere.
+            self._members.pop(table)
+            for token in self._issued.pop(table):
+                self.tokens.pop(token, None)
+                self._free_name(token)
+            raise
         self._open(table)
         log.info("table_resumed_from_store", table=table.id, status=table.status)
+
+    def _set_aside(self, saved: dict, exc: Exception) -> None:
+        """Table `saved` could not be read or replayed: it is not resumed, and the players
+        whose tokens can still be read are told why when they come back."""
+        if isinstance(exc, StoreError):
+            log.error("table_damaged", table=saved["id"], error=str(exc))
+        else:  # it was read but does not replay: a bug of ours, or damage SQLite missed
+            log.error("table_damaged", table=saved["id"], error=repr(exc), exc_info=True)
+        state = saved["state"] if isinstance(saved["state"], dict) else {}
+        seats = state.get("seats")
+        for seat in seats if isinstance(seats, list) else ():
+            if isinstance(seat, dict) and isinstance(seat.get("token"), str):
+                self._damaged[seat["token"]] = saved["id"]
+
+    async def _close_damaged(self, rows: list[int]) -> None:
+        """Close the damaged tables at `rows` in the store, so that the next start does not
+        try them again, if the store can still write that. Written once and not retried (as
+        the recorder would, pausing nothing here but the startup): a file too damaged to take
+        it leaves them open, to be set aside again. Nothing else writes yet."""
+        closed = [("table_closed", (time.time(), row)) for row in rows]
+        try:
+            await trio.to_thread.run_sync(self.recorder.store.write, closed)
+        except StoreError as exc:
+            log.error("damaged_tables_not_closed", tables=len(rows), error=str(exc))
 
     def _new_table_id(self) -> str:
         table_id = secrets.token_hex(3)

@@ -56,8 +56,9 @@ class Router(Protocol):
         lobby now. Returns the name it has: its seat's if the token is good, else `name` or,
         if that is taken, `name` with a suffix."""
 
-    def reconnect(self, session: Session, token: str) -> bool:
-        """Give `session` the seat of `token` back (after its welcome); False if gone."""
+    def reconnect(self, session: Session, token: str) -> str | None:
+        """Give `session` the seat of `token` back (after its welcome): None, or if that
+        seat is gone, why (the sentence of its bad_token error)."""
 
     def request(self, session: Session, msg) -> None:
         """A lobby or table request."""
@@ -414,8 +415,10 @@ class Session:
             self.send(Error(code="bad_message", message=f"Names must be printable; you are "
                             f"{self.name}."))
         # A session turned away at its hello (banned) takes up no seat on its way out.
-        if hello.token and not self._closing and not self.router.reconnect(self, hello.token):
-            self.send(Error(code="bad_token", message="That seat is no longer yours."))
+        if hello.token and not self._closing:
+            gone = self.router.reconnect(self, hello.token)
+            if gone is not None:
+                self.send(Error(code="bad_token", message=gone))
         log.info("hello", session=self.number, name=self.name, client=hello.client)
         return True
 

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import secrets
+import shlex
 import sqlite3
 import tempfile
 from typing import Iterator, Sequence
@@ -486,14 +487,15 @@ class Store:
     def server_id(self) -> str:
         """This server's id (16 random bytes as hex), made and kept the first time it is
         asked: what its players' identities sign for."""
-        row = self._writer.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
-        if row is not None:
-            return row[0]
-        value = secrets.token_hex(16)
         try:
+            row = self._writer.execute(
+                "SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+            if row is not None:
+                return row[0]
+            value = secrets.token_hex(16)
             self._writer.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?)", (value,))
         except sqlite3.Error as exc:
-            raise StoreError(_why(exc)) from exc
+            raise StoreError(f"cannot use {self.path}: {_why(exc, self.path)}") from exc
         return value
 
     # ------------------------------------------------------------------ backing up
@@ -541,21 +543,26 @@ class Store:
     # ------------------------------------------------------------------ reading
 
     def identities(self) -> list[tuple[str, str]]:
-        """Every identity as (key, name)."""
-        conn = self._reader()
-        try:
-            return conn.execute("SELECT key, name FROM identities").fetchall()
-        finally:
-            conn.close()
+        """Every identity as (key, name); StoreError if they cannot be read (a server that
+        does not know who holds which name must not start)."""
+        return self._startup_read("SELECT key, name FROM identities", ())
 
     def bans(self, now: float) -> list[tuple[str, str, float, str, str]]:
-        """The bans in force at `now`, as (kind, value, until, reason, by)."""
-        conn = self._reader()
+        """The bans in force at `now`, as (kind, value, until, reason, by); StoreError if
+        they cannot be read (a server must not start without its bans)."""
+        return self._startup_read("SELECT kind, value, until, reason, by FROM bans "
+                                  "WHERE until > ?", (now,))
+
+    def _startup_read(self, query: str, params: tuple) -> list[tuple]:
+        """Every row of `query`, or StoreError saying why they cannot be read."""
         try:
-            return conn.execute("SELECT kind, value, until, reason, by FROM bans "
-                                "WHERE until > ?", (now,)).fetchall()
-        finally:
-            conn.close()
+            conn = self._reader()
+            try:
+                return conn.execute(query, params).fetchall()
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot use {self.path}: {_why(exc, self.path)}") from exc
 
     def leaderboard(self, offset: int = 0, limit: int = 20, established: int = 0) -> list[dict]:
         """Rated players of `established` rated games or more, from the highest ordinal
@@ -624,27 +631,37 @@ class Store:
     def open_tables(self) -> list[dict]:
         """Every table not closed, in the order they were made, each with its latest game
         (finished or not) and that game's moves and take-overs: what a restarted server
-        resumes."""
+        resumes. A table whose own row or game cannot be read (damaged pages) is there with
+        `damaged`, the reason, and whatever of it could be read: one damaged record sets its
+        table aside, not the server. StoreError if not even the list of tables can be read."""
         conn = self._reader()
         try:
-            tables = []
-            for row, id_, name, options, code, state, created in conn.execute(
+            try:
+                rows = conn.execute(
                     "SELECT row, id, name, options, code, state, created FROM tables "
-                    "WHERE closed IS NULL ORDER BY row"):
-                game = conn.execute(
-                    "SELECT id FROM games WHERE table_row = ? ORDER BY id DESC LIMIT 1",
-                    (row,)).fetchone()
-                games = conn.execute("SELECT count(*) FROM games WHERE table_row = ?",
-                                     (row,)).fetchone()[0]
-                tables.append({
-                    "row": row, "id": id_, "name": name, "options": json.loads(options),
-                    "code": code, "state": json.loads(state), "created": created,
-                    "games": games,
-                    "game": self._game(conn, game[0], finished=False) if game else None,
-                })
-            return tables
+                    "WHERE closed IS NULL ORDER BY row").fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"cannot use {self.path}: {_why(exc, self.path)}") from exc
+            return [self._open_table(conn, *row) for row in rows]
         finally:
             conn.close()
+
+    def _open_table(self, conn: sqlite3.Connection, row: int, id_: str, name: str,
+                    options: str, code: str | None, state: str, created: float) -> dict:
+        """One open table as `open_tables` gives it."""
+        table: dict = {"row": row, "id": id_, "name": name, "code": code, "created": created,
+                       "options": None, "state": None, "games": 0, "game": None}
+        try:
+            table["options"], table["state"] = json.loads(options), json.loads(state)
+            game = conn.execute(
+                "SELECT id FROM games WHERE table_row = ? ORDER BY id DESC LIMIT 1",
+                (row,)).fetchone()
+            table["games"] = conn.execute("SELECT count(*) FROM games WHERE table_row = ?",
+                                          (row,)).fetchone()[0]
+            table["game"] = self._game(conn, game[0], finished=False) if game else None
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+            table["damaged"] = _why(exc, self.path)
+        return table
 
     def finished(self, before: int | None = None, player: str | None = None,
                  limit: int = 20, viewer: str | None = None) -> list[dict]:
@@ -777,10 +794,13 @@ def _fsync(path: str) -> None:
 
 def _why(exc: BaseException, path: str | None = None) -> str:
     """An SQLite or OS error in words a server's operator can act on; with the file's
-    `path`, a read-only one says what is read-only for this user."""
+    `path`, a read-only one says what is read-only for this user, and a damaged one what
+    to do about it."""
     text = str(exc) or type(exc).__name__
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text:
-        return "the file is not a coup database (or it is damaged)"
+        return "the file is not a coup database (or it is damaged)" + _remedy(path)
+    if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text:
+        return f"the file is damaged ({text})" + _remedy(path)
     if "readonly" in text or "read-only" in text:
         folder = os.path.dirname(os.path.abspath(path)) if path else None
         if path and not os.access(path, os.W_OK):
@@ -796,3 +816,10 @@ def _why(exc: BaseException, path: str | None = None) -> str:
         return "the file is locked by another program"
     return text
 
+
+def _remedy(path: str | None) -> str:
+    """What to do about a damaged file: a backup, or SQLite's own salvage of what it can
+    still read."""
+    salvage = f"sqlite3 {shlex.quote(path)} .recover" if path else "sqlite3 FILE .recover"
+    return (f"; restore your latest backup (docs/SERVER.md), or save what can still be read "
+            f"with `{salvage} | sqlite3 NEW.db`")

@@ -2,7 +2,9 @@
 write for a table and its games, each game played by random bots through the engine.
 
 `add_table` writes a table (closed, so that a server opening the store has nothing to
-resume); `add_game` plays and writes one of its games, finished or left in play.
+resume); `add_game` plays and writes one of its games, finished or left in play;
+`add_running_table` writes a table left open with its game in play and a person in each
+seat, as a server killed mid-game leaves it, for a restarted server to resume.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import random
 from engine import Game, Options
 from engine.bots import make
 from server.store import Store
+from server.table import token_key
 
 #: The time the first game starts, as a POSIX time (2026-01-01 00:00 UTC).
 START = 1_767_225_600.0
@@ -57,3 +60,21 @@ def add_game(store: Store, row: int, names: list[str | None], seed: int, *, numb
                                    game_id)))
     store.write(changes)
     return game_id
+
+
+def add_running_table(store: Store, table: str, seats: int, seed: int,
+                      moves: int) -> tuple[int, list[str]]:
+    """An open table `table` of `seats` people, each with its reconnect token, its game
+    `moves` moves in (fewer if it ends sooner); the table's row and the tokens by seat."""
+    row = store.take_table_row()
+    names = [f"{table}-{s}" for s in range(seats)]
+    tokens = [f"token-{table}-{s}" for s in range(seats)]
+    options = {"seats": seats, "variant": "base", "two_player_draft": True, "treasury": 50,
+               "response_clock": 0, "turn_clock": 0, "private": False,
+               "on_disconnect": "bot", "name": table}
+    state = {"status": "playing", "creator_seat": 0, "games": 1,
+             "seats": [{"name": name, "token": token_key(token), "bot": None,
+                        "bot_seed": None, "ready": True} for name, token in zip(names, tokens)]}
+    store.write([("table", (row, table, table, options, None, state, START))])
+    add_game(store, row, names, seed, finished=False, moves=moves)
+    return row, tokens
