@@ -452,18 +452,31 @@ def _store(path: str | None, kind: str):
 
 
 def _export(args) -> int:
-    """`coup export`: every finished game's record, oldest first, one JSON line each."""
+    """`coup export`: every finished game's record, oldest first, one JSON line each; a
+    record that cannot be read is skipped with a line on stderr saying why, and makes the
+    exit status 1."""
+    from server import StoreError
+
     try:
         store = _store(args.db, "server")
     except Refused as exc:
         print(f"coup export: {exc}", file=sys.stderr)
         return 2
+    skipped = []
+
+    def skip(game: int, why: str) -> None:
+        skipped.append(game)
+        print(f"coup export: skipped game {game}: {why}", file=sys.stderr)
+
     try:
-        for record in store.export(args.since):
+        for record in store.export(args.since, skipped=skip):
             print(_json_line(record))
+    except StoreError as exc:
+        print(f"coup export: {exc}", file=sys.stderr)
+        return 2
     finally:
         store.close()
-    return 0
+    return 1 if skipped else 0
 
 
 def _backup(args) -> int:
@@ -520,9 +533,13 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
 
     number = whole_number(game, 2**63 - 1)  # SQLite's largest row id
     if number is not None and not os.path.exists(game):
+        from server import StoreError
+
         store = _store(db, "play")
         try:
             record = store.record(number)
+        except StoreError as exc:
+            raise Refused(str(exc)) from None
         finally:
             store.close()
         if record is None:

@@ -28,7 +28,7 @@ import secrets
 import shlex
 import sqlite3
 import tempfile
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import platformdirs
 
@@ -718,23 +718,40 @@ class Store:
 
     def record(self, game_id: int) -> dict | None:
         """The record of finished game `game_id` (engine.record's format), or None if there
-        is no such game or it is not over: a game in play is never told."""
+        is no such game or it is not over: a game in play is never told. StoreError if it
+        cannot be read (the file is damaged where it is)."""
         conn = self._reader()
         try:
             return self._game(conn, game_id, finished=True)
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+            raise StoreError(f"game {game_id} cannot be read: {_why(exc, self.path)}") from exc
         finally:
             conn.close()
 
-    def export(self, since: float | None = None) -> Iterator[dict]:
+    def export(self, since: float | None = None,
+               skipped: Callable[[int, str], object] | None = None) -> Iterator[dict]:
         """The records of every finished game (that finished at or after `since`, a POSIX
-        time), oldest first."""
+        time), oldest first. A record that cannot be read (damaged pages) is passed to
+        `skipped` as its game id and why, and the others follow; without `skipped` it is a
+        StoreError. StoreError too if not even the list of games can be read."""
         conn = self._reader()
         try:
-            ids = [r[0] for r in conn.execute(
-                "SELECT id FROM games WHERE finished IS NOT NULL AND finished >= ? ORDER BY id",
-                (since or 0.0,))]
+            try:
+                ids = [r[0] for r in conn.execute(
+                    "SELECT id FROM games WHERE finished IS NOT NULL AND finished >= ? "
+                    "ORDER BY id", (since or 0.0,))]
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"cannot read {self.path}: {_why(exc, self.path)}") from exc
             for game_id in ids:
-                yield self._game(conn, game_id, finished=True)
+                try:
+                    record = self._game(conn, game_id, finished=True)
+                except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+                    if skipped is None:
+                        raise StoreError(f"game {game_id} cannot be read: "
+                                         f"{_why(exc, self.path)}") from exc
+                    skipped(game_id, _why(exc, self.path))
+                    continue
+                yield record
         finally:
             conn.close()
 

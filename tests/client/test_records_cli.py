@@ -1,7 +1,9 @@
 """`coup export` and `coup replay` on real store files and record files: records come out
 oldest first as JSON lines, and whatever cannot be read (no file, not a database, not JSON,
-a record from a newer coup, a game not in the store, a move that does not replay) is refused
-with one line on stderr and exit status 2, before any screen is drawn."""
+a record from a newer coup, a game not in the store, a move that does not replay, a store
+file cut short) is refused with one line on stderr and exit status 2, before any screen is
+drawn. An export from a store with damaged pages prints every record it can read and says
+which it skipped, with exit status 1."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from engine.record import VERSION, check, replay
 from server.store import Store
 from tests.client.records import keep, record
 from tests.client.test_cli import launched
+from tests.server.damage import games_on_pages, overwrite, truncate
 
 
 @pytest.fixture(autouse=True)
@@ -96,6 +99,48 @@ def test_export_reads_coup_serves_store_by_default(db, monkeypatch, capsys):
                         lambda kind: db if kind == "server" else "/nonexistent/play.db")
     assert main(["export"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+@pytest.fixture
+def damaged_db(tmp_path) -> tuple[str, set[int]]:
+    """A store of forty finished games, the page holding game 12's moves overwritten with
+    random bytes; and the games whose moves were on that page, which cannot be read."""
+    path = str(tmp_path / "games.db")
+    store = Store(path)
+    for seed in range(3, 43):
+        keep(store, seed)
+    store.close()
+    page, games = next((p, g) for p, g in sorted(games_on_pages(path).items()) if 12 in g)
+    overwrite(path, [page], seed=114)
+    return path, games
+
+
+def test_export_prints_every_readable_record_and_says_which_it_skipped(damaged_db, capsys):
+    path, lost = damaged_db
+    assert main(["export", "--db", path]) == 1
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["game"] for line in out.splitlines()] == [
+        game for game in range(1, 41) if game not in lost]
+    said = err.splitlines()
+    assert len(said) == len(lost) >= 1
+    for game, line in zip(sorted(lost), said):
+        assert line.startswith(f"coup export: skipped game {game}: the file is damaged "
+                               "(database disk image is malformed)")
+
+
+def test_replay_of_a_damaged_record_says_what_to_do(damaged_db, capsys):
+    path, lost = damaged_db
+    said = refused(["replay", str(min(lost)), "--db", path], capsys)
+    assert "damaged" in said and "restore your latest backup (docs/SERVER.md)" in said
+
+
+@pytest.mark.parametrize("command", [["export"], ["replay", "2"]])
+def test_a_file_cut_short_says_what_it_means_and_what_to_do(db, command, capsys):
+    truncate(db, 0.2)
+    said = refused([*command, "--db", db], capsys)
+    assert "the file is damaged (database disk image is malformed)" in said
+    assert "restore your latest backup (docs/SERVER.md)" in said
+    assert f"sqlite3 {db} .recover" in said
 
 
 def test_replay_opens_a_record_file_as_the_seat_asked(tmp_path, monkeypatch):
