@@ -28,6 +28,7 @@ import secrets
 import shlex
 import sqlite3
 import tempfile
+import urllib.parse
 from typing import Callable, Iterator, Sequence
 
 import platformdirs
@@ -623,8 +624,15 @@ class Store:
 
 
     def _reader(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
-                               check_same_thread=False)
+        """A connection that only reads. In WAL mode even a reader makes the file's -shm
+        beside it, which a folder it cannot write (a read-only file system, someone else's
+        folder) refuses: there, with no -wal either, no server can be writing the file, and
+        it is read as immutable, with no lock and no -shm."""
+        uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro"
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not os.access(folder, os.W_OK) and not os.path.exists(self.path + "-wal"):
+            uri += "&immutable=1"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA busy_timeout = 5000")
         return conn
 

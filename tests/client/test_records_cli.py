@@ -8,7 +8,12 @@ which it skipped, with exit status 1."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +27,22 @@ from server.store import Store
 from tests.client.records import keep, record
 from tests.client.test_cli import launched
 from tests.server.damage import games_on_pages, overwrite, truncate
+
+#: `coup` in a process of its own, as this interpreter runs it.
+COUP = [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())"]
+
+#: The user and group `nobody`: someone who may read a store but not write its folder.
+NOBODY = 65534
+#: `sh -c` this with a folder, a store file and a command: the command runs with a copy of
+#: the file on a read-only file system mounted at the folder (in a mount namespace of its
+#: own, which the test's `unshare -m` makes: nothing is mounted for anyone else).
+READ_ONLY_MOUNT = """set -e
+mount -t tmpfs -o size=16m coup "$1"
+cp -p "$2" "$1/games.db"
+mount -o remount,ro "$1"
+shift 2
+exec "$@"
+"""
 
 
 @pytest.fixture(autouse=True)
@@ -141,6 +162,46 @@ def test_a_file_cut_short_says_what_it_means_and_what_to_do(db, command, capsys)
     assert "the file is damaged (database disk image is malformed)" in said
     assert "restore your latest backup (docs/SERVER.md)" in said
     assert f"sqlite3 {db} .recover" in said
+
+
+def test_export_reads_a_store_on_a_read_only_file_system(db, tmp_path):
+    folder = tmp_path / "mounted"
+    folder.mkdir()
+    done = subprocess.run(["unshare", "-m", "sh", "-c", READ_ONLY_MOUNT, "sh", str(folder), db,
+                           *COUP, "export", "--db", str(folder / "games.db")],
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["game"] for line in done.stdout.splitlines()] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("name", ["a?mode=rwc.db", "b#c.db", "100%25.db", "d e&immutable=0.db"])
+def test_export_reads_a_store_whose_name_would_mean_something_in_a_uri(db, tmp_path, name,
+                                                                       capsys):
+    path = tmp_path / name
+    shutil.copy(db, path)
+    assert main(["export", "--db", str(path)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+def test_export_by_its_owner_reads_a_store_in_a_folder_it_cannot_write(db):
+    """Not root (who writes anywhere): the user `nobody`, whose store it is, in a folder of
+    its own that it may read and not write; `replay` reads it too."""
+    folder = tempfile.mkdtemp()
+    try:
+        path = os.path.join(folder, "games.db")
+        shutil.copy(db, path)
+        os.chown(path, NOBODY, NOBODY)
+        os.chown(folder, NOBODY, NOBODY)
+        os.chmod(folder, 0o555)
+        as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+        done = subprocess.run([*as_nobody, *COUP, "export", "--db", path],
+                              capture_output=True, timeout=60, cwd=folder)
+        assert done.returncode == 0, done.stderr
+        assert len(done.stdout.splitlines()) == 3
+        assert sorted(os.listdir(folder)) == ["games.db"]  # nothing made beside it
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder)
 
 
 def test_replay_opens_a_record_file_as_the_seat_asked(tmp_path, monkeypatch):
