@@ -644,10 +644,12 @@ class Store:
         table aside, not the server. StoreError if not even the list of tables can be read."""
         conn = self._reader()
         try:
+            columns = "row, id, name, options, code, state, created"
             try:
-                rows = conn.execute(
-                    "SELECT row, id, name, options, code, state, created FROM tables "
-                    "WHERE closed IS NULL ORDER BY row").fetchall()
+                rows = _either(conn, (
+                    f"SELECT {columns} FROM tables WHERE closed IS NULL ORDER BY row",
+                    f"SELECT {columns} FROM tables NOT INDEXED WHERE closed IS NULL ORDER BY row",
+                ), ())
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"cannot use {self.path}: {_why(exc, self.path)}") from exc
             return [self._open_table(conn, *row) for row in rows]
@@ -661,12 +663,11 @@ class Store:
                        "options": None, "state": None, "games": 0, "game": None}
         try:
             table["options"], table["state"] = json.loads(options), json.loads(state)
-            game = conn.execute(
-                "SELECT id FROM games WHERE table_row = ? ORDER BY id DESC LIMIT 1",
-                (row,)).fetchone()
-            table["games"] = conn.execute("SELECT count(*) FROM games WHERE table_row = ?",
-                                          (row,)).fetchone()[0]
-            table["game"] = self._game(conn, game[0], finished=False) if game else None
+            [(game, table["games"])] = _either(conn, (
+                "SELECT max(id), count(*) FROM games WHERE table_row = ?",
+                "SELECT max(id), count(*) FROM games NOT INDEXED WHERE table_row = ?",
+            ), (row,))
+            table["game"] = self._game(conn, game, finished=False) if game else None
         except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
             table["damaged"] = _why(exc, self.path)
         return table
@@ -745,9 +746,11 @@ class Store:
         conn = self._reader()
         try:
             try:
-                ids = [r[0] for r in conn.execute(
-                    "SELECT id FROM games WHERE finished IS NOT NULL AND finished >= ? "
-                    "ORDER BY id", (since or 0.0,))]
+                where = "WHERE finished IS NOT NULL AND finished >= ? ORDER BY id"
+                ids = [r[0] for r in _either(conn, (
+                    f"SELECT id FROM games {where}",
+                    f"SELECT id FROM games INDEXED BY games_finished {where}",
+                ), (since or 0.0,))]
             except sqlite3.DatabaseError as exc:
                 raise StoreError(f"cannot read {self.path}: {_why(exc, self.path)}") from exc
             for game_id in ids:
@@ -791,6 +794,18 @@ class Store:
             options=json.loads(options), seed=int(seed), players=json.loads(players),
             started=started, finished=ended, moves=moves, takeovers=takeovers,
             result=None if ended is None else {"winner": winner, "out": json.loads(out)})
+
+
+def _either(conn: sqlite3.Connection, queries: tuple[str, ...], params: tuple) -> list[tuple]:
+    """The rows of the first of `queries` that can be read: one question asked of other
+    pages (an index, or the table it indexes), so that one damaged page of either does not
+    hide rows the other still has. The last query's error if none can be read."""
+    for query in queries[:-1]:
+        try:
+            return conn.execute(query, params).fetchall()
+        except sqlite3.DatabaseError:
+            continue  # its pages are damaged: ask the others
+    return conn.execute(queries[-1], params).fetchall()
 
 
 def _lock(path: str):

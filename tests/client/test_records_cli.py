@@ -26,7 +26,9 @@ from engine.record import VERSION, check, replay
 from server.store import Store
 from tests.client.records import keep, record
 from tests.client.test_cli import launched
-from tests.server.damage import games_on_pages, overwrite, truncate
+from tests.server.damage import (
+    games_on_pages, overwrite, pages_of, rowids_on_page, truncate,
+)
 
 #: `coup` in a process of its own, as this interpreter runs it.
 COUP = [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())"]
@@ -147,6 +149,26 @@ def test_export_prints_every_readable_record_and_says_which_it_skipped(damaged_d
     for game, line in zip(sorted(lost), said):
         assert line.startswith(f"coup export: skipped game {game}: the file is damaged "
                                "(database disk image is malformed)")
+
+
+def test_export_lists_the_games_from_their_index_when_a_page_of_games_is_damaged(tmp_path,
+                                                                                 capsys):
+    """A page of the games table itself damaged: the index of finished games still lists
+    them all, so the games on that page are named as skipped and every other one exported."""
+    path = str(tmp_path / "games.db")
+    store = Store(path)
+    for seed in range(3, 83):
+        keep(store, seed)
+    store.close()
+    page = sorted(pages_of(path, "games"))[-2]
+    lost = rowids_on_page(path, page)
+    overwrite(path, [page], seed=150)
+    assert main(["export", "--db", path]) == 1
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["game"] for line in out.splitlines()] == [
+        game for game in range(1, 81) if game not in lost]
+    assert [line.split(":")[1] for line in err.splitlines()] == [
+        f" skipped game {game}" for game in sorted(lost)]
 
 
 def test_replay_of_a_damaged_record_says_what_to_do(damaged_db, capsys):

@@ -6,13 +6,15 @@ bytes every run), or the file cut short.
 leaf of a WITHOUT ROWID table, as `moves` is) and its content (a move's JSON): the pages
 to overwrite to damage one game's record and nothing else. `games_on_pages` reads which
 games have moves on each such page (from its cells, as SQLite lays them out), to damage
-a game in the middle of a file and know which records that takes with it.
+a game in the middle of a file and know which records that takes with it. `pages_of`
+asks SQLite (its dbstat table) for the pages of a table or an index.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import sqlite3
 from typing import Callable
 
 from server.store import Store
@@ -47,6 +49,28 @@ def moves_pages(path: str, write: Callable[[Store], object]) -> list[int]:
             if page[0] == INDEX_LEAF and b'{"kind":' in page:
                 found.append(number)
     return found
+
+
+def pages_of(path: str, name: str) -> list[int]:
+    """The pages of the table or index `name`."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return [n for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", (name,))]
+    finally:
+        conn.close()
+
+
+def rowids_on_page(path: str, number: int) -> set[int]:
+    """The row ids of the rows on page `number`, a leaf of a table with row ids."""
+    size = page_size(path)
+    with open(path, "rb") as f:
+        f.seek((number - 1) * size)
+        page = f.read(size)
+    rowids = set()
+    for cell in _cells(page):
+        _, at = _varint(page, cell)  # the payload's size; the row id follows
+        rowids.add(_varint(page, at)[0])
+    return rowids
 
 
 def games_on_pages(path: str) -> dict[int, set[int]]:

@@ -16,7 +16,7 @@ from server import Server, ServerConfig
 from server.store import Store
 from server.table import token_key
 from tests.server.test_crash import COUP
-from tests.server.damage import moves_pages, overwrite, truncate
+from tests.server.damage import moves_pages, overwrite, pages_of, truncate
 from tests.server.helpers import play_out
 from tests.server.peer import Peer
 from tests.server.recorded import add_game, add_running_table, add_table
@@ -78,6 +78,17 @@ async def test_a_damaged_table_is_set_aside_and_every_other_table_resumes(db, ca
         "table_damaged"]
     # closed in the store: the next start does not try it again
     assert [t["id"] for t in Store(db, writer=False).open_tables()] == HEALTHY
+
+
+@pytest.mark.parametrize("index", ["tables_open", "games_of_table"])
+async def test_a_damaged_index_is_read_around_and_every_table_resumes(db, index):
+    """An index is only a faster way to the rows: with its pages damaged, the tables it
+    leads to are read without it."""
+    overwrite(db, pages_of(db, index), seed=3)
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, db)
+        assert sorted(server.lobby.tables) == HEALTHY
+        nursery.cancel_scope.cancel()
 
 
 async def test_a_stranger_with_a_made_up_token_is_not_told_of_damage(db):
