@@ -13,7 +13,7 @@ import trio
 
 from protocol import Error
 from server import Server, ServerConfig
-from server.store import Store
+from server.store import Store, StoreError
 from server.table import token_key
 from tests.server.test_crash import COUP
 from tests.server.damage import moves_pages, overwrite, pages_of, truncate
@@ -147,3 +147,21 @@ async def test_a_record_that_reads_but_does_not_replay_is_set_aside_too(tmp_path
         assert told.code == "bad_token" and "damaged" in told.message
         await lost.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_store_that_cannot_close_the_damaged_table_still_serves_the_others(
+        db, monkeypatch, caplog):
+    """Closing the damaged table is tried once: a store that refuses the write (full, say)
+    leaves it to be set aside again at the next start, and the server starts meanwhile."""
+    def full(self, changes):
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(Store, "write", full)
+    with caplog.at_level(logging.ERROR, logger="coup.server"):
+        async with trio.open_nursery() as nursery:
+            server = await served(nursery, db)
+            assert sorted(server.lobby.tables) == HEALTHY
+            nursery.cancel_scope.cancel()
+    assert "damaged_tables_not_closed" in [r.getMessage() for r in caplog.records]
+    monkeypatch.undo()
+    assert [t["id"] for t in Store(db, writer=False).open_tables()] == [*HEALTHY, "broken"]
