@@ -172,7 +172,7 @@ class Lobby:
                             damaged.append(saved["row"])
                     if damaged:
                         await self._close_damaged(damaged)
-                    nursery.start_soon(retention.run, self.recorder, self.config)
+                    nursery.start_soon(self._prune_unless_damaged)
                 task_status.started()
         finally:
             if self.recorder:
@@ -412,6 +412,17 @@ class Lobby:
             await trio.to_thread.run_sync(self.recorder.store.write, closed)
         except StoreError as exc:
             log.error("damaged_tables_not_closed", tables=len(rows), error=str(exc))
+
+    async def _prune_unless_damaged(self) -> None:
+        """Prune old games (server/retention.py) if the file's pages are sound. Removing rows
+        rewrites the pages beside them, and a write that meets a damaged page fails and is
+        tried again, holding up every table's writes behind it: a damaged store is left as
+        it is, and said so once, for its operator to restore or recover."""
+        damage = await trio.to_thread.run_sync(self.recorder.store.damage)
+        if damage is not None:
+            log.error("store_damaged", error=damage, pruning="off")
+            return
+        await retention.run(self.recorder, self.config)
 
     def _new_table_id(self) -> str:
         table_id = secrets.token_hex(3)

@@ -554,6 +554,21 @@ class Store:
         return self._startup_read("SELECT kind, value, until, reason, by FROM bans "
                                   "WHERE until > ?", (now,))
 
+    def damage(self) -> str | None:
+        """What is wrong with the file's pages, in words an operator can act on, or None if
+        SQLite's quick check finds nothing. It reads the whole file: for a worker thread."""
+        try:
+            conn = self._reader()
+            try:
+                problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:  # too damaged to go through
+            return _why(exc, self.path)
+        if problems == ["ok"]:
+            return None
+        return (f"the file is damaged ({'; '.join(problems)})" + _remedy(self.path))
+
     def _startup_read(self, query: str, params: tuple) -> list[tuple]:
         """Every row of `query`, or StoreError saying why they cannot be read."""
         try:
