@@ -25,7 +25,10 @@ SESSION_ERRORS: dict[str, tuple[bool, str]] = {
                                    "allows"),
     "idle_timeout": (True, "nothing was heard for too long (pings unanswered)"),
     "slow_consumer": (True, "the client did not read its messages fast enough"),
-    "server_shutdown": (True, "the server is stopping"),
+    "server_shutdown": (True, "the server is stopping, and its games with it: the seats are "
+                              "gone"),
+    "server_restart": (True, "the server is restarting and keeps its tables: connect again "
+                             "with your reconnect token, within a few seconds, to your seat"),
     "client_quit": (True, "the client is leaving"),
     "replaced": (True, "the same seat reconnected on another connection"),
     "internal_error": (False, "the server failed to handle the request; nothing changed"),

@@ -20,6 +20,13 @@ from .limits import ByteBudget
 from .lobby import Lobby
 from .session import Session
 
+#: What clients are told when the server stops, by whether it restarts: (reason, sentence).
+GOODBYES = {
+    False: ("server_shutdown", "The server is stopping, and its games with it."),
+    True: ("server_restart", "The server is restarting: your seat is kept; this client "
+                             "comes back to it."),
+}
+
 
 class Server:
     """One server process's state. Run it with `serve` inside a trio nursery."""
@@ -35,8 +42,10 @@ class Server:
         #: What is waiting to be written to all clients together, in bytes.
         self.outboxes = ByteBudget(self.config.outbox_total_bytes)
         self._nursery: trio.Nursery | None = None
-        #: Shutting down: a connection that still comes in is told so and closed.
+        #: Shutting down: a connection that still comes in is told so (`goodbye`, what
+        #: every client is told) and closed.
         self.stopping = False
+        self.goodbye = GOODBYES[False]
         #: The (host, port) actually bound, once serving.
         self.address: tuple[str, int] | None = None
 
@@ -69,8 +78,8 @@ class Server:
     async def serve_stream(self, stream: trio.abc.Stream, address: str) -> None:
         """Serve one client on `stream` (from `address`) until it ends, within the limits."""
         if self.stopping:
-            await _turn_away(stream, Bye(reason="server_shutdown",
-                                         message="The server is stopping."))
+            reason, message = self.goodbye
+            await _turn_away(stream, Bye(reason=reason, message=message))
             return
         key = sharer(address)
         if (len(self.sessions) >= self.config.max_connections
@@ -108,12 +117,20 @@ class Server:
         if self.per_address[key] <= 0:
             del self.per_address[key]
 
-    async def shutdown(self) -> None:
-        """Tell every client the server is stopping, give them a moment, then stop."""
-        log.info("shutting_down", sessions=len(self.sessions), tables=len(self.lobby.tables))
+    async def shutdown(self, restart: bool = False) -> None:
+        """Stop: a `restart` keeps the tables for the next start (if the store can: else it
+        is a shutdown) and tells every client to come back; a shutdown ends every table's
+        game first and tells them the seats are gone. Clients get a moment, then it stops."""
+        restart = restart and self.lobby.keeps_tables
+        log.info("shutting_down", sessions=len(self.sessions), tables=len(self.lobby.tables),
+                 restart=restart)
         self.stopping = True
+        self.goodbye = GOODBYES[restart]
+        if not restart:
+            with trio.move_on_after(2):  # a paused store may never take it: stop anyway
+                await self.lobby.end_tables()
         for session in list(self.sessions):
-            session.close("server_shutdown", "The server is stopping.")
+            session.close(*self.goodbye)
         with trio.move_on_after(2):
             while self.sessions:
                 await trio.sleep(0.05)

@@ -1,4 +1,5 @@
-"""`coup serve`: run the server from the command line until SIGINT or SIGTERM."""
+"""`coup serve`: run the server from the command line until SIGTERM (a restart: the tables
+are kept) or SIGINT (a shutdown that ends the games)."""
 
 from __future__ import annotations
 
@@ -123,7 +124,9 @@ def main(args: argparse.Namespace) -> int:
                 log.info("listening", host=host, port=port, reach=scope)
                 async for signum in signals:
                     log.info("signal", signal=signal.Signals(signum).name)
-                    await server.shutdown()
+                    # SIGTERM, what a service manager stops and restarts with, keeps the
+                    # tables for the next start; SIGINT (Ctrl+C, or kill -INT) ends them.
+                    await server.shutdown(restart=signum == signal.SIGTERM)
                     break
                 nursery.cancel_scope.cancel()
 

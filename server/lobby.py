@@ -57,7 +57,7 @@ from .thinking import Thinkers
 from .recorder import Recorder
 from .store import Store, StoreError
 from .table import (
-    DISCONNECT, QUEUED, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options,
+    DISCONNECT, END, QUEUED, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options,
     token_key,
 )
 
@@ -177,6 +177,20 @@ class Lobby:
         finally:
             if self.recorder:
                 self.recorder.store.close()
+
+    @property
+    def keeps_tables(self) -> bool:
+        """A server that stops now can come back to its tables: its store keeps them, and
+        its next start resumes them."""
+        return self.recorder is not None and not self.config.forget_tables
+
+    async def end_tables(self) -> None:
+        """End every table for good (the server shuts down): each abandons its game and
+        closes, in the store too; returns once all have (the caller bounds the wait)."""
+        for table in list(self.tables.values()):
+            table.submit(None, END)
+        while self.tables:
+            await trio.sleep(0.05)
 
     # ------------------------------------------------------------------ Router
 

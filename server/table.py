@@ -75,6 +75,8 @@ RECONNECT = "reconnect"
 RESEAT = "reseat"
 #: The players the quick-play queue matched for the table (see Table._seat_queued).
 QUEUED = "queued"
+#: The server shuts down and ends its games: the table closes for good (see Table._end).
+END = "end"
 #: The requests that play, and so wait while the table is paused: moves, and what may
 #: start a game. Everything else is answered at once, paused or not.
 PLAYS = (MoveRequest, Ready, Start, Rematch)
@@ -363,6 +365,7 @@ class Table:
         """Handle the inbox and keep the clocks until the table closes. An exception that
         escapes ends this table only: the lobby that runs it tells its members."""
         log.info("table_created", table=self.id, seats=len(self.seats), private=self.private)
+        kept = False
         try:
             async with self._inbox:
                 while not self.closed:
@@ -394,10 +397,14 @@ class Table:
             if self.recorder:  # it closed by itself (not a server that stops): for good
                 await self.recorder.commit([("table_closed", (time.time(), self.row)),
                                             ("table_gone", (self.row, self.row))])
+        except trio.Cancelled:
+            # The server stops without ending it: a store keeps it for the next start.
+            kept = self.recorder is not None and not self.config.forget_tables
+            raise
         finally:
             self.closed = True
             self._inbox_send.close()
-            log.info("table_closed", table=self.id)
+            log.info("table_kept" if kept else "table_closed", table=self.id)
 
     def _handle_waiting(self, first: tuple) -> None:
         """`first`, then every item already waiting (those a pause deferred first, then the
@@ -443,6 +450,8 @@ class Table:
                 self._reseated(session, item[1])
             elif isinstance(item, tuple) and item[0] == QUEUED:
                 self._seat_queued(item[1])
+            elif item == END:
+                self._end()
             else:
                 handler = getattr(self, "_on_" + item.TYPE)
                 handler(session, item)
@@ -1176,6 +1185,14 @@ class Table:
         msg = encode_once(Presence(table=self.id, seat=seat.index, status=status, name=name))
         for session, _ in self._audience():
             self._say(session, msg)
+
+    def _end(self) -> None:
+        """The server shuts down and ends its games: a game in play is abandoned, with no
+        result (so it is never rated), and the table closes (the store marks it so: the next
+        start resumes nothing of it, and its tokens are revoked with it)."""
+        if self.game is not None and not self.game.over:
+            log.info("game_abandoned", table=self.id, game=self.game_id)
+        self.closed = True
 
     def _close_if_deserted(self) -> None:
         """A table with no person left, seated or watching, ends."""

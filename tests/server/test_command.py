@@ -1,6 +1,7 @@
 """`coup serve` itself, run as a person runs it: the startup line says where it listens and who
-can reach it, `--log-json` makes every log line a JSON object, and SIGTERM (or SIGINT) tells
-every client `bye server_shutdown` before a clean exit."""
+can reach it, `--log-json` makes every log line a JSON object, and a signal tells every client
+why before a clean exit: SIGTERM `bye server_restart` if a store keeps the tables (else
+`server_shutdown`), SIGINT `bye server_shutdown`."""
 
 from __future__ import annotations
 
@@ -35,10 +36,14 @@ class LogLines:
         return line.decode()
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
-async def test_coup_serve_logs_json_and_says_bye_when_stopped(stop):
+@pytest.mark.parametrize(("stop", "flags", "reason"), [
+    (signal.SIGTERM, [], "server_restart"),  # a store keeps the tables for the next start
+    (signal.SIGINT, [], "server_shutdown"),
+    (signal.SIGTERM, ["--db", ":memory:"], "server_shutdown"),  # nothing to come back to
+])
+async def test_coup_serve_logs_json_and_says_bye_when_stopped(stop, flags, reason):
     process = await trio.lowlevel.open_process(
-        COUP + ["serve", "--port", "0", "--log-json"], stderr=subprocess.PIPE)
+        COUP + ["serve", "--port", "0", "--log-json", *flags], stderr=subprocess.PIPE)
     try:
         with trio.fail_after(20):
             log = LogLines(process.stderr)
@@ -50,7 +55,7 @@ async def test_coup_serve_logs_json_and_says_bye_when_stopped(stop):
             assert (await peer.request(ListTables(id=new_id()))).TYPE == "tables"
             process.send_signal(stop)
             frames = await peer.raw_until_closed()
-            assert (frames[-1]["t"], frames[-1]["reason"]) == ("bye", "server_shutdown")
+            assert (frames[-1]["t"], frames[-1]["reason"]) == ("bye", reason)
             assert await process.wait() == 0
             events = []
             while (line := await log.next()) is not None:
