@@ -160,8 +160,13 @@ class ServerThread:
             raise AssertionError("the test server did not start")
         return self
 
+    @property
+    def running(self) -> bool:
+        """The server's thread runs: a test may have shut the server down itself."""
+        return self._thread.is_alive()
+
     def stop(self) -> None:
-        if self._thread.is_alive():  # (a test may have shut the server down itself)
+        if self.running:
             trio.from_thread.run_sync(self._scope.cancel, trio_token=self._token)
         self._thread.join(WAIT)
         assert not self._thread.is_alive(), "the test server did not stop"

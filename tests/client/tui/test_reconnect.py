@@ -1,7 +1,8 @@
 """A dropped connection while seated in a running game: the banner shows, the client
 reconnects by itself with its seat's token, the table comes back from the server's fresh
 snapshot, and play goes on. A server that says it is stopping is not tried again: the
-player is back at the menu, told why. A seat given up while the connection was down
+player is back at the menu, told why; one that says it restarts is, until it is back, and
+the seat comes back from its store. A seat given up while the connection was down
 leaves the player in the lobby, under the name the reconnect's welcome gave. Another
 player's drop shows in the log.
 
@@ -13,6 +14,7 @@ otherwise quicker than a look at the screen).
 from __future__ import annotations
 
 import socket
+from dataclasses import replace
 
 import trio
 
@@ -141,6 +143,36 @@ def test_a_server_that_stops_sends_its_players_back_to_the_menu(server):
         assert not app.connected and app.table is None
 
     run_app(Launch(mode="join", host="127.0.0.1", port=server.port, name="Ana"), body)
+
+
+def test_a_server_that_restarts_gives_the_player_its_seat_back(tmp_path):
+    """A restart (SIGTERM's: Server.shutdown(restart=True)) on a store: the bye says the
+    server comes back, so the client tries again, with its back-off, until the next server
+    on the same store and port listens, and is back in its seat, the game where it was."""
+    config = ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, seed=11,
+                          db=str(tmp_path / "coup.db"))
+    servers = [ServerThread(config).start()]
+
+    async def body(app, pilot):
+        first = servers[0]
+        await duel(app, pilot, first)
+        view, token = app.table.view, app.table.token
+        screen = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        await first.run(first.server.shutdown, True)
+        await until(pilot, lambda: not app.connected, "the goodbye")
+        await until(pilot, lambda: any(n.startswith("The server is restarting")
+                                       for n in notes(app)), "the reason")
+        await until(pilot, lambda: not first.running, "the store let go")
+        servers.append(ServerThread(replace(config, port=first.port)).start())
+        await until(pilot, lambda: app.connected and app.table.view is not view,
+                    "the seat again")
+        assert app.table.token == token and screen in app.screen_stack
+        assert (app.table.view.state_id, app.table.seat) == (view.state_id, view.seat)
+
+    try:
+        run_app(Launch(mode="join", host="127.0.0.1", port=servers[0].port, name="Ana"), body)
+    finally:
+        servers[-1].stop()
 
 
 def test_the_log_tells_when_another_player_loses_the_connection(server):
