@@ -8,13 +8,16 @@ challenged claim, R6.2; the card to lose, R2.1), answered by number or by words;
 commands (help, status, hand, log, repeat, say); a wrong input and an illegal move answered
 with a sentence and the prompt again. Against a server the test runs: the lobby commands,
 one warning line at 10 s left and no ticking, and a connection the server closes under the
-client, which comes back with its seat and plays on. No escape sequence is ever written.
+client, and a server that restarts, after each of which it comes back with its seat and plays
+on. No escape sequence is ever written.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import socket
+from dataclasses import replace
 
 import pytest
 import trio
@@ -265,6 +268,36 @@ def test_join_warns_once_and_comes_back_after_a_drop(clocked_server):
         leaves_cleanly(t, "quit")
     finally:
         t.close()
+
+
+def test_join_comes_back_to_its_seat_after_the_server_restarts(tmp_path):
+    """The server restarts (SIGTERM's restart, on a store) mid-game: the client says why,
+    tries again until the next server on the same store and port listens, and is back in
+    its seat with the same question before it; the game plays on to its end."""
+    config = ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, seed=14,
+                          db=str(tmp_path / "coup.db"))
+    first = ServerThread(config).start()
+    servers = [first]
+    t = Transcript("join", f"127.0.0.1:{first.port}", "--plain", "--name", "Ana")
+    try:
+        t.until("Connected to")
+        t.send("create 2 random")
+        t.until("You sit at table")
+        assert t.prompt() == ["Ready", "Start the game"]
+        t.send("start")
+        t.until("A new game begins.")
+        labels = t.prompt()
+        asyncio.run(first.run(first.server.shutdown, True))
+        t.until("Connection lost: The server is restarting; your seat is kept")
+        first.stop()  # (its store let go)
+        servers.append(ServerThread(replace(config, port=first.port)).start())
+        t.until("Reconnected: your seat is back.")
+        assert choices_of(t.line()) == labels
+        play_to_the_end(t, "en", labels)
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
+        servers[-1].stop()
 
 
 def test_join_with_no_address_takes_one_typed(clocked_server):
