@@ -23,8 +23,8 @@ from .session import Session
 #: What clients are told when the server stops, by whether it restarts: (reason, sentence).
 GOODBYES = {
     False: ("server_shutdown", "The server is stopping, and its games with it."),
-    True: ("server_restart", "The server is restarting: your seat is kept; this client "
-                             "comes back to it."),
+    True: ("server_restart", "The server is restarting, and keeps every seat: connect "
+                             "again in a few seconds."),
 }
 
 

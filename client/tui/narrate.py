@@ -377,8 +377,8 @@ def error_text(code: str) -> str:
         "frame_too_large": _("A message was too large for the server."),
         "internal_error": _("The server failed; nothing changed."),
         "server_shutdown": _("The server is stopping."),
-        "server_restart": _("The server is restarting; your seat is kept, and this client "
-                            "comes back to it."),
+        "server_restart": _("The server is restarting; seats are kept for their players to "
+                            "come back to."),
         "slow_consumer": _("The connection was too slow."),
         "replaced": _("Your seat was taken back on another connection."),
         "too_many_connections": _("The server is full."),

@@ -288,7 +288,7 @@ def test_join_comes_back_to_its_seat_after_the_server_restarts(tmp_path):
         t.until("A new game begins.")
         labels = t.prompt()
         asyncio.run(first.run(first.server.shutdown, True))
-        t.until("Connection lost: The server is restarting; your seat is kept")
+        t.until("Connection lost: The server is restarting; seats are kept")
         first.stop()  # (its store let go)
         servers.append(ServerThread(replace(config, port=first.port)).start())
         t.until("Reconnected: your seat is back.")
