@@ -113,6 +113,10 @@ class TableHost(Protocol):
     def operator(self, session: Session) -> bool:
         """`session` is one of the server's operators (it may kick and close anywhere)."""
 
+    @property
+    def keeps_tables(self) -> bool:
+        """A table the server stops without ending is resumed by its next start."""
+
 
 @dataclass(slots=True)
 class Seat:
@@ -394,12 +398,11 @@ class Table:
                         await self._keep_time()
                     self._tell_changes()
                     await self._commit()
-            if self.recorder:  # it closed by itself (not a server that stops): for good
+            if self.recorder:  # it closed, by itself or ended by a shutdown: for good
                 await self.recorder.commit([("table_closed", (time.time(), self.row)),
                                             ("table_gone", (self.row, self.row))])
         except trio.Cancelled:
-            # The server stops without ending it: a store keeps it for the next start.
-            kept = self.recorder is not None and not self.config.forget_tables
+            kept = self.host.keeps_tables  # the server stops (a restart) without ending it
             raise
         finally:
             self.closed = True
