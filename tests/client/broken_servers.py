@@ -5,7 +5,8 @@
 until it has a client seated: it answers the handshake (and a hello with a token, a
 reconnect, with the seat given back), then every request with `joined` (a seat at table
 t1) and a snapshot whose per-seat lists are short (two coin counts at a six-seat table),
-the frame that crashed the full-screen client with an IndexError.
+the frame that crashed the full-screen client with an IndexError. `AlwaysRestarting` seats
+every client and says `bye server_restart` at once, each time.
 `HostileThread` runs one in a thread of its own, for a client running in another loop.
 """
 
@@ -17,7 +18,7 @@ from functools import partial
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, NEED_DATA, Connection, Hello, Joined, Role, Snapshot, Welcome,
+    CONNECTION_CLOSED, NEED_DATA, Bye, Connection, Hello, Joined, Role, Snapshot, Welcome,
 )
 from tests.protocol.helpers import mid_game_view, seat_infos
 
@@ -67,17 +68,28 @@ class BadSnapshot:
                 elif isinstance(msg, Hello):
                     welcome = conn.send(Welcome(version=1, server="hostile"))
                     if msg.token:  # the seat given back, as a server does after a drop
-                        welcome += (conn.send(Joined(table=TABLE, seat=0, token=msg.token))
-                                    + conn.send(short_snapshot()))
+                        welcome += self.seated(conn, Joined(table=TABLE, seat=0,
+                                                            token=msg.token))
                     await stream.send_all(welcome)
                 elif getattr(msg, "id", None) is not None:
-                    await stream.send_all(
-                        conn.send(Joined(table=TABLE, re=msg.id, seat=0, token="tok" * 8))
-                        + conn.send(short_snapshot()))
+                    await stream.send_all(self.seated(
+                        conn, Joined(table=TABLE, re=msg.id, seat=0, token="tok" * 8)))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
         finally:
             await stream.aclose()
+
+    def seated(self, conn: Connection, joined: Joined) -> bytes:
+        """What follows the seat: the short snapshot."""
+        return conn.send(joined) + conn.send(short_snapshot())
+
+
+class AlwaysRestarting(BadSnapshot):
+    """Seats every client, then says at once that it restarts, on every connection: a
+    client that came back at once after each such goodbye would never stop."""
+
+    def seated(self, conn: Connection, joined: Joined) -> bytes:
+        return conn.send(joined) + conn.send(Bye(reason="server_restart"))
 
 
 class HostileThread:

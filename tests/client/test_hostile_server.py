@@ -21,17 +21,17 @@ from client.plain.session import Plain
 from client.runner import BotRunner, Seating
 from client.tui.launch import Launch
 from engine.bots import make
-from tests.client.broken_servers import BROKE, BadSnapshot
+from tests.client.broken_servers import BROKE, AlwaysRestarting, BadSnapshot
 
 #: The server breaks off counting here: a client that never pauses would loop for ever on
 #: the autojumping clock, whose time only passes while every task waits.
 TOO_MANY = 200
 
 
-async def _against(client, seconds: float) -> int:
-    """Run `client()` against a BadSnapshot server for `seconds` of the test's clock (or
-    until it has connected TOO_MANY times); how many connections it made."""
-    hostile = BadSnapshot()
+async def _against(client, seconds: float, hostile: BadSnapshot | None = None) -> int:
+    """Run `client()` against a BadSnapshot server (or `hostile`) for `seconds` of the
+    test's clock (or until it has connected TOO_MANY times); how many connections it made."""
+    hostile = hostile or BadSnapshot()
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), hostile, 0)
         port = listeners[0].socket.getsockname()[1]
@@ -72,3 +72,28 @@ async def test_the_bot_runner_drops_the_server_and_backs_off(autojump_clock, cap
     connections = await _against(runner, 60)
     assert BROKE in caplog.text
     assert 5 <= connections <= 15
+
+
+@pytest.mark.trio
+async def test_a_server_that_always_says_it_restarts_gets_a_few_tries_a_minute(autojump_clock):
+    """`bye server_restart` sends the clients back, with their back-off: a server that says
+    it on every connection sees plain mode and the bot runner a handful of times a minute,
+    as one that breaks every connection does."""
+    out = io.StringIO()
+    keyboard, typist = os.pipe()  # nothing is typed
+
+    async def plain(port: int) -> None:
+        await Plain(Launch("join", name="Ana", port=port), out, keyboard).run()
+
+    async def runner(port: int) -> None:
+        await BotRunner("127.0.0.1", port, make("random", 1), name="bo",
+                        seating=Seating(create=6), reconnect_for=60).run()
+
+    try:
+        for client in (plain, runner):
+            assert 5 <= await _against(client, 60, AlwaysRestarting()) <= 15
+    finally:
+        os.close(keyboard)
+        os.close(typist)
+    assert ("Connection lost: The server is restarting; seats are kept for their players to "
+            "come back to. — reconnecting…") in out.getvalue().splitlines()
