@@ -126,9 +126,8 @@ class Server:
                  restart=restart)
         self.stopping = True
         self.goodbye = GOODBYES[restart]
-        if not restart:
-            with trio.move_on_after(2):  # a paused store may never take it: stop anyway
-                await self.lobby.end_tables()
+        with trio.move_on_after(2):  # a paused store may never take it: stop anyway
+            await (self.lobby.keep_tables() if restart else self.lobby.end_tables())
         for session in list(self.sessions):
             session.close(*self.goodbye)
         with trio.move_on_after(2):

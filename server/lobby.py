@@ -140,6 +140,8 @@ class Lobby:
         self._nursery: trio.Nursery | None = None
         #: The sessions waiting for quick play: sitting at any table or ending leaves it.
         self.quick = QuickPlay(config.queue_bot_fill, self._form)
+        #: The server restarts: its tables stay as they were written (see keep_tables).
+        self._keeping = False
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Run the tables' tasks and the lobby's pushes until cancelled."""
@@ -184,6 +186,13 @@ class Lobby:
         its next start resumes them."""
         return self.recorder is not None and not self.config.forget_tables
 
+    async def keep_tables(self) -> None:
+        """The server restarts: every table's state is written as it stands (each away
+        seat's grace as it is left), and from now on connections that end are the server's
+        own goodbyes, not players going away (the next start gives them the whole grace)."""
+        self._keeping = True
+        await self.recorder.commit([t.kept() for t in self.tables.values() if not t.closed])
+
     async def end_tables(self) -> None:
         """End every table for good (the server shuts down): each abandons its game and
         closes, in the store too; returns once all have (the caller bounds the wait)."""
@@ -226,7 +235,8 @@ class Lobby:
         table = self.where.pop(session, None)
         if table is not None:
             self._members[table].discard(session)
-            table.submit(session, QUIT if session.quit else DISCONNECT)
+            if not self._keeping:
+                table.submit(session, QUIT if session.quit else DISCONNECT)
 
     def request(self, session: Session, msg) -> None:
         kind = msg.TYPE

@@ -326,9 +326,13 @@ class Table:
             if kept["bot"]:
                 seat.bot_seed = kept["bot_seed"]
                 seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
-            elif seat.name is not None:  # the whole grace: the server itself went away
+            elif seat.name is not None:
+                # Away when the server stopped: what was left of the grace, so that restarts
+                # a grace apart do not keep a seat for ever. Here when it stopped (or a
+                # server that was killed): the whole grace, as the server itself went away.
+                left = kept.get("grace_left")
                 seat.away_since = now
-                seat.grace = self.config.grace
+                seat.grace = self.config.grace if left is None else left
             self.seats.append(seat)
             if seat.token:
                 self.host.issue(seat.token, self)
@@ -1072,12 +1076,24 @@ class Table:
             "creator_seat": self.creator_seat.index if self.creator_seat else None,
             "games": self.games,
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
-                       "bot_seed": s.bot_seed, "ready": s.ready, "player": s.player}
+                       "bot_seed": s.bot_seed, "ready": s.ready, "player": s.player,
+                       "grace_left": self._grace_left(s)}
                       for s in self.seats],
             # The people a rated game in play counts (its turns and departures are in its
             # record): what a restarted server rates it by.
             "rated_people": self.standing.people if self.standing else None,
         }
+
+    def _grace_left(self, seat: Seat) -> float | None:
+        """Seconds the away `seat` still waits for its person; None if it is not away."""
+        if seat.away_since is None:
+            return None
+        return max(0.0, round(seat.away_since + seat.grace - trio.current_time(), 3))
+
+    def kept(self) -> Change:
+        """The table's state as the store keeps it, now: what a restart writes as it stops
+        (each away seat's grace as it stands then)."""
+        return ("table_state", (self.options, self._state(), self.row))
 
     def _send(self, session: Session, *frames) -> None:
         """Send now, or, while changes wait to be durable, once they are (in order)."""
@@ -1178,7 +1194,7 @@ class Table:
             return
         self._dirty = False
         if self.recorder:
-            self._changes.append(("table_state", (self.options, self._state(), self.row)))
+            self._changes.append(self.kept())
         info = encode_once(TableInfo(info=self.summary(members=True)))
         for session, _ in self._audience():
             self._say(session, info)

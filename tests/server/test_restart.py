@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import signal
 import sqlite3
+from functools import partial
 
 import pytest
 import trio
@@ -16,6 +17,7 @@ import trio
 from client.runner import BotRunner, Dismissed, Seating
 from server.store import Store
 
+from .helpers import seat_table
 from .peer import Peer
 from .test_crash import Witness, free_port, start
 
@@ -127,6 +129,46 @@ async def test_sigint_ends_the_games_and_the_next_start_resumes_none(tmp_path):
             await peer.aclose()
         assert all(w.winner is None for w in witnesses)
     finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+@pytest.mark.time_limit(40)
+async def test_a_restart_gives_a_player_already_away_no_new_grace(tmp_path):
+    """Bruno leaves a game in play (away, with a grace of 3 s); two quick restarts follow,
+    after each of which Ana comes back with her token. Each start used to give Bruno the
+    whole grace again, so a table whose people never came back outlived any number of
+    restarts a grace apart. Now his grace goes on from where it was: the second start finds
+    a second of it left, then a bot takes his seat; Ana, here at each stop, keeps hers
+    (the whole grace, as after any stop of the server)."""
+    db = str(tmp_path / "coup.db")
+    port = free_port()
+    process = await start(db, port, "--grace", "3")
+    peers = []
+    try:
+        ana, bruno = peers[:] = await seat_table(partial(Peer.connect, port), ["ana", "bruno"])
+        await bruno.aclose()
+        with trio.fail_after(5):
+            await ana.expect("presence", status="away")
+        for _ in range(2):
+            await trio.sleep(1)  # a second of Bruno's grace passes while the server runs
+            events = await stopped(process, signal.SIGTERM)
+            assert "table_kept" in {e["event"] for e in events}
+            process = await start(db, port, "--grace", "3")
+            ana = await Peer.connect(port, "ana", token=ana.token)
+            peers.append(ana)
+            await ana.expect("snapshot")
+        buffer = b""
+        with trio.fail_after(2.5):  # his last second, and no new grace
+            while b'"grace_over"' not in buffer:
+                buffer += await process.stderr.receive_some(65536)
+        over = [json.loads(line) for line in buffer.decode().splitlines()
+                if '"grace_over"' in line]
+        assert [e["name"] for e in over] == ["bruno"]
+    finally:
+        for peer in peers:
+            await peer.aclose()
         if process.returncode is None:
             process.kill()
             await process.wait()
