@@ -197,7 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     from . import web as door
 
     door.add_arguments(web)
-    serve = sub.add_parser("serve", help="run a game server")
+    serve = sub.add_parser(
+        "serve", help="run a game server",
+        description="Run a game server until a signal: SIGTERM restarts (the store keeps "
+                    "the tables, and the players come back to them at the next start), "
+                    "SIGINT (Ctrl+C) shuts down and ends the games.")
     from server.cli import add_arguments
 
     add_arguments(serve)
