@@ -57,6 +57,12 @@ def autojump_clock() -> trio.testing.MockClock:
 
 
 @pytest.fixture
+def db(tmp_path) -> str:
+    """A store's file in the test's own folder."""
+    return str(tmp_path / "coup.db")
+
+
+@pytest.fixture
 def config(request) -> ServerConfig:
     fields = dict(port=0, bot_delay=0, response_clock=0, turn_clock=0)
     marker = request.node.get_closest_marker("server_config")

@@ -14,6 +14,7 @@ import trio
 
 from engine import move
 from protocol import CreateTable, Join, MoveRequest, Ready
+from server import Server, ServerConfig
 from server.table import Table
 from tests.server.peer import Peer, new_id
 
@@ -121,3 +122,12 @@ def fail_table_named(monkeypatch, name: str):
 
     monkeypatch.setattr(Table, "_tell_changes", fail_if_named)
     return tell
+
+
+async def served(nursery, db: str, **fields) -> Server:
+    """A server of its own, keeping its records in `db`, run in `nursery` (its clocks and
+    bots' delays off, `fields` as the test says)."""
+    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db,
+                                 **fields))
+    await nursery.start(server.serve)
+    return server

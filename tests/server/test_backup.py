@@ -16,22 +16,10 @@ import pytest
 import trio
 
 from client.cli import main as coup
-from server import Server, ServerConfig, backups
+from server import backups
 from server.store import Store, StoreError
-from tests.server.helpers import catch_up, eventually, seat_table
+from tests.server.helpers import catch_up, eventually, seat_table, served
 from tests.server.peer import Peer
-
-
-@pytest.fixture
-def db(tmp_path) -> str:
-    return str(tmp_path / "coup.db")
-
-
-async def served(nursery, db: str, **fields) -> Server:
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db,
-                                 **fields))
-    await nursery.start(server.serve)
-    return server
 
 
 async def play_until(peers, state_id: int, seed: int) -> int:

@@ -12,24 +12,12 @@ import pytest
 import trio
 
 from protocol import CreateTable, Join, Leave, MoveRequest, Say
-from server import Server, ServerConfig, cli
-from tests.server.helpers import FullDisk, eventually, seat_table
+from server import cli
+from tests.server.helpers import FullDisk, eventually, seat_table, served
 from tests.server.peer import Peer, new_id
 
 #: Seconds within which a paused table answers (the issue saw none within 5).
 PROMPT = 2.0
-
-
-@pytest.fixture
-def db(tmp_path) -> str:
-    return str(tmp_path / "coup.db")
-
-
-async def served(nursery, db: str, **fields) -> Server:
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db,
-                                 **fields))
-    await nursery.start(server.serve)
-    return server
 
 
 async def a_move_held(peers: list[Peer]) -> Peer:

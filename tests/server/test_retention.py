@@ -11,24 +11,12 @@ import pytest
 import trio
 
 from protocol import Leave
-from server import Server, ServerConfig
+from server import ServerConfig
 from server.store import DAY, Store
-from tests.server.helpers import eventually, play_out, seat_table
+from tests.server.helpers import eventually, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
 
 NOW = 1_800_000_000.0
-
-
-@pytest.fixture
-def db(tmp_path) -> str:
-    return str(tmp_path / "coup.db")
-
-
-async def served(nursery, db: str, **fields) -> Server:
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db,
-                                 **fields))
-    await nursery.start(server.serve)
-    return server
 
 
 def rows(db: str, table: str) -> int:

@@ -16,23 +16,11 @@ import trio.testing
 
 from engine import record as records
 from protocol import CreateTable, Join, MoveRequest, Ready, Start
-from server import Server, ServerConfig
-from server.recorder import GATHER, QUEUE, Recorder
+from server import Server
+from server.recorder import QUEUE, Recorder
 from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError, code_key
-from tests.server.helpers import FullDisk, eventually, play_out, seat_table
+from tests.server.helpers import FullDisk, eventually, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
-
-
-@pytest.fixture
-def db(tmp_path) -> str:
-    return str(tmp_path / "coup.db")
-
-
-async def served(nursery, db: str, **fields) -> Server:
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db,
-                                 **fields))
-    await nursery.start(server.serve)
-    return server
 
 
 def assert_kept(store: Store, game_id: int, game) -> None:
