@@ -53,12 +53,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def start(db: str, port: int, *flags: str) -> trio.Process:
-    """The server (with the other `flags` given), once it says it listens."""
+async def start(db: str, port: int, *flags: str, within: tuple[str, ...] = ()
+                ) -> trio.Process:
+    """The server (with the other `flags` given, run by the command `within` if given),
+    once it says it listens."""
     process = await trio.lowlevel.open_process(
-        COUP + ["serve", "--port", str(port), "--db", db, "--log-json", "--turn-clock", "0",
-                "--response-clock", "0", "--max-per-address", str(4 * TABLES),
-                "--tables-per-address", str(TABLES), *flags], stderr=subprocess.PIPE)
+        [*within, *COUP, "serve", "--port", str(port), "--db", db, "--log-json",
+         "--turn-clock", "0", "--response-clock", "0", "--max-per-address", str(4 * TABLES),
+         "--tables-per-address", str(TABLES), *flags], stderr=subprocess.PIPE)
     buffer = b""
     with trio.fail_after(20):
         while b'"listening"' not in buffer:
