@@ -245,6 +245,9 @@ class Table:
         #: What each hand-over in flight holds, oldest first: a player who leaves while the
         #: store fails is answered at once, and gets nothing of the table after that.
         self._handed: deque[Held] = deque()
+        #: Frames `_say` held (the store had not failed yet): if it fails now, they go at
+        #: once as `_say` would have sent them, before `paused` (see pause).
+        self._said: list[tuple[Session, tuple]] = []
         #: When the store stopped taking this table's changes (its play paused), if it has,
         #: and the notice that says so, for whoever arrives meanwhile.
         self._paused_at: float | None = None
@@ -1123,7 +1126,8 @@ class Table:
     def delivered(self) -> None:
         """The recorder sent what one hand-over held."""
         self._in_flight -= 1
-        self._handed.popleft()
+        sent = {id(entry) for entry in self._handed.popleft()}
+        self._said = [entry for entry in self._said if id(entry) not in sent]
 
     def _stalled(self) -> bool:
         """The store fails (or is late), so what the table sends now may wait long."""
@@ -1136,15 +1140,32 @@ class Table:
         in order with the rest."""
         if self._stalled():
             session.send(*frames)
+        elif self._changes or self._held or self._in_flight:
+            self._held.append((session, frames))
+            self._said.append(self._held[-1])
         else:
-            self._send(session, *frames)
+            session.send(*frames)
 
     def _drop(self, session: Session) -> None:
         """Forget what the table holds for `session`, sent or played: frames waiting for
         the store and PLAYS waiting for the pause to end."""
         for held in (self._held, *self._handed):
-            held[:] = [(s, frames) for s, frames in held if s is not session]
+            held[:] = [entry for entry in held if entry[0] is not session]
         self._deferred = deque((s, item) for s, item in self._deferred if s is not session)
+        self._said = [entry for entry in self._said if entry[0] is not session]
+
+    def _release_said(self) -> None:
+        """Send at once, in order, the frames `_say` held before the store failed: a
+        player who came back just then gets `joined` and the table before `paused`, not
+        `paused` alone."""
+        said = {id(entry) for entry in self._said}
+        for held in (self._held, *self._handed):
+            for entry in held:
+                if id(entry) in said:
+                    session, frames = entry
+                    session.send(*frames)
+            held[:] = [entry for entry in held if id(entry) not in said]
+        self._said.clear()
 
     def _tell_if_paused(self, session: Session) -> None:
         if self._paused_notice is not None:
@@ -1156,6 +1177,7 @@ class Table:
             return
         self._paused_at = trio.current_time()
         log.warning("table_paused", table=self.id, error=why)
+        self._release_said()
         self._paused_notice = encode_once(Paused(table=self.id, paused=True, message=(
             f"The server cannot save this game ({why}): play is paused and the clocks "
             f"are stopped until it can.")))

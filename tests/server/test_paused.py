@@ -152,6 +152,33 @@ async def test_a_player_who_comes_back_to_a_paused_table_is_told_at_once(db, mon
         nursery.cancel_scope.cancel()
 
 
+async def test_a_player_whose_return_finds_the_disk_full_is_told_at_once(db, monkeypatch):
+    """A player away comes back with its token once the disk is full, at a table that has
+    not paused yet: saving the return is the write that fails. It gets `joined`, the table
+    and `paused` at once (`paused` used to come alone, its `joined` held with the write),
+    and the snapshot once play goes on. (Found on a real full disk, test_full_disk.py's
+    tmpfs, by a server started on it again.)"""
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, db)
+        peers = await seat_table(lambda name: Peer.connect(server.address[1], name),
+                                 ["ana", "bruno"], two_player_draft=False)
+        table = peers[0].table
+        await peers[1].aclose()
+        await peers[0].expect("presence", status="away")
+        disk = FullDisk(monkeypatch)
+        with trio.fail_after(PROMPT):
+            back = await Peer.connect(server.address[1], "bruno", token=peers[1].token)
+            assert (await back.expect("joined")).table == table
+            await back.expect("table")
+            await back.expect("paused", table=table, paused=True)
+        disk.full = False
+        with trio.fail_after(10):
+            await back.expect("snapshot")
+        for peer in (peers[0], back):
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
 async def test_a_late_write_that_is_not_a_time_is_refused_at_start(seconds, capsys):
     """--late-write must be seconds above 0: 0 would pause every table at every write, and
