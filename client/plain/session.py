@@ -170,18 +170,25 @@ class Plain:
         await self._connected(link)
         backoff = Backoff()
         while True:
-            reason, final = await self._pump(link)
-            if self._token() is None or final:
+            reason, said = await self._pump(link)
+            # A seat is worth coming back to, and so is a restarting server's lobby.
+            lobby = self._token() is None
+            if said in FINAL_GOODBYES or (lobby and said != "server_restart"):
                 break
             self.say(_("Connection lost: {reason} — reconnecting…").format(reason=reason))
             try:
-                link = await Link.reopen(host, port, self.name, self._token, RECONNECT_FOR,
+                link = await Link.reopen(host, port, self.name,
+                                         None if lobby else self._token, RECONNECT_FOR,
                                          backoff, identity=self.launch.identity,
                                          via=self.launch.via)
             except LinkError as exc:
                 reason = str(exc)
                 break
             self.name = link.name or self.name
+            if lobby:
+                self.link = link
+                self.say(_("You are in the lobby."))
+                await self._list()
         self.say(_("Disconnected: {reason}").format(reason=reason))
         self.status = 1
 
@@ -200,15 +207,15 @@ class Plain:
         self._arrived.set()
         await self._list()
 
-    async def _pump(self, link: Link) -> tuple[str, bool]:
-        """Tell what comes until the connection ends; returns why it ended, and whether
-        the server said a goodbye a reconnect cannot undo."""
+    async def _pump(self, link: Link) -> tuple[str, str | None]:
+        """Tell what comes until the connection ends; returns why it ended, and the reason
+        of the server's goodbye if it said one."""
         self.link = link
-        reason, final = _("the server closed the connection"), False
+        reason, said = _("the server closed the connection"), None
         try:
             while (msg := await link.receive()) is not None:
                 if isinstance(msg, Bye):
-                    reason, final = error_text(msg.reason), msg.reason in FINAL_GOODBYES
+                    reason, said = error_text(msg.reason), msg.reason
                 await self._received(msg)
         except LinkError as exc:
             reason = str(exc)
@@ -217,7 +224,7 @@ class Plain:
             self.shown = None  # the prompt is asked again once the table is back
             self._leave_answered()  # no answer will come on this link
             await link.aclose()
-        return reason, final
+        return reason, said
 
     async def send(self, msg) -> bool:
         if self.link is None:

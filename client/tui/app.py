@@ -245,6 +245,8 @@ class CoupApp(App):
         self.identified = msg.identified
         self.operator = msg.operator
         self.redraw("connection")
+        if self.table is None:  # back in a restarted server's lobby: its tables again
+            self.request(ListTables(id=self.next_id()))
 
     def on_disconnected(self, msg: m.Disconnected) -> None:
         self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10)

@@ -122,12 +122,14 @@ class Net:
                                   link.identified is not None, _operator(link)))
             reason, backoff = "", Backoff()
             while True:
-                reason, final = await self._pump(link)
-                if self.token is None or final:
+                reason, said = await self._pump(link)
+                # A seat is worth coming back to, and so is a restarting server's lobby.
+                if said in FINAL_GOODBYES or (self.token is None and said != "server_restart"):
                     break
                 self.post(m.ConnectionLost(reason))
+                seat = (lambda: self.token) if self.token is not None else None
                 try:
-                    link = await Link.reopen(host, port, name, lambda: self.token,
+                    link = await Link.reopen(host, port, name, seat,
                                              RECONNECT_FOR, backoff, max_frame=RECORD_FRAME,
                                              identity=self.identity, via=self.via)
                 except LinkError:
@@ -138,9 +140,9 @@ class Net:
         if self._connection is scope:
             self._connection = None
 
-    async def _pump(self, link: Link) -> tuple[str, bool]:
+    async def _pump(self, link: Link) -> tuple[str, str | None]:
         """Carry messages both ways until the connection ends; returns why it ended, and
-        whether the server said a goodbye that a reconnect cannot undo."""
+        the reason of the server's goodbye if it said one."""
         self.link = link
         # Whatever was queued for a broken connection is dropped: moves in it are stale.
         while True:
@@ -149,15 +151,14 @@ class Net:
             except trio.WouldBlock:
                 break
         reason = "the server closed the connection"
-        final = False
+        said = None
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._write, link)
                 try:
                     while (msg := await link.receive()) is not None:
                         if isinstance(msg, Bye):
-                            reason = msg.message or msg.reason
-                            final = msg.reason in FINAL_GOODBYES
+                            reason, said = msg.message or msg.reason, msg.reason
                         self.post(m.Received(msg))
                 except LinkError as exc:
                     reason = str(exc)
@@ -167,7 +168,7 @@ class Net:
         finally:
             self.link = None
             await link.aclose()
-        return reason, final
+        return reason, said
 
     async def _write(self, link: Link) -> None:
         async for msg in self._outbox:

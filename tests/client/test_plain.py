@@ -300,6 +300,28 @@ def test_join_comes_back_to_its_seat_after_the_server_restarts(tmp_path):
         servers[-1].stop()
 
 
+def test_join_comes_back_to_the_lobby_after_the_server_restarts(tmp_path):
+    """A restart sends the lobby away too: the client tries again, as for a seat, and is in
+    the lobby of the next server (not disconnected), its tables listed."""
+    config = ServerConfig(port=0, db=str(tmp_path / "coup.db"))
+    first = ServerThread(config).start()
+    servers = [first]
+    t = Transcript("join", f"127.0.0.1:{first.port}", "--plain", "--name", "Ana")
+    try:
+        t.until("Connected to")
+        t.until("No tables yet")
+        asyncio.run(first.run(first.server.shutdown, True))
+        t.until("Connection lost: The server is restarting")
+        first.stop()  # (its store let go)
+        servers.append(ServerThread(replace(config, port=first.port)).start())
+        t.until("You are in the lobby.")
+        t.until("No tables yet")
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
+        servers[-1].stop()
+
+
 def test_join_with_no_address_takes_one_typed(clocked_server):
     """`coup join --plain` and no address: servers on this network would be listed (that is
     tests/client/test_discovery.py's, in network namespaces); with discovery off, as here,

@@ -175,6 +175,36 @@ def test_a_server_that_restarts_gives_the_player_its_seat_back(tmp_path):
         servers[-1].stop()
 
 
+def test_a_player_in_the_lobby_comes_back_to_the_lobby_after_a_restart(tmp_path):
+    """A restart sends everyone away with server_restart, not only the seated: a player in
+    the lobby (through the SSH door, the lobby is the whole session) tries again too, and
+    is back in the lobby of the next server, its tables listed, not sent to the menu."""
+    config = ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                          db=str(tmp_path / "coup.db"))
+    servers = [ServerThread(config).start()]
+
+    async def body(app, pilot):
+        first = servers[0]
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        bruno = await first.peer("Bruno")
+        table = (await first.run(create_table, bruno, seats=3)).table
+        await until(pilot, lambda: [t["table"] for t in app.tables] == [table], "its table")
+        await first.run(first.server.shutdown, True)
+        await until(pilot, lambda: not app.connected, "the goodbye")
+        await until(pilot, lambda: not first.running, "the store let go")
+        servers.append(ServerThread(replace(config, port=first.port)).start())
+        await until(pilot, lambda: app.connected, "the lobby again")
+        # Bruno's table is kept for him; the lobby lists it again.
+        await until(pilot, lambda: [t["table"] for t in app.tables] == [table],
+                    "the table listed again")
+        assert isinstance(app.screen, LobbyScreen) and app.me == "Ana"
+
+    try:
+        run_app(Launch(mode="join", host="127.0.0.1", port=servers[0].port, name="Ana"), body)
+    finally:
+        servers[-1].stop()
+
+
 def test_the_log_tells_when_another_player_loses_the_connection(server):
     async def body(app, pilot):
         bruno = await duel(app, pilot, server)
