@@ -64,39 +64,47 @@ def tune_switching() -> None:
     sys.setswitchinterval(0.001)
 
 
+def _late_write(seconds: float) -> None:
+    if not seconds > 0:  # nan too: the writer sleeps this long
+        raise ValueError(f"{seconds} is not a number of seconds above 0")
+
+
+def _announced(host: str) -> None:
+    from .announce import addresses  # zeroconf, only for a server that announces
+
+    addresses(host)
+
+
+def _kept(config) -> None:
+    """Retention and backups: ValueError(flag, why) for the first flag that will not do."""
+    retention.check(config)
+    if config.backup_dir:
+        backups.check(config)
+
+
+def _refused_flag(config) -> tuple[str, str] | None:
+    """The first flag the server cannot start with, and why; None when all will do."""
+    checks = [("--bot-strategies", lambda: allowed_strategies(config.bot_strategies)),
+              ("--operators", lambda: operator_ids(config.operators)),
+              (None, lambda: _kept(config)),  # names its own flag
+              ("--late-write", lambda: _late_write(config.late_write))]
+    if config.announce:
+        checks.append(("--announce", lambda: _announced(config.host)))
+    for flag, check in checks:
+        try:
+            check()
+        except ValueError as exc:
+            return exc.args if flag is None else (flag, str(exc))
+    return None
+
+
 def main(args: argparse.Namespace) -> int:
     """Serve with the parsed flags; returns the exit status."""
     config = config_from(args)
-    try:
-        allowed_strategies(config.bot_strategies)
-    except ValueError as exc:
-        print(f"coup serve: --bot-strategies: {exc}", file=sys.stderr)
+    refused = _refused_flag(config)
+    if refused is not None:
+        print("coup serve: {}: {}".format(*refused), file=sys.stderr)
         return 2
-    try:
-        operator_ids(config.operators)
-    except ValueError as exc:
-        print(f"coup serve: --operators: {exc}", file=sys.stderr)
-        return 2
-    try:
-        retention.check(config)
-        if config.backup_dir:
-            backups.check(config)
-    except ValueError as exc:
-        flag, text = exc.args
-        print(f"coup serve: {flag}: {text}", file=sys.stderr)
-        return 2
-    if not config.late_write > 0:  # nan too: the writer sleeps this long
-        print(f"coup serve: --late-write: {config.late_write} is not a number of seconds "
-              "above 0", file=sys.stderr)
-        return 2
-    if config.announce:
-        from .announce import addresses  # zeroconf, only for a server that announces
-
-        try:
-            addresses(config.host)
-        except ValueError as exc:
-            print(f"coup serve: --announce: {exc}", file=sys.stderr)
-            return 2
     log.setup(config.log_json)
     tune_gc()
     tune_switching()
