@@ -506,14 +506,22 @@ async def flood(server: Server, seconds: float) -> dict:
                   "flood_bye_slow": sum(b"slow_consumer" in tail for tail in ended)}
 
 
+async def baseline(nursery, pinger: Client, seen: Seen, seconds: float
+                   ) -> tuple[float, float, float]:
+    """The pinger probes until an attack of `seconds` ends, and BASELINE seconds pass before
+    it begins: returns when the baseline began, and when the attack begins and ends."""
+    t0 = trio.current_time()
+    t1, t2 = t0 + BASELINE, t0 + BASELINE + seconds
+    nursery.start_soon(probe, pinger, seen, PING_EVERY, t2, ("ping", "ping", dict))
+    await trio.sleep_until(t1)
+    return t0, t1, t2
+
+
 async def search(server: Server, seconds: float) -> dict:
     seen, counts, out = Seen(), Counter(), {"search_tables": 0, "search_refused": None}
     async with trio.open_nursery() as nursery:
         pinger = await witnesses(nursery, server.port, seen)
-        t0 = trio.current_time()
-        t1, t2 = t0 + BASELINE, t0 + BASELINE + seconds
-        nursery.start_soon(probe, pinger, seen, PING_EVERY, t2, ("ping", "ping", dict))
-        await trio.sleep_until(t1)
+        t0, t1, t2 = await baseline(nursery, pinger, seen, seconds)
         try:
             for i in range(20):
                 creator, watcher, _ = await made_table(server.port, f"search-{i}", "ismcts", 4)
@@ -625,10 +633,7 @@ async def slots(server: Server, seconds: float) -> dict:
     seen, out = Seen(), {"slots_tables": 0, "slots_refused": None, "slots_neighbour": 0}
     async with trio.open_nursery() as nursery:
         pinger = await witnesses(nursery, server.port, seen)
-        t0 = trio.current_time()
-        t1, t2 = t0 + BASELINE, t0 + BASELINE + seconds
-        nursery.start_soon(probe, pinger, seen, PING_EVERY, t2, ("ping", "ping", dict))
-        await trio.sleep_until(t1)
+        t0, t1, t2 = await baseline(nursery, pinger, seen, seconds)
         held = []  # one connection a table: a connection sits at one table only
         for i in range(SLOTS):
             try:
@@ -663,10 +668,7 @@ async def chat(server: Server, seconds: float) -> dict:
         nursery.start_soon(listen)
         attackers = await connect_many(server.port, [f"chat-{i}" for i in range(CHATTERS)],
                                        lambda client, _: trio.lowlevel.checkpoint(), ATTACKER)
-        t0 = trio.current_time()
-        t1, t2 = t0 + BASELINE, t0 + BASELINE + seconds
-        nursery.start_soon(probe, pinger, seen, PING_EVERY, t2, ("ping", "ping", dict))
-        await trio.sleep_until(t1)
+        t0, t1, t2 = await baseline(nursery, pinger, seen, seconds)
 
         async def chatter(client: Client) -> None:
             """A line every CHAT_EVERY seconds until t2, reading all it is sent meanwhile."""
