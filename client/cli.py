@@ -15,7 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
     from engine.bots.levels import DEFAULT_LEVEL, LEVELS
     from protocol import DEFAULT_PORT
 
-    from .tui.launch import CLOCKS, Launch
+    from .launch import CLOCKS, Launch
 
     parser = argparse.ArgumentParser(
         prog="coup", description="Coup, the bluffing card game, in the terminal."
@@ -274,7 +274,7 @@ def _practice_launch(args):
     from engine.position import Position, PositionError
     from protocol.text import shown
 
-    from .tui.launch import CLOCKS, Launch
+    from .launch import CLOCKS, Launch
 
     strategy = args.strategy or args.level
     if not known(strategy):
@@ -310,7 +310,7 @@ def _client(args) -> int:
     except ValueError as exc:
         print(f"coup: {exc}", file=sys.stderr)
         return 2
-    from .tui.launch import Launch
+    from .launch import Launch
 
     try:
         identity = _identity(args)

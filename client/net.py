@@ -2,8 +2,9 @@
 protocol Connection, shared by the bot runner and the terminal client.
 
 `Link.open` connects and does the handshake, identifying with the player's key when given one
-(client/identity.py), and `Link.reopen` takes a seat back after a drop (trying again after
-the pauses of the session's `Backoff`, for as long as the caller says); `send` writes a
+(client/identity.py), and `Link.reopen` connects again after a drop (trying again after
+the pauses of the session's `Backoff`, client/core/policy.py, for as long as the caller
+says); `send` writes a
 message (from any task); `receive` returns the next message (None when the server closed),
 having answered the pings before it, so that no caller has to. Ids for requests come from
 `next_id`. Connection failures are turned into `LinkError` with a sentence for people.
@@ -14,7 +15,6 @@ sees it (protocol.text.shown): no client shows a server's text raw.
 from __future__ import annotations
 
 import itertools
-import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import fields, replace
@@ -27,29 +27,18 @@ from protocol import (
     Pong, ProtocolError, Role, State, VERSIONS, Welcome,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
+from protocol.messages import Message
 from protocol.text import shown_in
 
+from .core.policy import Backoff
 from .identity import Credential, DoorAddress
 
 CLIENT_NAME = "coup-tui/0.1"
-#: Goodbyes after which reconnecting is no use: the server is going away (and its seats with
-#: it), or the seat was taken up by a newer connection with the same token.
-FINAL_GOODBYES = frozenset({"server_shutdown", "replaced", "banned"})
-#: Seconds between tries to connect again: the first pause's ceiling, doubled after each
-#: try up to the last. Each pause is drawn between 0 and its ceiling (full jitter), so that
-#: the clients of a server that dropped them all do not all come back at once.
-FIRST_PAUSE, LAST_PAUSE = 0.5, 30.0
-#: Seconds a connection must have stayed up for the pauses to start again from the first:
-#: a server that drops every connection at once (or sends a bad frame on each) sees the
-#: pauses grow, not a client trying thousands of times a minute.
-STEADY = 30.0
 #: Seconds one try to take a seat back may take.
 REOPEN_TIMEOUT = 5.0
-#: Seconds a player's client keeps trying to get its seat back (the server's default grace).
-RECONNECT_FOR = 120.0
 
 
-def _shown(msg):
+def _shown(msg: Message) -> Message:
     """`msg` with every string in it safe for a terminal (protocol.text.shown): a server's
     names, table names, chat, sentences and codes reach no front end as they were sent."""
     cleaned = {f.name: shown_in(value) for f in fields(msg)
@@ -81,33 +70,6 @@ def parse_address(text: str) -> tuple[str, int]:
         return host or "127.0.0.1", int(port) if port else DEFAULT_PORT
     except ValueError:
         raise LinkError(f"{text!r} is not HOST or HOST:PORT") from None
-
-
-class Backoff:
-    """When to try to connect again: exponential back-off with full jitter, started again
-    after a connection that stayed up STEADY seconds. One per client session (the app's
-    connection, plain mode's, a bot runner's), handed to every `Link.reopen` it makes."""
-
-    def __init__(self, rng: Callable[[], float] = random.random) -> None:
-        #: Draws a number in [0, 1): the jitter (a test gives its own).
-        self.rng = rng
-        self.tries = 0
-        self._up_since: float | None = None
-
-    def pause(self) -> float:
-        """Seconds to wait before the next try; each ceiling is twice the last's."""
-        ceiling = min(LAST_PAUSE, FIRST_PAUSE * 2 ** min(self.tries, 16))
-        self.tries += 1
-        return self.rng() * ceiling
-
-    def connected(self) -> None:
-        self._up_since = trio.current_time()
-
-    def dropped(self) -> None:
-        """The connection made last is gone: if it lasted, the pauses start again."""
-        if self._up_since is not None and trio.current_time() - self._up_since >= STEADY:
-            self.tries = 0
-        self._up_since = None
 
 
 class Link:
@@ -226,7 +188,7 @@ class Link:
         `token` at all: with none, for a client that held no seat), tried after the pauses
         `backoff` says for `lasting` seconds. `token()` is asked before each try (None: the
         seat was given up meanwhile). LinkError when no try is left."""
-        backoff.dropped()
+        backoff.dropped(trio.current_time())
         deadline = trio.current_time() + lasting
         failed: LinkError | None = None
         while True:
@@ -243,7 +205,7 @@ class Link:
             except LinkError as exc:
                 failed = exc
                 continue
-            backoff.connected()
+            backoff.connected(trio.current_time())
             return link
 
     @property
@@ -254,7 +216,7 @@ class Link:
     def next_id(self) -> int:
         return next(self._ids)
 
-    async def send(self, msg) -> None:
+    async def send(self, msg: Message) -> None:
         # A server that vanished (killed, say) has closed the connection as far as our end
         # knows once its end of file was read: that is a broken link to reopen, not a bug.
         if self.conn.state is State.CLOSED:
@@ -265,14 +227,14 @@ class Link:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise LinkError(f"the connection broke: {exc}") from None
 
-    async def receive(self):
+    async def receive(self) -> Message | None:
         """The next message from the server, or None once it closed the connection. Pings
         are answered here and not returned."""
         if self._early:
             return self._early.popleft()
         return await self._next()
 
-    async def _next(self):
+    async def _next(self) -> Message | None:
         """The next message off the connection (what `receive` gives when nothing waits in
         `_early`), or None once it closed."""
         while True:

@@ -35,7 +35,8 @@ from protocol import (
 
 from .identity import Identity
 from .mind import Mind
-from .net import FINAL_GOODBYES, Backoff, Link, LinkError
+from .core.policy import FINAL_GOODBYES, Backoff
+from .net import Link, LinkError
 
 log = logging.getLogger("coup.bot")
 

@@ -4,7 +4,7 @@ take the full-screen app).
 
 `text` holds plain mode's own words (the prompt line, status, hand, lobby and results lines,
 what a typed line names); `session` is the trio program that plays them over the network.
-The game's sentences are the terminal app's (client/tui/narrate.py), never a copy.
+The game's sentences are the terminal app's (client/narrate.py), never a copy.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 
 import trio
 
-from ..tui.launch import Launch
+from ..launch import Launch
 from .session import Plain
 
 

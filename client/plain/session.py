@@ -36,10 +36,11 @@ from server import StoreError, serve
 from ..discovery import Browser, enabled
 from ..i18n import _
 from ..moderation import CommandError, request as moderation_request
-from ..net import FINAL_GOODBYES, RECONNECT_FOR, Backoff, Link, LinkError
-from ..tui.launch import Launch, default_name, practice_server, practice_table
-from ..tui.model import Pending, TableState
-from ..tui.narrate import error_text, event_text, move_label, presence_text, prompt
+from ..core.policy import FINAL_GOODBYES, RECONNECT_FOR, Backoff
+from ..net import Link, LinkError
+from ..launch import Launch, default_name, practice_server, practice_table
+from ..core.table import Pending, TableState
+from ..narrate import error_text, event_text, move_label, presence_text, prompt
 from .finder import Finder
 from .text import (
     Prompt, action_named, command_words, fold, hand_line, help_lines, matches, prompt_line,

@@ -3,7 +3,7 @@ line a seat, the hand, the lobby's tables, a finished game's results, the help, 
 typed line means (a choice's number or words, or a command).
 
 Everything here returns text and knows nothing of terminals or the network; the game's
-sentences (events, questions, move labels, refusals) come from client/tui/narrate.py, so the
+sentences (events, questions, move labels, refusals) come from client/narrate.py, so the
 two clients say the same things. Nothing here carries meaning by colour or layout: each
 line reads whole on its own, as a screen reader speaks it.
 """
@@ -19,8 +19,8 @@ from engine.cards import ACTIONS_IN
 from ..i18n import _, action_name, card_name, ngettext, pgettext
 from ..moderation import MODERATION
 from ..moderation import command_names as moderation_names, usage as moderation_usage
-from ..tui.model import TableState
-from ..tui.narrate import Names, cards_text, variant_label
+from ..core.table import TableState
+from ..narrate import Names, cards_text, variant_label
 
 #: Commands, by their English word; each has its translated word too (`command_words`).
 COMMANDS = ("help", "status", "hand", "log", "repeat", "say", "list", "create", "join",

@@ -36,9 +36,9 @@ from ..moderation import (
     CommandError, command_of, request as moderation_request, usage as moderation_usage,
 )
 from . import messages as m
-from .launch import Launch, default_name, practice_server, practice_table
-from .model import Pending, TableState
-from .narrate import error_text
+from ..launch import Launch, default_name, practice_server, practice_table
+from ..core.table import Pending, TableState
+from ..narrate import error_text
 from .net import RECORD_FRAME, Net
 from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen

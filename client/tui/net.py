@@ -24,7 +24,8 @@ from protocol import Bye
 from server import ServerConfig, StoreError, serve
 
 from ..identity import Credential, DoorAddress
-from ..net import FINAL_GOODBYES, RECONNECT_FOR, Backoff, Link, LinkError
+from ..core.policy import FINAL_GOODBYES, RECONNECT_FOR, Backoff
+from ..net import Link, LinkError
 from . import messages as m
 
 #: The largest frame the app takes from a server: what its get_game asks for, so that a

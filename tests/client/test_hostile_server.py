@@ -19,7 +19,7 @@ import trio
 
 from client.plain.session import Plain
 from client.runner import BotRunner, Seating
-from client.tui.launch import Launch
+from client.launch import Launch
 from engine.bots import make
 from tests.client.broken_servers import BROKE, AlwaysRestarting, BadSnapshot
 

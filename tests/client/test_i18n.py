@@ -12,7 +12,7 @@ from client import i18n
 from client.i18n_catalogs import (
     Entry, catalog_path, compile_mo, extract, parse_po, render_po, update,
 )
-from client.tui.narrate import error_text, event_text, move_label, prompt
+from client.narrate import error_text, event_text, move_label, prompt
 from client.tui.screens.rules import rules_rest
 from engine import ACTIONS, CHARACTERS, Event, Game, Options, move
 from protocol.errors import CODES

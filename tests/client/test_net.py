@@ -15,7 +15,8 @@ import pytest
 import trio
 import trio.testing
 
-from client.net import LAST_PAUSE, RECONNECT_FOR, STEADY, Backoff, Link, LinkError
+from client.core.policy import LAST_PAUSE, RECONNECT_FOR, STEADY, Backoff
+from client.net import Link, LinkError
 from protocol import Chat, Connection, Hello, ListTables, Ping, Pong, Role, Welcome
 from tests.client.broken_servers import Hangup
 

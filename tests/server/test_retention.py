@@ -174,9 +174,9 @@ async def test_a_pruned_games_id_is_never_given_again(db):
 async def test_a_players_own_games_are_kept_for_good(tmp_path, monkeypatch):
     """coup play's server keeps every game in the player's own store (play.db): the
     player's history, guest or not, is never pruned; a public server's default is 30."""
-    from client.tui.launch import Launch, practice_server
+    from client.launch import Launch, practice_server
 
-    monkeypatch.setattr("client.tui.launch.default_path", lambda kind: str(tmp_path / "p.db"))
+    monkeypatch.setattr("client.launch.default_path", lambda kind: str(tmp_path / "p.db"))
     config = practice_server(Launch(mode="play"))
     assert config.db and config.keep_guest_games == 0 == config.keep_games
     assert ServerConfig().keep_guest_games == 30

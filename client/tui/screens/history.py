@@ -26,7 +26,7 @@ from protocol.text import shown_in
 from server import Store, StoreError
 
 from ...i18n import N_, _, ngettext
-from ..model import TableState
+from ...core.table import TableState
 from .base import CoupScreen
 
 

@@ -11,7 +11,7 @@ from textual.widgets import (Checkbox, DataTable, Footer, Input, Label, RichLog,
                              Static)
 
 from ...i18n import N_, _, ngettext
-from ..narrate import strategy_choices, variant_choices, variant_label
+from ...narrate import strategy_choices, variant_choices, variant_label
 from ..widgets.log import WrappingLog
 from .base import CoupScreen
 from .menu import Form, join_command, lan_address

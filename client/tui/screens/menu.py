@@ -21,8 +21,8 @@ from protocol import DEFAULT_PORT
 from ...discovery import Found
 from ...i18n import N_, _
 from ...net import LinkError, parse_address
-from ..launch import CLOCKS, Launch
-from ..narrate import strategy_choices, variant_choices
+from ...launch import CLOCKS, Launch
+from ...narrate import strategy_choices, variant_choices
 from .base import CoupModal, CoupScreen
 from .rules import RulesScreen
 

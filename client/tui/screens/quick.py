@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Select, Static
 
 from ...i18n import N_, _
-from ..narrate import variant_choices
+from ...narrate import variant_choices
 from .base import CoupModal
 from .menu import Form
 

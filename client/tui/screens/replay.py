@@ -22,8 +22,8 @@ from engine import Event, View, visible_to
 from engine.record import check, play
 
 from ...i18n import N_, _
-from ..model import TableState
-from ..narrate import event_text, prompt
+from ...core.table import TableState
+from ...narrate import event_text, prompt
 from ..widgets.log import WrappingLog
 from ..widgets.seats import SeatsPanel
 from .base import CoupScreen

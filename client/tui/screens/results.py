@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from ...i18n import N_, _, card_name
-from ..narrate import error_text
+from ...narrate import error_text
 from .base import CoupModal
 
 

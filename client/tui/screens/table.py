@@ -20,7 +20,7 @@ from engine import Move, move
 from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name, card_name, ngettext
-from ..narrate import choice_title, event_text, move_label, presence_text, variant_label
+from ...narrate import choice_title, event_text, move_label, presence_text, variant_label
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.hand import HandPanel

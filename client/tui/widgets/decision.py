@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, ProgressBar
 
 from ...i18n import _
-from ..narrate import move_label, prompt
+from ...narrate import move_label, prompt
 from .players import seconds
 
 

@@ -14,7 +14,7 @@ from textual.widgets import Static
 from engine.cards import CHARACTERS
 
 from ...i18n import _, card_name
-from ..model import TableState
+from ...core.table import TableState
 
 #: How the seats of the last action stand out while it is highlighted (TableState.lit).
 SPOTLIGHT_STYLES = {"acted": "bold reverse", "targeted": "bold reverse red"}

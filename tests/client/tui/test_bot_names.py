@@ -4,8 +4,8 @@ panel at 80 columns; other bots and people keep their names."""
 from __future__ import annotations
 
 from client.i18n import set_language
-from client.tui.model import TableState
-from client.tui.narrate import strategy_label
+from client.core.table import TableState
+from client.narrate import strategy_label
 from engine.bots.heuristic import PERSONALITIES
 
 from .helpers import practice, run_app, shown, start_practice

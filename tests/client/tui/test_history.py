@@ -9,7 +9,7 @@ import socket
 
 from client.i18n import set_language
 from client.tui.app import Launch
-from client.tui.model import TableState
+from client.core.table import TableState
 from client.tui.screens.table import TableScreen
 from engine import Event
 from protocol import Join, Ready, Say

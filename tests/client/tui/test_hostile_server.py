@@ -4,7 +4,7 @@ the frame as the server's protocol error, says so, and drops that connection."""
 
 from __future__ import annotations
 
-from client.tui.launch import Launch
+from client.launch import Launch
 from tests.client.broken_servers import BROKE, BadSnapshot, HostileThread
 
 from .helpers import notes, run_app, until

@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from client.i18n import set_language
 from client.identity import Identity
 from client.tui.app import Launch
-from client.tui.narrate import error_text
+from client.narrate import error_text
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen

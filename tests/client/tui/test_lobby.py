@@ -22,7 +22,7 @@ from client.tui.messages import Received
 from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen, who_sits
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
-from client.tui.narrate import error_text
+from client.narrate import error_text
 from protocol import Say, Start, Tables
 from server import ServerConfig
 

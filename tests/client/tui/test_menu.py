@@ -14,7 +14,7 @@ from textual.widgets import Footer, Input, Label, Markdown, OptionList, Select
 
 from client.i18n import set_language
 from client.tui.app import Launch
-from client.tui.launch import CLOCKS
+from client.launch import CLOCKS
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import HostForm, JoinForm, MenuScreen, PlayForm, lan_address
 from client.tui.screens.rules import RulesScreen

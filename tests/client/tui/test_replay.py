@@ -11,7 +11,7 @@ import pytest
 
 from client.i18n import card_name
 from client.tui.app import Launch
-from client.tui.narrate import event_text
+from client.narrate import event_text
 from client.tui.screens.replay import ReplayScreen, steps
 from client.tui.widgets.log import WrappingLog
 from client.tui.widgets.seats import SeatsPanel

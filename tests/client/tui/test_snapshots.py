@@ -17,7 +17,7 @@ import time
 import pytest
 
 from client.i18n import set_language
-from client.tui import model
+from client.core import table as model
 from client.tui.app import CoupApp, Launch
 from client.tui.messages import Received
 from client.tui.screens.dialogs import ChooseDialog

@@ -19,7 +19,7 @@ from textual.widgets._toast import Toast
 from client.i18n import set_language
 from client.tui.app import Launch
 from client.tui.messages import Received
-from client.tui.model import TableState
+from client.core.table import TableState
 from client.tui.screens.dialogs import ConfirmDialog
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen

@@ -1,5 +1,6 @@
 """What the client knows of its table: the newest view, who sits where, the clocks, and the
-move waiting for the server's answer. Screens read it; only the app changes it.
+move waiting for the server's answer. Front ends read it; only the client core
+(machine.py) changes it. It must never import trio, Textual or a front end.
 
 Deadlines arrive as milliseconds left when the server sent them; they are kept as moments of
 this process's monotonic clock, with the decision's whole length for the countdown bars.
@@ -9,12 +10,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Event, Move, View
 from protocol import MAX_EARLIER_EVENTS
+from protocol.messages import Snapshot, Update
 
 from ..i18n import _
-
 
 #: Seconds the seats of the last action stay highlighted.
 SPOTLIGHT = 2.0
@@ -40,16 +42,17 @@ class Pending:
     move: Move
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Arrival:
     """What a view taken in (TableState.arrive) changed: the view before it, whether it
-    starts a game, whether its events retell the game (a snapshot's), and the events the log
-    has yet to tell."""
+    starts a game, whether its events retell the game (a snapshot's), the events the log
+    has yet to tell, and the view itself."""
 
     old: View | None
     new_game: bool
     retold: bool
     unseen: list[Event]
+    view: View
 
 
 @dataclass
@@ -58,20 +61,20 @@ class TableState:
     seat: int | None
     token: str | None = None
     code: str | None = None
-    info: dict | None = None
+    info: dict[str, Any] | None = None
     view: View | None = None
     reveal: View | None = None
     #: Once the game is over, its summary as the server sent it (protocol.messages.SUMMARY):
     #: {"out": [seat, ...], "seats": [{"claims", "bluffs", "challenges_won",
     #: "challenges_lost"}, ...]}; None while it runs.
-    summary: dict | None = None
-    players: list[dict] = field(default_factory=list)
+    summary: dict[str, Any] | None = None
+    players: list[dict[str, Any]] = field(default_factory=list)
     #: seat → (the monotonic moment its decision ends, the decision's length in seconds)
     deadlines: dict[int, tuple[float, float]] = field(default_factory=dict)
     pending: Pending | None = None
     #: The latest events of this game that the log shows (as many as a snapshot retells at
     #: most): what tells a snapshot's earlier events the log lacks from those it has.
-    logged: list = field(default_factory=list)
+    logged: list[Event] = field(default_factory=list)
     #: seat → {character: times claimed} this game: every action and block that named a
     #: character, which everyone saw (a claim is public; whether it was true is not).
     claims: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -83,11 +86,12 @@ class TableState:
     paused_at: float | None = None
 
     @property
-    def seats(self) -> list[dict]:
+    def seats(self) -> list[dict[str, Any]]:
         """Who sits where: the game's players once it runs, else the table's seats."""
         if self.players:
             return self.players
-        return self.info["seats"] if self.info else []
+        seats: list[dict[str, Any]] = self.info["seats"] if self.info else []
+        return seats
 
     @property
     def playing(self) -> bool:
@@ -100,7 +104,8 @@ class TableState:
     def bots_at_start(self) -> str | None:
         """The strategy of the bots that take the empty seats when the game starts (a
         practice table's), if the table has them."""
-        return ((self.info or {}).get("options") or {}).get("bots")
+        bots: str | None = ((self.info or {}).get("options") or {}).get("bots")
+        return bots
 
     def name(self, seat: int | None) -> str:
         if seat is None:
@@ -114,10 +119,10 @@ class TableState:
                     return _("Bot {n} ({personality})").format(n=seat + 1,
                                                                personality=character)
                 if info.get("name"):
-                    return info["name"]
+                    return str(info["name"])
         return _("Seat {n}").format(n=seat + 1)
 
-    def arrive(self, msg) -> Arrival:
+    def arrive(self, msg: Snapshot | Update) -> Arrival:
         """Take in a snapshot's or an update's view of this table: the view, the players (a
         snapshot's), what is revealed, the summary, the clocks and the claims. Both clients
         tell the returned `unseen` events, a line each."""
@@ -125,18 +130,18 @@ class TableState:
         old = self.view
         new_game = old is None or view.state_id < old.state_id  # a rematch starts anew
         self.view = view
-        if msg.TYPE == "snapshot":
+        retold = isinstance(msg, Snapshot)  # its events retell the game before it
+        if isinstance(msg, Snapshot):
             self.players = msg.players
         self.reveal = View.from_dict(msg.reveal) if msg.reveal else None
         self.summary = msg.summary
-        self.set_deadlines(msg.deadlines, new_game or old.opened != view.opened)
+        self.set_deadlines(msg.deadlines, old is None or new_game or old.opened != view.opened)
         events = [Event(**e) for e in msg.events or []]
-        retold = msg.TYPE == "snapshot"  # its events retell the game before it
         unseen = self.to_log(events, new_game, retold)
         self.record(events, fresh=new_game or retold)
-        return Arrival(old, new_game, retold, unseen)
+        return Arrival(old, new_game, retold, unseen, view)
 
-    def record(self, events, fresh: bool) -> None:
+    def record(self, events: list[Event], fresh: bool) -> None:
         """Count the claims among `events` (public ones: the app receives no other kind of
         action or block) and light up the seats of the last action. `fresh`: the events
         start the count anew (a new game, or a snapshot whose history retells it)."""
@@ -144,6 +149,8 @@ class TableState:
             self.claims = {}
             self.spotlight = None
         for e in events:
+            if e.seat is None:  # actions and blocks are always a seat's
+                continue
             if e.kind in ("action", "block") and e.card is not None:
                 mine = self.claims.setdefault(e.seat, {})
                 mine[e.card] = mine.get(e.card, 0) + 1
@@ -158,7 +165,7 @@ class TableState:
         actor, target, _end = self.spotlight
         return "acted" if seat == actor else "targeted" if seat == target else None
 
-    def to_log(self, events: list, new_game: bool, retold: bool) -> list:
+    def to_log(self, events: list[Event], new_game: bool, retold: bool) -> list[Event]:
         """Of a view's `events`, those the log has yet to show, now noted as shown: all of an
         update's; of a snapshot's, which retell the game so far (`retold`), those past the
         point where the log's latest lines start them, or all for a game new to the log. So
@@ -184,10 +191,10 @@ class TableState:
                               for seat, (end, total) in self.deadlines.items()}
             self.paused_at = None
 
-    def set_deadlines(self, deadlines: list[dict], new_decision: bool) -> None:
+    def set_deadlines(self, deadlines: list[dict[str, Any]], new_decision: bool) -> None:
         now = self._now()
         old = {} if new_decision else self.deadlines
-        fresh = {}
+        fresh: dict[int, tuple[float, float]] = {}
         for d in deadlines:
             left = d["ms"] / 1000
             total = old[d["seat"]][1] if d["seat"] in old else left
@@ -211,7 +218,7 @@ class TableState:
                     info["name"] = name
 
 
-def _after(logged: list, retold: list) -> list:
+def _after(logged: list[Event], retold: list[Event]) -> list[Event]:
     """The events of `retold` after the longest run that ends `logged` and starts `retold`."""
     for overlap in range(min(len(logged), len(retold)), 0, -1):
         if logged[-overlap:] == retold[:overlap]:

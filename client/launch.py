@@ -14,8 +14,8 @@ from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 from server import ServerConfig, default_path
 
-from ..i18n import _
-from ..identity import Credential, DoorAddress
+from .i18n import _
+from .identity import Credential, DoorAddress
 
 _SERVER = {f.name: f.default for f in fields(ServerConfig)}
 

@@ -13,7 +13,7 @@ from engine import VARIANTS, Event, Move, View
 from engine.bots import LEVELS, STRATEGIES
 from engine.cards import CLAIMS_IN, MUST_COUP
 
-from ..i18n import _, action_name, card_name, ngettext
+from .i18n import _, action_name, card_name, ngettext
 
 Names = Callable[[int | None], str]
 

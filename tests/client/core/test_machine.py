@@ -1,0 +1,303 @@
+"""The client core alone: the server's messages and the player's intents in, typed events
+out, with no socket, no task and no clock (as tests/protocol/test_connection.py tests the
+wire's Connection). Scenarios play a real game on the engine for the views a server would
+send, and include the orderings a hostile or slow server can make: an `ok` nobody asked
+for, a view for another table, a bad_token while a leave is in flight, a drop mid-leave.
+"""
+
+from __future__ import annotations
+
+from client.core import Core
+from client.core import events as ev
+from client.core import intents as do
+from client.core.policy import FIRST_PAUSE, LAST_PAUSE, STEADY, Backoff
+from engine import Game, Options, move
+from protocol import messages as wire
+
+TABLE, OTHER, TOKEN = "t1", "t2", "tok-1"
+
+
+def connected(**kwargs: object) -> Core:
+    core = Core(**kwargs)  # type: ignore[arg-type]
+    assert core.opened("ana", "coupd", False, False, 0.0) == [
+        ev.Connected("ana", "coupd", False, False)]
+    return core
+
+
+def sent(events: list[ev.Event]) -> list[wire.Message]:
+    return [e.msg for e in events if isinstance(e, ev.Send)]
+
+
+def told(events: list[ev.Event]) -> list[ev.Event]:
+    return [e for e in events if not isinstance(e, ev.Send)]
+
+
+def seated(game: Game, seat: int = 0, **kwargs: object) -> Core:
+    """A core seated at TABLE with the game's snapshot taken in."""
+    core = connected(**kwargs)
+    core.receive(wire.Joined(table=TABLE, re=None, seat=seat, token=TOKEN))
+    core.receive(snapshot(game, seat))
+    return core
+
+
+def snapshot(game: Game, seat: int, table: str = TABLE) -> wire.Snapshot:
+    return wire.Snapshot(table=table, view=game.view(seat).to_dict(), players=[],
+                         deadlines=[])
+
+
+def update(game: Game, seat: int, events: list[dict[str, object]]) -> wire.Update:
+    return wire.Update(table=TABLE, view=game.view(seat).to_dict(), events=events,
+                       deadlines=[])
+
+
+def new_game() -> Game:
+    """Three players (no draft), seat 0 to act first."""
+    return Game.new(Options(players=3, first_seat=0), 5)
+
+
+# ---------------------------------------------------------------------------- moves
+
+
+def test_a_move_is_pending_until_a_view_shows_its_decision_closed() -> None:
+    game = new_game()
+    core = seated(game)
+    income = move("income")
+    out = core.intend(do.Play(income))
+    [request] = sent(out)
+    assert isinstance(request, wire.MoveRequest) and request.move == income.to_dict()
+    assert told(out) == [ev.PendingChanged()]
+    assert core.table is not None and core.table.pending is not None
+    # The server accepts it before the view that shows it: the old view still asks.
+    assert core.receive(wire.MoveAccepted(re=request.id, state_id=1)) == []
+    assert core.table.pending is not None
+    applied = game.apply(0, income)
+    [changed] = core.receive(update(game, 0, [e.to_dict() for e in applied]))
+    assert isinstance(changed, ev.ViewChanged) and not changed.decision_opened
+    assert core.table.pending is None
+
+
+def test_a_second_move_waits_for_the_first_and_an_illegal_one_is_refused_here() -> None:
+    game = new_game()
+    core = seated(game)
+    assert told(core.intend(do.Play(move("coup", target=1)))) == [
+        ev.MoveRefused("cannot_afford", local=True)]
+    core.intend(do.Play(move("income")))
+    assert core.intend(do.Play(move("income"))) == [ev.MoveWaits()]
+
+
+def test_a_rejected_move_is_pending_no_more() -> None:
+    core = seated(new_game())
+    [request] = sent(core.intend(do.Play(move("income"))))
+    out = core.receive(wire.MoveRejected(re=request.id, code="stale_state", message="",
+                                         state_id=3))
+    assert out == [ev.PendingChanged(), ev.MoveRefused("stale_state")]
+    assert core.table is not None and core.table.pending is None
+
+
+def test_a_decision_of_ours_opening_is_said_once() -> None:
+    game = new_game()
+    core = seated(game, seat=1)
+    applied = game.apply(0, move("income"))  # seat 1's turn now
+    [changed] = core.receive(update(game, 1, [e.to_dict() for e in applied]))
+    assert isinstance(changed, ev.ViewChanged) and changed.decision_opened
+    [again] = core.receive(update(game, 1, []))
+    assert isinstance(again, ev.ViewChanged) and not again.decision_opened
+
+
+def test_a_view_for_another_table_changes_nothing() -> None:
+    game = new_game()
+    core = seated(game)
+    assert core.table is not None
+    before = core.table.view
+    game.apply(0, move("income"))
+    assert core.receive(snapshot(game, 0, table=OTHER)) == []
+    assert core.table.view is before
+
+
+def test_the_seat_given_back_after_a_reconnect_forgets_the_pending_move() -> None:
+    core = seated(new_game())
+    core.intend(do.Play(move("income")))
+    assert core.receive(wire.Joined(table=TABLE, re=None, seat=0, token=TOKEN)) == [
+        ev.SeatBack()]
+    assert core.table is not None and core.table.pending is None
+
+
+# ---------------------------------------------------------------------------- leaving
+
+
+def test_what_follows_a_leave_waits_for_the_servers_ok() -> None:
+    core = seated(new_game())
+    [leave] = sent(core.intend(do.Leave()))
+    assert core.leaving
+    assert core.intend(do.JoinTable(table=OTHER, spectate=True)) == []
+    assert core.receive(wire.Ok(re=leave.id + 100)) == []  # an ok for nobody's request
+    assert core.table is not None  # still seated until the server says so
+    out = core.receive(wire.Ok(re=leave.id))
+    assert told(out) == [ev.TableLeft(), ev.LeaveSettled()]
+    [join] = sent(out)
+    assert isinstance(join, wire.Join) and join.table == OTHER and join.spectate
+    assert core.table is None and not core.leaving
+
+
+def test_a_refused_leave_leaves_us_seated_and_lets_what_waited_go() -> None:
+    core = seated(new_game())
+    [leave] = sent(core.intend(do.Leave()))
+    core.intend(do.SayText("still here?"))
+    out = core.receive(wire.Error(code="rate_limited", message="slow down", re=leave.id))
+    assert told(out) == [ev.Refused("rate_limited", leave.id), ev.LeaveSettled()]
+    [say] = sent(out)
+    assert isinstance(say, wire.Say) and say.scope == "table"  # where we are: still seated
+    assert core.table is not None
+
+
+def test_a_bad_token_while_leaving_takes_the_table_once() -> None:
+    core = seated(new_game())
+    [leave] = sent(core.intend(do.Leave()))
+    core.intend(do.ListTables())
+    out = core.receive(wire.Error(code="bad_token", message="gone", re=None))
+    assert out == [ev.TableGone("bad_token"), ev.TableLeft()]
+    assert core.leaving  # the leave's own answer is still to come
+    out = core.receive(wire.Ok(re=leave.id))
+    assert told(out) == [ev.LeaveSettled()]
+    assert [type(m) for m in sent(out)] == [wire.ListTables]
+
+
+def test_a_drop_mid_leave_settles_it_and_what_waited_finds_no_connection() -> None:
+    core = seated(new_game())
+    core.intend(do.Leave())
+    core.intend(do.JoinTable(table=OTHER))
+    out, comeback = core.closed("the connection broke")
+    assert out[:2] == [ev.LeaveSettled(), ev.NotConnected()]
+    assert out[2] == ev.ConnectionLost("the connection broke", None, None)
+    assert comeback is not None and comeback.seated
+
+
+def test_leaving_no_table_is_refused_without_asking() -> None:
+    core = connected()
+    assert core.intend(do.Leave()) == [ev.Refused("not_at_table", None)]
+    assert not core.leaving
+
+
+def test_a_table_gone_error_answering_a_request_is_only_a_refusal() -> None:
+    core = seated(new_game())
+    out = core.receive(wire.Error(code="kicked", message="by ana: spam", re=7))
+    assert out == [ev.Refused("kicked", 7, "by ana: spam")]
+    assert core.table is not None
+
+
+def test_a_kick_takes_the_table_with_the_servers_sentence() -> None:
+    core = seated(new_game())
+    out = core.receive(wire.Error(code="kicked", message="by ana: spam"))
+    assert out == [ev.TableGone("kicked", "by ana: spam"), ev.TableLeft()]
+    assert core.table is None and core.token is None
+
+
+# ---------------------------------------------------------------------------- the lobby
+
+
+def test_only_our_own_list_is_asked_and_a_seat_leaves_the_queue() -> None:
+    core = connected()
+    [listed] = sent(core.intend(do.ListTables()))
+    assert core.receive(wire.Tables(tables=[], re=None)) == [ev.TablesListed([], False)]
+    assert core.receive(wire.Tables(tables=[], re=listed.id)) == [ev.TablesListed([], True)]
+    [queue] = sent(core.intend(do.JoinQueue(seats=4)))
+    core.receive(wire.Queued(re=queue.id, waiting=2))
+    assert core.queued
+    [joined] = core.receive(wire.Joined(table=TABLE, re=None, seat=2, token=TOKEN))
+    assert isinstance(joined, ev.TableJoined) and joined.table.seat == 2
+    assert not core.queued and core.token == TOKEN
+
+
+def test_the_lobby_chat_keeps_its_last_lines() -> None:
+    core = connected()
+    for n in range(205):
+        core.receive(wire.Chat(scope="lobby", name="bo", text=str(n)))
+    assert len(core.lobby_chat) == 200 and core.lobby_chat[0] == ("bo", "5")
+
+
+def test_our_rating_is_asked_only_when_identified_and_a_refusal_is_silent() -> None:
+    assert connected().intend(do.OwnRating()) == []
+    core = Core()
+    core.opened("ana", "coupd", True, False, 0.0)
+    [ask] = sent(core.intend(do.OwnRating()))
+    assert isinstance(ask, wire.GetProfile) and ask.name == "ana"
+    assert core.receive(wire.Error(code="not_rated", message="", re=ask.id)) == []
+    [ask] = sent(core.intend(do.OwnRating()))
+    assert core.receive(wire.Profile(re=ask.id, profile={"ordinal": 12.5})) == [
+        ev.RatingChanged()]
+    assert core.rating == 12.5
+
+
+def test_a_moderation_command_is_read_here_and_its_ok_is_done() -> None:
+    core = connected()
+    [refused] = core.intend(do.Moderate("mute", "bo"))
+    assert isinstance(refused, ev.CommandRefused)
+    [kick] = sent(core.intend(do.Moderate("kick", "bo")))
+    assert core.receive(wire.Ok(re=kick.id)) == [ev.Done()]
+
+
+def test_intents_without_a_connection_send_nothing() -> None:
+    core = Core()
+    assert core.intend(do.ListTables()) == [ev.NotConnected()]
+    core = connected()
+    core.closed(None)
+    assert core.intend(do.SayText("hi")) == [ev.NotConnected()]
+    assert core.intend(do.SayText("   ")) == [ev.NotConnected()]
+
+
+# ---------------------------------------------------------------------------- reconnecting
+
+
+def test_a_seat_is_worth_coming_back_to_and_its_token_is_kept() -> None:
+    core = seated(new_game())
+    out, comeback = core.closed(None)
+    assert out == [ev.ConnectionLost(None, None, None)]
+    assert comeback is not None and comeback.seated and core.token == TOKEN
+    out = core.opened("ana", "coupd", False, False, 5.0)
+    assert out == [ev.ConnectionBack("ana", False, False)]  # the seat comes with `joined`
+
+
+def test_the_lobby_is_not_come_back_to_unless_the_server_restarts() -> None:
+    core = connected()
+    out, comeback = core.closed("reset")
+    assert out == [ev.Disconnected("reset", None, None)] and comeback is None
+    core = connected()
+    core.receive(wire.Bye(reason="server_restart", message="back soon"))
+    out, comeback = core.closed(None)
+    assert out == [ev.ConnectionLost(None, "server_restart", "back soon")]
+    assert comeback is not None and not comeback.seated
+    out = core.opened("ana", "coupd", False, False, 9.0)
+    assert told(out) == [ev.ConnectionBack("ana", False, False)]
+    assert [type(m) for m in sent(out)] == [wire.ListTables]  # its tables again
+
+
+def test_a_final_goodbye_is_final_even_with_a_seat() -> None:
+    core = seated(new_game())
+    assert core.receive(wire.Bye(reason="banned", message="until May")) == [
+        ev.Goodbye("banned", "until May")]
+    out, comeback = core.closed(None)
+    assert out == [ev.Disconnected(None, "banned", "until May")] and comeback is None
+
+
+def test_the_queue_is_come_back_to_only_when_the_session_keeps_it() -> None:
+    for keep in (False, True):
+        core = connected(keep_queue=keep)
+        [queue] = sent(core.intend(do.JoinQueue(seats=2)))
+        core.receive(wire.Queued(re=queue.id, waiting=1))
+        _out, comeback = core.closed(None)
+        assert (comeback is not None) is keep
+
+
+def test_the_backoff_grows_and_starts_again_after_a_steady_connection() -> None:
+    backoff = Backoff(rng=lambda: 1.0)
+    assert [backoff.pause() for _ in range(3)] == [FIRST_PAUSE, 2 * FIRST_PAUSE,
+                                                   4 * FIRST_PAUSE]
+    for _ in range(20):
+        backoff.pause()
+    assert backoff.pause() == LAST_PAUSE
+    backoff.connected(100.0)
+    backoff.dropped(100.0 + STEADY - 1)  # too short: the pauses stay long
+    assert backoff.pause() == LAST_PAUSE
+    backoff.connected(200.0)
+    backoff.dropped(200.0 + STEADY)
+    assert backoff.pause() == FIRST_PAUSE
