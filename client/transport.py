@@ -58,6 +58,10 @@ class Transport:
         self.via = via
         self.max_frame = max_frame
         self._outbox_in, self._outbox = trio.open_memory_channel[Message](OUTBOX)
+        #: Messages queued, and those since written (or dropped with a broken link): what
+        #: `flush` waits for.
+        self._queued = self._done = 0
+        self._wrote = trio.Event()
 
     def submit(self, intent: Intent) -> int | None:
         """Hand the core an intent: its messages are queued for the server, its other
@@ -76,11 +80,23 @@ class Transport:
             except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
                 told.append(NotConnected())
                 continue
+            self._queued += 1
             if sent is None:
                 sent = getattr(event.msg, "id", None)
         if told:
             self.deliver(told)
         return sent
+
+    async def flush(self) -> None:
+        """Wait until every message queued so far is written, or dropped with the link: a
+        front end about to end (plain mode's quit) lets its last words go first."""
+        while self._done < self._queued:
+            await self._wrote.wait()
+
+    def _written(self) -> None:
+        self._done += 1
+        self._wrote.set()
+        self._wrote = trio.Event()
 
     async def run(self, host: str, port: int, name: str | None) -> None:
         """Connect and carry messages until the connection is gone for good (the core's
@@ -131,15 +147,18 @@ class Transport:
         except* LinkError as group:
             reason = str(group.exceptions[0])
         finally:
-            # What was queued for a broken connection is dropped: moves in it are stale.
+            await link.aclose()
+            # What was queued for a broken connection is dropped (moves in it are stale),
+            # with no pause before the core hears of the drop and stops queueing.
             while True:
                 try:
                     self._outbox.receive_nowait()
                 except trio.WouldBlock:
                     break
-            await link.aclose()
+                self._written()
         return reason
 
     async def _write(self, link: Link) -> None:
         async for msg in self._outbox:
             await link.send(msg)
+            self._written()

@@ -146,10 +146,9 @@ class Core:
         return out + [ev.Disconnected(reason, said, message)], None
 
     def gave_up(self, reason: str) -> list[ev.Event]:
-        """Coming back failed for good (`reason`: the last try's words)."""
-        said = self._bye.reason if self._bye is not None else None
-        message = self._bye.message if self._bye is not None else None
-        return [ev.Disconnected(reason, said, message)]
+        """Coming back failed for good (`reason`: the last try's words, which say why now;
+        the goodbye before the drop was told with ConnectionLost)."""
+        return [ev.Disconnected(reason, None, None)]
 
     # ------------------------------------------------------------------ intents
 

@@ -3,13 +3,14 @@
 One `Plain` runs a whole session: for `coup play` it starts the server on loopback inside
 the process (as the terminal app does) and creates the practice table; for `coup join` it
 opens the server's lobby (with no address, the one the player chooses from those found on
-the network, finder.py). It then runs three tasks: the connection (messages in, each told
-as lines; a dropped connection re-opened with the seat's token), the keyboard (a line at a
+the network, finder.py). It then runs three tasks: the connection (client/transport.py,
+driving the client core: its events are told here as lines), the keyboard (a line at a
 time, read in a worker thread: end of file quits) and the clock (one warning line when ten
 seconds are left for a decision of ours, never a ticking count).
 
-What the client knows of its table is the terminal app's `TableState`, and every sentence of
-the game comes from narrate.py: the lines here are the log's lines. When a decision is the
+What the client knows (its table, the move pending, a leave in flight, the reconnects) is
+the client core's (client/core/), shared with the terminal app and the bots; every sentence
+of the game comes from client/narrate.py: the lines here are the log's lines. When a decision is the
 player's, one prompt line numbers the legal moves (`engine.legal_moves` on our own view)
 and says the seconds left; a number, or a move's words in the player's language, answers it.
 Nothing is written but whole lines of text: no cursor movement, no colour, no escapes.
@@ -19,32 +20,39 @@ from __future__ import annotations
 
 import codecs
 import os
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import TextIO
 
 import trio
 
-from engine import IllegalMove, View, check, legal_moves, move
+from engine import IllegalMove, check, legal_moves, move
 from engine.bots import known
 from engine.cards import TARGETED
-from protocol import (
-    Bye, CreateTable, Join, Leave, ListTables, MoveRequest, Ready, Rematch, Say, Start,
-)
 from protocol.text import whole_number
-from server import StoreError, serve
 
+from ..core import Core, TableState
+from ..core import events as ev
+from ..core import intents as do
 from ..discovery import Browser, enabled
 from ..i18n import _
-from ..moderation import CommandError, request as moderation_request
-from ..core.policy import FINAL_GOODBYES, RECONNECT_FOR, Backoff
-from ..net import Link, LinkError
 from ..launch import Launch, default_name, practice_server, practice_table
-from ..core.table import Pending, TableState
 from ..narrate import error_text, event_text, move_label, presence_text, prompt
+from ..transport import Transport, start_server
 from .finder import Finder
 from .text import (
-    Prompt, action_named, command_words, fold, hand_line, help_lines, matches, prompt_line,
-    results_lines, seat_line, seats_line, table_line, tables_lines,
+    Prompt,
+    action_named,
+    command_words,
+    fold,
+    hand_line,
+    help_lines,
+    matches,
+    prompt_line,
+    results_lines,
+    seat_line,
+    seats_line,
+    table_line,
+    tables_lines,
 )
 
 #: Seconds left on a decision of ours when the one warning is printed.
@@ -52,10 +60,6 @@ WARNING = 10
 #: Lines kept for `log N`, and the largest number a typed line is read as (a choice,
 #: lines of the log).
 KEPT_LINES = 1000
-#: Errors, sent without `re`, after which the table is no longer ours (as in the app).
-TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed"})
-#: Errors whose sentence from the server (who acted, and why) is worth showing after ours.
-ACTS = frozenset({"kicked", "table_closed", "muted", "banned"})
 
 
 class Quit(Exception):
@@ -70,12 +74,12 @@ class Plain:
         self.out = out
         self.stdin = stdin
         self.name = launch.name or default_name()
-        self.link: Link | None = None
         self.server = ""
-        self.table: TableState | None = None
+        self.core = Core()
+        self.transport = Transport(self.core, self._events, identity=launch.identity,
+                                   via=launch.via)
         #: While `coup join` with no address looks for its server.
         self.finder: Finder | None = None
-        self.tables: list[dict] = []
         #: The lines told so far (events, chat, presence), for `log N`.
         self.lines: list[str] = []
         #: The prompt printed last (None: none is open), and the key of the one warned.
@@ -83,24 +87,20 @@ class Plain:
         self.warned: tuple | None = None
         self._seats_said = ""
         self._results_for: int | None = None
-        self._list_asked: int | None = None
-        #: The decision our pending move answers (its View.opened): the move is pending
-        #: until a view shows that decision closed to us (`move_accepted` comes before that
-        #: view, and the view held until then still asks the question just answered).
-        self._moved_in = 0
         #: The command (leave or quit) whose leaving of a game going on was just asked
         #: about: the same word typed next confirms it, as the app's dialog does.
         self._asked_to: str | None = None
-        #: The id of our `leave` until the server answers it; meanwhile typed lines wait
-        #: (`_settled`): a `spectate` typed ahead would find us still seated.
-        self._leaving: int | None = None
-        #: The id of our latest operator's (or creator's) act, until the server answers.
-        self._acting: int | None = None
+        #: Unset while our leave is in flight (the core's `leaving`): typed lines wait for
+        #: its answer, so that what they say (status, a spectate) finds us where we are.
         self._settled = trio.Event()
         self._settled.set()
         #: Set once typed lines mean something: in the lobby, or at the practice table.
         self._arrived = trio.Event()
         self.status = 0
+
+    @property
+    def table(self) -> TableState | None:
+        return self.core.table
 
     # ------------------------------------------------------------------ output
 
@@ -122,7 +122,7 @@ class Plain:
                 nursery.start_soon(self._keyboard)
                 nursery.start_soon(self._clock)
                 host, port = await self._server(nursery)
-                await self._connection(host, port)
+                await self.transport.run(host, port, self.name)
                 nursery.cancel_scope.cancel()
         except* Quit:
             pass
@@ -134,12 +134,8 @@ class Plain:
             return await self._find()
         if self.launch.mode != "play":
             return self.launch.host, self.launch.port
-        config = practice_server(self.launch)
         try:
-            try:
-                return await nursery.start(serve, config)
-            except StoreError:  # another coup of this player's keeps the records now
-                return await nursery.start(serve, replace(config, db=None))
+            return await start_server(nursery, practice_server(self.launch))
         except OSError as exc:
             self.say(_("The server could not start: {reason}").format(
                 reason=exc.strerror or exc))
@@ -154,91 +150,6 @@ class Plain:
             return await self.finder.run()
         finally:
             self.finder = None
-
-    async def _connection(self, host: str, port: int) -> None:
-        """Connect, and carry messages until the connection is gone for good; a dropped one
-        comes back with the seat's token, as long as the server keeps the seat."""
-        try:
-            link = await Link.open(host, port, self.name, identity=self.launch.identity,
-                                   via=self.launch.via)
-        except LinkError as exc:
-            # The link's own sentence says what failed ("cannot connect to …"); a refusal
-            # the server gave a code has a sentence of the player's language.
-            self.say(_("Cannot connect: {reason}").format(reason=error_text(exc.code))
-                     if exc.code else str(exc))
-            self.status = 1
-            return
-        await self._connected(link)
-        backoff = Backoff()
-        while True:
-            reason, said = await self._pump(link)
-            # A seat is worth coming back to, and so is a restarting server's lobby.
-            lobby = self._token() is None
-            if said in FINAL_GOODBYES or (lobby and said != "server_restart"):
-                break
-            self.say(_("Connection lost: {reason} — reconnecting…").format(reason=reason))
-            try:
-                link = await Link.reopen(host, port, self.name,
-                                         None if lobby else self._token, RECONNECT_FOR,
-                                         backoff, identity=self.launch.identity,
-                                         via=self.launch.via)
-            except LinkError as exc:
-                reason = str(exc)
-                break
-            self.name = link.name or self.name
-            if lobby:
-                self.link = link
-                self.say(_("You are in the lobby."))
-                await self._list()
-        self.say(_("Disconnected: {reason}").format(reason=reason))
-        self.status = 1
-
-    def _token(self) -> str | None:
-        return self.table.token if self.table is not None else None
-
-    async def _connected(self, link: Link) -> None:
-        self.link = link
-        self.name = link.name or self.name
-        self.server = link.welcome.server
-        if self.launch.mode == "play":
-            await self.send(CreateTable(id=link.next_id(), options=practice_table(self.launch)))
-            return
-        self.say(_("Connected to {server} as {name}. Type help for the commands.").format(
-            server=self.server, name=self.name))
-        self._arrived.set()
-        await self._list()
-
-    async def _pump(self, link: Link) -> tuple[str, str | None]:
-        """Tell what comes until the connection ends; returns why it ended, and the reason
-        of the server's goodbye if it said one."""
-        self.link = link
-        reason, said = _("the server closed the connection"), None
-        try:
-            while (msg := await link.receive()) is not None:
-                if isinstance(msg, Bye):
-                    reason, said = error_text(msg.reason), msg.reason
-                await self._received(msg)
-        except LinkError as exc:
-            reason = str(exc)
-        finally:
-            self.link = None
-            self.shown = None  # the prompt is asked again once the table is back
-            self._leave_answered()  # no answer will come on this link
-            await link.aclose()
-        return reason, said
-
-    async def send(self, msg) -> bool:
-        if self.link is None:
-            self.say(_("Not connected to a server."))
-            return False
-        try:
-            await self.link.send(msg)
-        except LinkError:
-            return False  # the pump finds the link broken too, and reconnects
-        return True
-
-    def _next_id(self) -> int:
-        return self.link.next_id() if self.link is not None else 0
 
     async def _keyboard(self) -> None:
         """Typed lines, one at a time; end of file quits. The read blocks in a worker
@@ -279,7 +190,7 @@ class Plain:
     def current(self) -> Prompt | None:
         """What the player is asked now, if anything."""
         table = self.table
-        if table is None or self.link is None:
+        if table is None or not self.core.connected:
             return None
         view = table.view
         if view is None:
@@ -398,28 +309,20 @@ class Plain:
         return True
 
     async def choose(self, value) -> None:
-        table = self.table
         if isinstance(value, str):
             await getattr(self, f"_{value}")("")
             return
-        view: View = table.view
-        msg = MoveRequest(id=self._next_id(), state_id=view.state_id, move=value.to_dict())
-        # Pending before it is sent: the views that come while it is being sent are read
-        # with the move made.
-        table.pending = Pending(msg.id, value)
-        self._moved_in = view.opened
+        # Forgotten first: the prompt is asked anew once the move is answered.
         self.shown = None
-        if not await self.send(msg) and table.pending is not None and table.pending.id == msg.id:
-            table.pending = None
+        self.transport.submit(do.Play(value))
+        table = self.table
+        if table is not None and table.pending is None:  # not sent
             self.ask(again=True)
 
     # The commands, each given the rest of its line.
 
     async def _help(self, rest: str) -> None:
-        link = self.link
-        operator = link is not None and link.identified is not None and bool(
-            link.identified.operator)
-        for line in help_lines(operator):
+        for line in help_lines(self.core.operator):
             self.say(line)
 
     async def _status(self, rest: str) -> None:
@@ -457,12 +360,10 @@ class Plain:
 
     async def _say(self, rest: str) -> None:
         if rest:
-            scope = "table" if self.table is not None else "lobby"
-            await self.send(Say(id=self._next_id(), text=rest[:500], scope=scope))
+            self.transport.submit(do.SayText(rest))
 
     async def _list(self, rest: str = "") -> None:
-        self._list_asked = self._next_id()
-        await self.send(ListTables(id=self._list_asked))
+        self.transport.submit(do.ListTables())
 
     async def _create(self, rest: str) -> None:
         words = rest.split()
@@ -477,56 +378,43 @@ class Plain:
                 self.say(error_text("unknown_strategy"))
                 return
             options["bots"] = words[1]
-        await self.send(CreateTable(id=self._next_id(), options=options))
+        self.transport.submit(do.CreateTable(options))
 
     async def _join(self, rest: str) -> None:
         if not rest:
             self.say(_("Join which table? Type join and its id, or its code."))
             return
-        listed = any(t["table"] == rest for t in self.tables)
-        await self.send(Join(id=self._next_id(), table=rest if listed else None,
-                             code=None if listed else rest))
+        listed = any(t["table"] == rest for t in self.core.tables)
+        self.transport.submit(do.JoinTable(table=rest if listed else None,
+                                           code=None if listed else rest))
 
     async def _spectate(self, rest: str) -> None:
         if not rest:
             self.say(_("Watch which table? Type spectate and its id."))
             return
-        await self.send(Join(id=self._next_id(), table=rest, spectate=True))
+        self.transport.submit(do.JoinTable(table=rest, spectate=True))
 
     async def _ready(self, rest: str) -> None:
-        await self.send(Ready(id=self._next_id(), ready=True))
+        self.transport.submit(do.SetReady(True))
 
     async def _unready(self, rest: str) -> None:
-        await self.send(Ready(id=self._next_id(), ready=False))
+        self.transport.submit(do.SetReady(False))
 
     async def _start(self, rest: str) -> None:
-        await self.send(Start(id=self._next_id()))
+        self.transport.submit(do.StartGame())
 
     async def _rematch(self, rest: str) -> None:
-        if await self.send(Rematch(id=self._next_id())):
+        if self.transport.submit(do.AskRematch()) is not None:
             self.say(_("Rematch asked: it starts when everyone agrees."))
 
     async def _leave(self, rest: str) -> None:
         if self.table is None:
             self.say(error_text("not_at_table"))
             return
-        # Off the table once the server says so (`ok`): a request sent before then would
-        # find us still seated there.
-        self._leaving, self._settled = self._next_id(), trio.Event()
-        if not await self.send(Leave(id=self._leaving)):
-            self._leave_answered()
-
-    def _leave_answered(self) -> None:
-        self._leaving = None
-        self._settled.set()
-
-    def _left(self) -> None:
-        """Off the table: back in the lobby, or, from the practice table, the end."""
-        self.table = None
-        self.shown = None
-        if self.launch.mode == "play":
-            raise Quit
-        self.say(_("You are in the lobby."))
+        # Off the table once the server says so (`ok`): typed lines wait until then.
+        self.transport.submit(do.Leave())
+        if self.core.leaving:
+            self._settled = trio.Event()
 
     async def _kick(self, rest: str) -> None:
         await self._moderate("kick", rest)
@@ -542,58 +430,121 @@ class Plain:
 
     async def _moderate(self, command: str, rest: str) -> None:
         """An operator's act (kick is the creator's too): the server says who may."""
-        try:
-            msg = moderation_request(command, rest, self._next_id(),
-                                     self.table.table if self.table is not None else None)
-        except CommandError as exc:
-            self.say(str(exc))
-            return
-        self._acting = msg.id
-        await self.send(msg)
+        self.transport.submit(do.Moderate(command, rest))
 
     async def _quit(self, rest: str) -> None:
         """Leave the table, if at one, and end the session."""
-        if self.table is not None and self.link is not None:
-            await self.send(Leave(id=self._next_id()))
+        if self.table is not None and self.core.connected:
+            self.transport.submit(do.Leave())
+            await self.transport.flush()
         raise Quit
 
-    # ------------------------------------------------------------------ from the server
+    # ------------------------------------------------------------------ the core's events
 
-    async def _received(self, msg) -> None:
-        handler = getattr(self, f"_on_{msg.TYPE}", None)
-        if handler is not None:
-            await handler(msg)
-        self.ask()
+    def _events(self, events: Sequence[ev.Event]) -> None:
+        """Tell what the core says happened, then ask what is asked now."""
+        for event in events:
+            self._event(event)
+        if not all(isinstance(event, ev.ConnectionBack) for event in events):
+            # (Back on the server, the prompt waits for the seat, which comes after.)
+            self.ask()
 
-    async def _on_tables(self, msg) -> None:
-        self.tables = msg.tables
-        if msg.re is not None and msg.re == self._list_asked:
-            for line in tables_lines(msg.tables):
-                self.say(line)
+    def _event(self, event: ev.Event) -> None:
+        match event:
+            case ev.Connected(name, server):
+                self._connected(name, server)
+            case ev.ConnectFailed(reason, code):
+                # The link's own sentence says what failed ("cannot connect to …"); a
+                # refusal the server gave a code has a sentence of the player's language.
+                self.say(_("Cannot connect: {reason}").format(reason=error_text(code))
+                         if code else reason)
+                self.status = 1
+            case ev.ConnectionLost(reason, said):
+                self.shown = None  # the prompt is asked again once the table is back
+                self.say(_("Connection lost: {reason} — reconnecting…").format(
+                    reason=_why(reason, said)))
+            case ev.ConnectionBack(name):
+                self.name = name or self.name
+                if self.table is None:
+                    self.say(_("You are in the lobby."))
+            case ev.Disconnected(reason, said):
+                self.shown = None
+                self.say(_("Disconnected: {reason}").format(reason=_why(reason, said)))
+                self.status = 1
+            case ev.NotConnected():
+                self.say(_("Not connected to a server."))
+            case ev.TablesListed(tables, asked):
+                if asked:
+                    for line in tables_lines(tables):
+                        self.say(line)
+            case ev.TableJoined(table):
+                self._joined(table)
+            case ev.SeatBack():
+                self.say(_("Reconnected: your seat is back."))
+            case ev.TableChanged():
+                self._table_changed()
+            case ev.ViewChanged(arrival):
+                self._new_view(arrival)
+            case ev.MoveWaits():
+                self.say(_("Waiting for the server to answer your last move."))
+            case ev.MoveRefused(code):
+                self.say(error_text(code))
+                self.ask(again=True)
+            case ev.Refused(code=code, said=said) | ev.TableGone(code=code, said=said):
+                self.say(error_text(code))
+                if said:  # the server's sentence (who, why), safe: Link made it so
+                    self.say(said)
+            case ev.LeaveSettled():
+                self._settled.set()
+            case ev.TableLeft():
+                self._left()
+            case ev.Done():
+                self.say(_("Done."))
+            case ev.CommandRefused(reason):
+                self.say(reason)
+            case ev.ChatHeard(scope, name, text, seat):
+                if scope == "table" and seat is None:
+                    name = _("{name} (spectator)").format(name=name)
+                self.tell(_("{name} says: {text}").format(name=name, text=text))
+            case ev.PresenceChanged(seat, status, name):
+                table = self.table
+                text = presence_text(status, name or (table.name(seat) if table else "?"))
+                if text:
+                    self.tell(text)
+            case ev.PlayPaused(paused):
+                self.say(_("Play is paused: the server cannot save the game. Clocks stopped.")
+                         if paused else _("Play goes on."))
+            case ev.Goodbye(reason, message):
+                self.say(_("The server says goodbye: {reason}").format(
+                    reason=error_text(reason)))
+                if message:
+                    self.say(message)
 
-    async def _on_joined(self, msg) -> None:
-        table = self.table
-        if msg.re is None and table is not None and table.table == msg.table:
-            table.seat = msg.seat  # our seat is back after a reconnect
-            table.pending = None
-            self.say(_("Reconnected: your seat is back."))
+    def _connected(self, name: str, server: str) -> None:
+        self.name = name or self.name
+        self.server = server
+        if self.launch.mode == "play":
+            self.transport.submit(do.CreateTable(practice_table(self.launch)))
             return
-        self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
+        self.say(_("Connected to {server} as {name}. Type help for the commands.").format(
+            server=self.server, name=self.name))
+        self._arrived.set()
+        self.transport.submit(do.ListTables())
+
+    def _joined(self, table: TableState) -> None:
         self._seats_said = ""
-        if msg.seat is None:
-            self.say(_("You are watching table {id}.").format(id=msg.table))
-        elif msg.code and self.launch.mode != "play":
-            self.say(_("You sit at table {id}; its code is {code}.").format(id=msg.table,
-                                                                            code=msg.code))
+        if table.seat is None:
+            self.say(_("You are watching table {id}.").format(id=table.table))
+        elif table.code and self.launch.mode != "play":
+            self.say(_("You sit at table {id}; its code is {code}.").format(id=table.table,
+                                                                            code=table.code))
         else:
-            self.say(_("You sit at table {id}.").format(id=msg.table))
+            self.say(_("You sit at table {id}.").format(id=table.table))
 
-    async def _on_table(self, msg) -> None:
+    def _table_changed(self) -> None:
         table = self.table
-        if table is None or msg.info["table"] != table.table:
+        if table is None:
             return
-        table.info = msg.info
-        table.code = msg.info.get("code", table.code)
         self._arrived.set()
         if table.view is None:  # before the game: who sits, when that changes
             line = seats_line(table)
@@ -601,25 +552,13 @@ class Plain:
                 self._seats_said = line
                 self.say(line)
 
-    async def _on_snapshot(self, msg) -> None:
-        self._new_view(msg)
-
-    async def _on_update(self, msg) -> None:
-        self._new_view(msg)
-
-    def _new_view(self, msg) -> None:
+    def _new_view(self, came) -> None:
         """A view: its events told (a snapshot's only those not told yet), as the app's
         log tells them; a game's end with its results."""
         table = self.table
-        if table is None or msg.table != table.table:
+        if table is None:
             return
-        came = table.arrive(msg)
-        view, new_game, retold, unseen = table.view, came.new_game, came.retold, came.unseen
-        if table.pending is not None and (new_game or view.seat not in view.waiting
-                                          or view.opened != self._moved_in):
-            # Our decision is answered, or another has opened: ask what the new view asks.
-            # Others answering beside us (a window's other passes) leave our move pending.
-            table.pending = None
+        view, new_game, retold, unseen = came.view, came.new_game, came.retold, came.unseen
         if retold and unseen:
             self.say(_("Earlier in this game:") if new_game else _("While you were away:"))
         elif new_game and not unseen:
@@ -633,56 +572,16 @@ class Plain:
             for line in results_lines(table, table.name):
                 self.tell(line)
 
-    async def _on_ok(self, msg) -> None:
-        if msg.re is not None and msg.re == self._acting:
-            self._acting = None
-            self.say(_("Done."))
-        if msg.re is not None and msg.re == self._leaving:
-            self._leave_answered()
-            if self.table is not None:
-                self._left()
+    def _left(self) -> None:
+        """Off the table: back in the lobby, or, from the practice table, the end."""
+        self.shown = None
+        if self.launch.mode == "play":
+            raise Quit
+        self.say(_("You are in the lobby."))
 
-    async def _on_move_rejected(self, msg) -> None:
-        self._answered(msg.re)
-        self.say(error_text(msg.code))
-        self.ask(again=True)
 
-    def _answered(self, re: int | None) -> None:
-        table = self.table
-        if table is not None and table.pending is not None and table.pending.id == re:
-            table.pending = None
-
-    async def _on_error(self, msg) -> None:
-        self._answered(msg.re)
-        if msg.re is not None and msg.re == self._leaving:  # still seated, as it says
-            self._leave_answered()
-        self.say(error_text(msg.code))
-        if msg.code in ACTS:  # the server's sentence (who, why), safe: Link made it so
-            self.say(msg.message)
-        if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
-            self._left()
-
-    async def _on_chat(self, msg) -> None:
-        name = msg.name
-        if msg.scope == "table" and msg.seat is None:
-            name = _("{name} (spectator)").format(name=name)
-        self.tell(_("{name} says: {text}").format(name=name, text=msg.text))
-
-    async def _on_presence(self, msg) -> None:
-        table = self.table
-        if table is not None and msg.table == table.table:
-            table.set_presence(msg.seat, msg.status, msg.name)
-            text = presence_text(msg.status, msg.name or table.name(msg.seat))
-            if text:
-                self.tell(text)
-
-    async def _on_paused(self, msg) -> None:
-        if self.table is not None and msg.table == self.table.table:
-            self.table.pause(msg.paused)
-            self.say(_("Play is paused: the server cannot save the game. Clocks stopped.")
-                     if msg.paused else _("Play goes on."))
-
-    async def _on_bye(self, msg) -> None:
-        self.say(_("The server says goodbye: {reason}").format(reason=error_text(msg.reason)))
-        if msg.reason in ACTS and msg.message:
-            self.say(msg.message)
+def _why(reason: str | None, said: str | None) -> str:
+    """Why the connection ended, for a line: the server's goodbye, else the link's words."""
+    if said is not None:
+        return error_text(said)
+    return reason or _("the server closed the connection")

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from engine import View
 from engine.cards import ACTIONS_IN
 
+from ..core.table import TableState
 from ..i18n import _, action_name, card_name, ngettext, pgettext
 from ..moderation import MODERATION
-from ..moderation import command_names as moderation_names, usage as moderation_usage
-from ..core.table import TableState
+from ..moderation import command_names as moderation_names
+from ..moderation import usage as moderation_usage
 from ..narrate import Names, cards_text, variant_label
 
 #: Commands, by their English word; each has its translated word too (`command_words`).
