@@ -62,6 +62,8 @@ class Transport:
         #: `flush` waits for.
         self._queued = self._done = 0
         self._wrote = trio.Event()
+        #: The connection up now, if any.
+        self.link: Link | None = None
 
     def submit(self, intent: Intent) -> int | None:
         """Hand the core an intent: its messages are queued for the server, its other
@@ -86,6 +88,10 @@ class Transport:
         if told:
             self.deliver(told)
         return sent
+
+    def received(self, msg: Message) -> None:
+        """A message from the server: into the core, and what it says out."""
+        self._handle(self.core.receive(msg))
 
     async def flush(self) -> None:
         """Wait until every message queued so far is written, or dropped with the link: a
@@ -116,7 +122,7 @@ class Transport:
                 return
             token = (lambda: self.core.token) if comeback.seated else None
             try:
-                link = await Link.reopen(host, port, self.core.me or name, token,
+                link = await Link.reopen(host, port, name, token,
                                          comeback.lasting, self.core.backoff,
                                          max_frame=self.max_frame, identity=self.identity,
                                          via=self.via)
@@ -129,24 +135,27 @@ class Transport:
         assert link.welcome is not None  # Link.open returns only after the welcome
         self._handle(self.core.opened(
             link.name or name or "", link.welcome.server, identified is not None,
-            identified is not None and bool(identified.operator), trio.current_time()))
+            identified is not None and bool(identified.operator), trio.current_time(),
+            identified.table if identified is not None else None))
 
     async def _pump(self, link: Link) -> str | None:
         """Carry messages both ways until the connection ends; why it ended (None: the
         server closed it)."""
         reason: str | None = None
+        self.link = link
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._write, link)
                 try:
                     while (msg := await link.receive()) is not None:
-                        self._handle(self.core.receive(msg))
+                        self.received(msg)
                 except LinkError as exc:
                     reason = str(exc)
                 nursery.cancel_scope.cancel()
         except* LinkError as group:
             reason = str(group.exceptions[0])
         finally:
+            self.link = None
             await link.aclose()
             # What was queued for a broken connection is dropped (moves in it are stale),
             # with no pause before the core hears of the drop and stops queueing.

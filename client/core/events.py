@@ -31,12 +31,14 @@ class Send(Event):
 
 @dataclass(frozen=True, slots=True)
 class Connected(Event):
-    """The first connection is up (the handshake done): who we are there."""
+    """The first connection is up (the handshake done): who we are there, and the table
+    whose seat the server gives back to our key (its `joined` follows), if any."""
 
     name: str
     server: str
     identified: bool
     operator: bool
+    given_back: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +62,13 @@ class ConnectionLost(Event):
 
 @dataclass(frozen=True, slots=True)
 class ConnectionBack(Event):
-    """The connection is up again (the seat comes back by its own `SeatBack`)."""
+    """The connection is up again (the seat comes back by its own `SeatBack`; one given
+    back to our key names its table in `given_back`)."""
 
     name: str
     identified: bool
     operator: bool
+    given_back: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,28 +133,34 @@ class MoveWaits(Event):
 
 @dataclass(frozen=True, slots=True)
 class MoveRefused(Event):
-    """Our move was refused, by the server or (`local`) by our own check before sending."""
+    """Our move was refused, by the server (`re`: the move's request id) or (`local`) by
+    our own check before sending."""
 
     code: str
     local: bool = False
+    re: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Refused(Event):
     """The server refused a request (`re`: its id, None when unasked); `said`: the
-    server's own sentence, for the codes whose sentence says who acted and why (ACTS)."""
+    server's own sentence, for the codes whose sentence says who acted and why (ACTS);
+    `message`: its sentence whatever the code (for logs, not for people)."""
 
     code: str
     re: int | None
     said: str | None = None
+    message: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class TableGone(Event):
-    """The server says our table is no longer ours (TABLE_GONE); TableLeft follows."""
+    """The server says our table is no longer ours (TABLE_GONE); TableLeft follows.
+    `said` and `message` as Refused's."""
 
     code: str
     said: str | None = None
+    message: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,11 +32,13 @@ class Leave(Intent):
 
 @dataclass(frozen=True, slots=True)
 class JoinTable(Intent):
-    """Sit at a table by its id or private code, or watch it (`spectate`)."""
+    """Sit at a table by its id or private code (at `seat`, or the first free one), or
+    watch it (`spectate`)."""
 
     table: str | None = None
     code: str | None = None
     spectate: bool = False
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

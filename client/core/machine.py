@@ -116,17 +116,19 @@ class Core:
     # ------------------------------------------------------------------ the connection
 
     def opened(self, name: str, server: str, identified: bool, operator: bool,
-               now: float) -> list[ev.Event]:
-        """A connection is up (its handshake done), at `now` on the caller's clock."""
+               now: float, given_back: str | None = None) -> list[ev.Event]:
+        """A connection is up (its handshake done), at `now` on the caller's clock;
+        `given_back`: the table whose seat the server gives back to our key."""
         self.connected = True
         self._bye = None
+        self.queued = False  # a queue forgets a connection that dropped
         self.backoff.connected(now)
         self.me, self.identified, self.operator = name, identified, operator
         if not self._ever_connected:
             self._ever_connected = True
             self.server = server
-            return [ev.Connected(name, server, identified, operator)]
-        out: list[ev.Event] = [ev.ConnectionBack(name, identified, operator)]
+            return [ev.Connected(name, server, identified, operator, given_back)]
+        out: list[ev.Event] = [ev.ConnectionBack(name, identified, operator, given_back)]
         if self.table is None:  # back in a restarted server's lobby: its tables again
             out += self.intend(do.ListTables())
         return out
@@ -173,9 +175,9 @@ class Core:
                     return [ev.Refused("not_at_table", None)]
                 self._leaving = self.next_id()
                 return [ev.Send(wire.Leave(id=self._leaving))]
-            case do.JoinTable(table, code, spectate):
+            case do.JoinTable(table, code, spectate, seat):
                 return self._send(wire.Join(id=self.next_id(), table=table, code=code,
-                                            spectate=True if spectate else None))
+                                            seat=seat, spectate=True if spectate else None))
             case do.CreateTable(options):
                 return self._send(wire.CreateTable(id=self.next_id(), options=options))
             case do.SetReady(ready):
@@ -208,6 +210,8 @@ class Core:
                 self._rating_asked = self.next_id()
                 return self._send(wire.GetProfile(id=self._rating_asked, name=self.me))
             case do.JoinQueue(seats, variant):
+                # In the queue from the asking: a drop before the answer is worth a return.
+                self.queued = True
                 self._queue_asked = self.next_id()
                 return self._send(wire.Queue(id=self._queue_asked, seats=seats,
                                              variant=variant))
@@ -279,7 +283,7 @@ class Core:
             case wire.Ok():
                 return self._ok(msg)
             case wire.MoveRejected():
-                return self._answered(msg.re) + [ev.MoveRefused(msg.code)]
+                return self._answered(msg.re) + [ev.MoveRefused(msg.code, re=msg.re)]
             case wire.Error():
                 return self._error(msg)
             case wire.Chat():
@@ -298,8 +302,6 @@ class Core:
                 self.table.pause(msg.paused)
                 return [ev.PlayPaused(msg.paused)]
             case wire.Queued():
-                if msg.re == self._queue_asked:
-                    self.queued = True
                 return [ev.QueueChanged(msg.waiting, msg.re)]
             case wire.QueueStatus():
                 return [ev.QueueChanged(msg.waiting, None)]
@@ -371,10 +373,12 @@ class Core:
         if msg.re is not None and msg.re == self._rating_asked:
             return out  # not rated there (or no records kept): no rating to show
         said = msg.message if msg.code in ACTS else None
+        if msg.re is not None and msg.re == self._queue_asked:
+            self.queued = False
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self.table = None
-            return out + [ev.TableGone(msg.code, said), ev.TableLeft()]
-        out.append(ev.Refused(msg.code, msg.re, said))
+            return out + [ev.TableGone(msg.code, said, msg.message), ev.TableLeft()]
+        out.append(ev.Refused(msg.code, msg.re, said, msg.message))
         if msg.re is not None and msg.re == self._leaving:  # still seated, as it says
             out += self._settle()
         return out

@@ -90,7 +90,7 @@ def test_a_rejected_move_is_pending_no_more() -> None:
     [request] = sent(core.intend(do.Play(move("income"))))
     out = core.receive(wire.MoveRejected(re=request.id, code="stale_state", message="",
                                          state_id=3))
-    assert out == [ev.PendingChanged(), ev.MoveRefused("stale_state")]
+    assert out == [ev.PendingChanged(), ev.MoveRefused("stale_state", re=request.id)]
     assert core.table is not None and core.table.pending is None
 
 
@@ -144,7 +144,8 @@ def test_a_refused_leave_leaves_us_seated_and_lets_what_waited_go() -> None:
     [leave] = sent(core.intend(do.Leave()))
     core.intend(do.SayText("still here?"))
     out = core.receive(wire.Error(code="rate_limited", message="slow down", re=leave.id))
-    assert told(out) == [ev.Refused("rate_limited", leave.id), ev.LeaveSettled()]
+    assert told(out) == [ev.Refused("rate_limited", leave.id, message="slow down"),
+                         ev.LeaveSettled()]
     [say] = sent(out)
     assert isinstance(say, wire.Say) and say.scope == "table"  # where we are: still seated
     assert core.table is not None
@@ -155,7 +156,7 @@ def test_a_bad_token_while_leaving_takes_the_table_once() -> None:
     [leave] = sent(core.intend(do.Leave()))
     core.intend(do.ListTables())
     out = core.receive(wire.Error(code="bad_token", message="gone", re=None))
-    assert out == [ev.TableGone("bad_token"), ev.TableLeft()]
+    assert out == [ev.TableGone("bad_token", message="gone"), ev.TableLeft()]
     assert core.leaving  # the leave's own answer is still to come
     out = core.receive(wire.Ok(re=leave.id))
     assert told(out) == [ev.LeaveSettled()]
@@ -181,14 +182,14 @@ def test_leaving_no_table_is_refused_without_asking() -> None:
 def test_a_table_gone_error_answering_a_request_is_only_a_refusal() -> None:
     core = seated(new_game())
     out = core.receive(wire.Error(code="kicked", message="by ana: spam", re=7))
-    assert out == [ev.Refused("kicked", 7, "by ana: spam")]
+    assert out == [ev.Refused("kicked", 7, "by ana: spam", "by ana: spam")]
     assert core.table is not None
 
 
 def test_a_kick_takes_the_table_with_the_servers_sentence() -> None:
     core = seated(new_game())
     out = core.receive(wire.Error(code="kicked", message="by ana: spam"))
-    assert out == [ev.TableGone("kicked", "by ana: spam"), ev.TableLeft()]
+    assert out == [ev.TableGone("kicked", "by ana: spam", "by ana: spam"), ev.TableLeft()]
     assert core.table is None and core.token is None
 
 
@@ -285,7 +286,23 @@ def test_the_queue_is_come_back_to_only_when_the_session_keeps_it() -> None:
         [queue] = sent(core.intend(do.JoinQueue(seats=2)))
         core.receive(wire.Queued(re=queue.id, waiting=1))
         _out, comeback = core.closed(None)
-        assert (comeback is not None) is keep
+        assert (comeback is not None) is keep and not (comeback and comeback.seated)
+
+
+def test_a_queue_request_dropped_before_its_answer_is_still_come_back_to() -> None:
+    core = connected(keep_queue=True)
+    core.intend(do.JoinQueue(seats=2))
+    _out, comeback = core.closed("reset")
+    assert comeback is not None
+    core.opened("ana", "coupd", False, False, 1.0)
+    assert not core.queued  # the server's queue forgot that connection
+
+
+def test_a_refused_queue_request_is_no_place_in_the_queue() -> None:
+    core = connected(keep_queue=True)
+    [queue] = sent(core.intend(do.JoinQueue(seats=2)))
+    core.receive(wire.Error(code="already_at_table", message="no", re=queue.id))
+    assert not core.queued
 
 
 def test_the_backoff_grows_and_starts_again_after_a_steady_connection() -> None:
