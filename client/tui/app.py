@@ -5,40 +5,38 @@ and moves between the menu, the lobby, the table and the results.
 an embedded server on loopback, the table created with its bots, started when the player
 presses s), in a server's lobby (`coup join`), at the join form with the servers found on the
 LAN (`coup join` with no address), or on a finished game's replay (`coup replay`, which
-closes the app when it closes). Messages from the server arrive as
-`Received` and update the model (the lobby's tables, the table's state); the screens are then
-told to redraw from it.
+closes the app when it closes). What the app knows of the server (the lobby's tables, the
+table's state, who we are there) is the client core's (client/core/, run by net.py): its
+events arrive as `CoreEvents`, and the screens are told to redraw from it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import trio
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
-from engine import IllegalMove, Move, check
+from engine import Move
 from engine.record import RecordError
-from protocol import (
-    CreateTable, GetGame, GetLeaderboard, GetProfile, Join, Leave, ListGames, ListTables,
-    MoveRequest, Queue, Ready, Rematch, Say, Start, Unqueue,
-)
 from server import ServerConfig, default_path
 
+from ..core import TableState
+from ..core import events as ev
+from ..core import intents as do
 from ..discovery import Browser, enabled
 from ..i18n import N_, _
 from ..identity import Vouched
-from ..moderation import (
-    CommandError, command_of, request as moderation_request, usage as moderation_usage,
-)
-from . import messages as m
 from ..launch import Launch, default_name, practice_server, practice_table
-from ..core.table import Pending, TableState
+from ..moderation import command_of
+from ..moderation import usage as moderation_usage
 from ..narrate import error_text
+from . import messages as m
 from .net import RECORD_FRAME, Net
 from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen
@@ -46,14 +44,6 @@ from .screens.menu import ArrivalScreen, MenuScreen
 from .screens.ratings import LeaderboardScreen
 from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
-
-
-#: Errors, sent without `re`, that say the player's table is no longer theirs: the seat was
-#: given up while they were away (bad_token, after a reconnect), or the table failed on the
-#: server and was closed (table_failed). Either way the server has them in its lobby.
-TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed"})
-#: Errors whose sentence from the server (who acted, and why) is worth showing after ours.
-ACTS = frozenset({"kicked", "table_closed", "muted"})
 
 
 class CoupApp(App):
@@ -85,22 +75,6 @@ class CoupApp(App):
         self._starting: str | None = None
         #: What to do once connected: "lobby", or "play" (create the table and start).
         self._then = "lobby"
-        self.server_name = ""
-        self.me = ""
-        #: The server knows us by our key (else we are a guest there).
-        self.identified = False
-        #: Our key is one of the server's operators: the chat lines take their commands.
-        self.operator = False
-        #: The id of our latest operator's (or creator's) act, until the server answers.
-        self._acting: int | None = None
-        #: Our own ordinal on the server, when we are identified and rated there (the lobby
-        #: shows it), and the id of the request that asks for it.
-        self.rating: float | None = None
-        self._rating_asked: int | None = None
-        self.tables: list[dict] = []
-        self.table: TableState | None = None
-        self.lobby_chat: list[tuple[str, str]] = []
-        self._ids = 0
         #: Said on the terminal the app gives back, when a lobby-only app ends for a reason.
         self.farewell: str | None = None
 
@@ -206,52 +180,28 @@ class CoupApp(App):
         self.notify(_("The server could not start: {reason}").format(reason=msg.reason),
                     severity="error", timeout=10)
 
-    def on_connected(self, msg: m.Connected) -> None:
-        self.me = msg.name
-        self.identified = msg.identified
-        self.operator = msg.operator
-        self.server_name = msg.server
+    def _connected(self, name: str) -> None:
         if self._then == "play":
-            self.request(CreateTable(id=self.next_id(), options=practice_table(self.launch)))
-        else:
-            self.switch_to(LobbyScreen())
-            self.request(ListTables(id=self.next_id()))
-            if msg.identified and msg.name.casefold() != self.name_wanted.casefold():
-                # A key keeps the name it first played under: through the SSH door the
-                # player typed another as the user name, and would not know why it was not
-                # used.
-                self.notify(_("Your key plays as {name} on this server; the name {wanted} "
-                              "was not used.").format(name=msg.name, wanted=self.name_wanted),
-                            timeout=15)
+            self.net.submit(do.CreateTable(practice_table(self.launch)))
+            return
+        self.switch_to(LobbyScreen())
+        self.net.submit(do.ListTables())
+        if self.identified and name.casefold() != self.name_wanted.casefold():
+            # A key keeps the name it first played under: through the SSH door the
+            # player typed another as the user name, and would not know why it was not used.
+            self.notify(_("Your key plays as {name} on this server; the name {wanted} "
+                          "was not used.").format(name=name, wanted=self.name_wanted),
+                        timeout=15)
 
-    def on_connect_failed(self, msg: m.ConnectFailed) -> None:
-        reason = error_text(msg.code) if msg.code else msg.reason
-        if msg.code == "name_taken" and isinstance(self.launch.identity, Vouched):
+    def _connect_failed(self, reason: str, code: str | None) -> None:
+        reason = error_text(code) if code else reason
+        if code == "name_taken" and isinstance(self.launch.identity, Vouched):
             # Through the SSH door, the name is the SSH user name: only another one will do.
             reason = _("The name {name} belongs to another player on this server: log in "
                        "under another user name (ssh NAME@ this server).").format(
                            name=self.name_wanted)
         self.notify(reason, title=_("Cannot connect"), severity="error", timeout=10)
         self.back_to_menu(reason)
-
-    def on_connection_lost(self, msg: m.ConnectionLost) -> None:
-        # Why, said once: the banner says "reconnecting" for as long as it lasts.
-        self.notify(msg.reason, title=_("Connection lost"), severity="warning", timeout=10)
-        self.redraw("connection")
-
-    def on_reconnected(self, msg: m.Reconnected) -> None:
-        # The seat's name; a new one if the seat was given up meanwhile (bad_token follows).
-        self.me = msg.name
-        self.identified = msg.identified
-        self.operator = msg.operator
-        self.redraw("connection")
-        if self.table is None:  # back in a restarted server's lobby: its tables again
-            self.request(ListTables(id=self.next_id()))
-
-    def on_disconnected(self, msg: m.Disconnected) -> None:
-        self.notify(msg.reason, title=_("Disconnected"), severity="warning", timeout=10)
-        self.table = None
-        self.back_to_menu(msg.reason)
 
     def on_net_failed(self, msg: m.NetFailed) -> None:
         self.notify(msg.reason, title=_("Network failure"), severity="error", timeout=15)
@@ -264,9 +214,50 @@ class CoupApp(App):
         super().notify(message, title=title, severity=severity, timeout=timeout,
                        markup=markup)
 
+    # What the app knows of the server is the client core's: the screens read it here.
+
+    @property
+    def core(self):
+        return self.net.core
+
     @property
     def connected(self) -> bool:
-        return self.net.link is not None
+        return self.core.connected
+
+    @property
+    def me(self) -> str:
+        return self.core.me
+
+    @property
+    def server_name(self) -> str:
+        return self.core.server
+
+    @property
+    def identified(self) -> bool:
+        """The server knows us by our key (else we are a guest there)."""
+        return self.core.identified
+
+    @property
+    def operator(self) -> bool:
+        """Our key is one of the server's operators: the chat lines take their commands."""
+        return self.core.operator
+
+    @property
+    def rating(self) -> float | None:
+        """Our own ordinal on the server, when we are identified and rated there."""
+        return self.core.rating
+
+    @property
+    def tables(self) -> list[dict[str, Any]]:
+        return self.core.tables
+
+    @property
+    def table(self) -> TableState | None:
+        return self.core.table
+
+    @property
+    def lobby_chat(self) -> list[tuple[str, str]]:
+        return self.core.lobby_chat
 
     # ------------------------------------------------------------------ screens
 
@@ -287,7 +278,6 @@ class CoupApp(App):
         """Off the server, back to the menu; a lobby-only app has none and ends, saying
         `reason` (why the server was lost, if it was) on the terminal it gives back."""
         self.net.disconnect()
-        self.table = None
         if self.launch.lobby_only:
             self.farewell = reason
             self.call_later(self.action_quit)
@@ -309,46 +299,22 @@ class CoupApp(App):
 
     # ------------------------------------------------------------------ requests
 
-    def next_id(self) -> int:
-        self._ids += 1
-        return self._ids
-
-    def request(self, msg) -> bool:
-        if self.net.send(msg):
-            return True
-        self.notify(_("Not connected to a server."), severity="error")
-        return False
-
     def play_move(self, move: Move) -> bool:
         """Check the move on our own view, then send it; False (and said why) if refused."""
+        self.net.submit(do.Play(move))
         table = self.table
-        if table is None or table.view is None or table.seat is None:
-            return False
-        if table.pending is not None:
-            self.notify(_("Waiting for the server to answer your last move."))
-            return False
-        try:
-            check(table.view, table.seat, move)
-        except IllegalMove as exc:
-            self.notify(error_text(exc.code), severity="warning")
-            return False
-        msg = MoveRequest(id=self.next_id(), state_id=table.view.state_id, move=move.to_dict())
-        if not self.request(msg):
-            return False
-        table.pending = Pending(msg.id, move)
-        self.redraw("pending")
-        return True
+        return table is not None and table.pending is not None and table.pending.move is move
 
     def say(self, text: str, scope: str) -> None:
         """Chat, or a command typed in the chat line: `/help`, and the operators' (and a
         creator's) `/kick`, `/mute`, `/ban`, `/close` (client/moderation.py)."""
-        text = text.strip()[:500]
+        text = text.strip()
         word, _space, rest = text[1:].partition(" ")
         command = "help" if word.lower() == "help" else command_of(word)
         if text.startswith("/") and command is not None:
             self.command(command, rest)
         elif text:
-            self.request(Say(id=self.next_id(), text=text, scope=scope))
+            self.net.submit(do.SayText(text, scope))
 
     def command(self, word: str, rest: str) -> None:
         if word == "help":
@@ -356,31 +322,23 @@ class CoupApp(App):
             self.notify("\n".join("/" + line for line in lines), title=_("Commands"),
                         timeout=15)
             return
-        try:
-            msg = moderation_request(word, rest, self.next_id(),
-                                     self.table.table if self.table is not None else None)
-        except CommandError as exc:
-            self.notify(str(exc), severity="warning")
-            return
-        if self.request(msg):
-            self._acting = msg.id
+        self.net.submit(do.Moderate(word, rest))
 
     def ready(self, ready: bool) -> None:
-        self.request(Ready(id=self.next_id(), ready=ready))
+        self.net.submit(do.SetReady(ready))
 
     def start_game(self) -> None:
-        self.request(Start(id=self.next_id()))
+        self.net.submit(do.StartGame())
 
     def rematch(self) -> None:
-        self.request(Rematch(id=self.next_id()))
+        self.net.submit(do.AskRematch())
 
     def join_table(self, table: str | None = None, code: str | None = None,
                    spectate: bool = False) -> None:
-        self.request(Join(id=self.next_id(), table=table, code=code,
-                          spectate=True if spectate else None))
+        self.net.submit(do.JoinTable(table, code, spectate))
 
     def create_table(self, options: dict) -> None:
-        self.request(CreateTable(id=self.next_id(), options=options))
+        self.net.submit(do.CreateTable(options))
 
     # ------------------------------------------------------------------ finished games
 
@@ -395,12 +353,11 @@ class CoupApp(App):
     def list_games(self, before: int | None, player: str | None) -> int | None:
         """Ask the server for a page of finished games; the request's id, None if not sent.
         The answer goes to the screens as `games_page`, a refusal as `refused`."""
-        msg = ListGames(id=self.next_id(), before=before, player=player)
-        return msg.id if self.request(msg) else None
+        return self.net.submit(do.ListGames(before, player))
 
     def fetch_game(self, game: int) -> None:
         """Ask the server for a finished game's record; the replay opens when it comes."""
-        self.request(GetGame(id=self.next_id(), game=game, max_frame=RECORD_FRAME))
+        self.net.submit(do.FetchGame(game, RECORD_FRAME))
 
     def show_replay(self, record: dict) -> None:
         """Open a finished game's replay over whatever is shown."""
@@ -421,175 +378,137 @@ class CoupApp(App):
     def get_leaderboard(self, offset: int) -> int | None:
         """Ask for a page of the leaderboard; the request's id, None if not sent. The answer
         goes to the screens as `leaderboard_page`, a refusal as `refused`."""
-        msg = GetLeaderboard(id=self.next_id(), offset=offset or None)
-        return msg.id if self.request(msg) else None
+        return self.net.submit(do.GetLeaderboard(offset))
 
     def get_profile(self, name: str) -> int | None:
         """Ask for the profile of the rated player `name`; the request's id, None if not
         sent. The answer goes to the screens as `profile`, a refusal as `refused`."""
-        msg = GetProfile(id=self.next_id(), name=name)
-        return msg.id if self.request(msg) else None
+        return self.net.submit(do.GetProfile(name))
 
     def ask_own_rating(self) -> None:
         """Ask for our own rating, if the server knows us by our key: the lobby shows it
         once it comes (a guest, or a player not rated yet, has none)."""
-        self.rating = None
-        if self.identified and self.connected:
-            self._rating_asked = self.get_profile(self.me)
+        self.net.submit(do.OwnRating())
 
     def queue(self, seats: int | dict, variant: str) -> int | None:
         """Wait in the server's quick-play queue; the request's id, or None if not sent."""
-        msg = Queue(id=self.next_id(), seats=seats, variant=variant)
-        return msg.id if self.request(msg) else None
+        return self.net.submit(do.JoinQueue(seats, variant))
 
     def unqueue(self) -> None:
-        self.request(Unqueue(id=self.next_id()))
+        self.net.submit(do.LeaveQueue())
 
     def leave_table(self) -> None:
-        """Back to the lobby (from a practice table: back to the menu)."""
-        self.request(Leave(id=self.next_id()))
-        self._left_table()
+        """Back to the lobby (from a practice table: back to the menu), once the server
+        has let us go: what is asked meanwhile waits for that (the client core's rule)."""
+        self.net.submit(do.Leave())
 
     def _left_table(self) -> None:
-        self.table = None
-        self.net.token = None
         if self._then == "play":
             self.back_to_menu()
             return
         self.switch_to(LobbyScreen())
-        self.request(ListTables(id=self.next_id()))
+        self.net.submit(do.ListTables())
 
-    # ------------------------------------------------------------------ from the server
+    # ------------------------------------------------------------------ the core's events
 
-    def on_received(self, event: m.Received) -> None:
+    def on_core_events(self, message: m.CoreEvents) -> None:
         if not self.is_running:
             return  # closing: the screens are being taken apart, nothing is drawn again
-        msg = event.msg
-        handler = getattr(self, f"_on_{msg.TYPE}", None)
-        if handler is not None:
-            handler(msg)
+        self._told(message.events)
 
-    def _on_tables(self, msg) -> None:
-        self.tables = msg.tables
-        self.redraw("tables")
+    def _told(self, events: Sequence[ev.Event]) -> None:
+        for event in events:
+            self._event(event)
 
-    def _on_joined(self, msg) -> None:
-        table = self.table
-        if msg.re is None and table is not None and table.table == msg.table:
-            table.seat = msg.seat  # our seat is back after a reconnect
-            table.pending = None
-            self.notify(_("Reconnected: your seat is back."))
-            self.redraw("connection")
-            return
-        self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
-        self.net.token = msg.token
-        # A practice table waits for its player to look, and to press s (the Start item).
-        self.switch_to(TableScreen())
-
-    def _on_table(self, msg) -> None:
-        if self.table is not None and msg.info["table"] == self.table.table:
-            self.table.info = msg.info
-            self.table.code = msg.info.get("code", self.table.code)
-            self.redraw("table")
-
-    def _on_snapshot(self, msg) -> None:
-        self._new_view(msg)
-
-    def _on_update(self, msg) -> None:
-        self._new_view(msg)
-
-    def _new_view(self, msg) -> None:
-        table = self.table
-        if table is None or msg.table != table.table:
-            return
-        came = table.arrive(msg)
-        view, old = table.view, came.old
-        if table.pending is not None and view.seat not in view.waiting:
-            table.pending = None
-        mine = view.seat is not None and view.seat in view.waiting and not view.over
-        if mine and self.bell_wanted and (
-                came.new_game or old.opened != view.opened or view.seat not in old.waiting):
-            self.bell()  # a decision of ours has just opened: call the player back to it
-        self.redraw_game([] if came.retold else came.unseen, came.new_game,
-                         came.unseen if came.retold else [])
+    def _event(self, event: ev.Event) -> None:
+        match event:
+            case ev.Connected(name):
+                self._connected(name)
+            case ev.ConnectFailed(reason, code):
+                self._connect_failed(reason, code)
+            case ev.ConnectionLost(reason, said, said_message):
+                # Why, said once: the banner says "reconnecting" for as long as it lasts.
+                self.notify(_why(reason, said, said_message), title=_("Connection lost"),
+                            severity="warning", timeout=10)
+                self.redraw("connection")
+            case ev.ConnectionBack():
+                # The seat's name; a new one if the seat was given up (bad_token follows).
+                self.redraw("connection")
+            case ev.Disconnected(reason, said, said_message):
+                why = _why(reason, said, said_message)
+                self.notify(why, title=_("Disconnected"), severity="warning", timeout=10)
+                self.back_to_menu(why)
+            case ev.NotConnected():
+                self.notify(_("Not connected to a server."), severity="error")
+            case ev.TablesListed():
+                self.redraw("tables")
+            case ev.TableJoined():
+                # A practice table waits for its player to look, and to press s (Start).
+                self.switch_to(TableScreen())
+            case ev.SeatBack():
+                self.notify(_("Reconnected: your seat is back."))
+                self.redraw("connection")
+            case ev.TableChanged():
+                self.redraw("table")
+            case ev.ViewChanged(came, decision_opened):
+                if decision_opened and self.bell_wanted:
+                    self.bell()  # a decision of ours has just opened: call the player back
+                self.redraw_game([] if came.retold else came.unseen, came.new_game,
+                                 came.unseen if came.retold else [])
+            case ev.PendingChanged():
+                self.redraw("pending")
+            case ev.MoveWaits():
+                self.notify(_("Waiting for the server to answer your last move."))
+            case ev.MoveRefused(code, local):
+                if local:
+                    self.notify(error_text(code), severity="warning")
+                else:
+                    self.notify(error_text(code), title=_("Move refused"), severity="warning")
+            case ev.Refused(code, re, said):
+                self.notify(_with(error_text(code), said), severity="warning")
+                self._tell("refused", re, error_text(code))
+            case ev.TableGone(code, said):
+                self.notify(_with(error_text(code), said), severity="error", timeout=10)
+            case ev.TableLeft():
+                self._left_table()
+            case ev.Done():
+                self.notify(_("Done."))
+            case ev.CommandRefused(reason):
+                self.notify(reason, severity="warning")
+            case ev.ChatHeard():
+                self._tell("chat", event)
+            case ev.PresenceChanged():
+                self.redraw("table")
+                self._tell("presence", event)
+            case ev.PlayPaused():
+                self.redraw("paused")
+            case ev.QueueChanged(waiting):
+                self._tell("queue_changed", waiting)
+            case ev.GamesPage(re, games, after):
+                self._tell("games_page", re, games, after)
+            case ev.LeaderboardPage(re, players, after):
+                self._tell("leaderboard_page", re, players, after)
+            case ev.ProfileCame(re, profile):
+                self._tell("profile", re, profile)
+            case ev.RatingChanged():
+                self.redraw("rating")
+            case ev.RecordCame(record):
+                self.show_replay(record)
+            case ev.Goodbye(reason, message):
+                self.notify(_with(error_text(reason), message),
+                            title=_("The server says goodbye"), severity="warning",
+                            timeout=10)
 
     def redraw_game(self, events, new_game: bool, earlier=()) -> None:
         self._tell("game_changed", events, new_game, earlier)
 
-    def _answered(self, re: int | None) -> None:
-        """The server answered request `re`: if it was our pending move, it is no longer."""
-        table = self.table
-        if table is not None and table.pending is not None and table.pending.id == re:
-            table.pending = None
-            self.redraw("pending")
 
-    def _on_queued(self, msg) -> None:
-        self._tell("queue_changed", msg.waiting)
+def _with(text: str, said: str | None) -> str:
+    """Our sentence, and the server's own after it when it said who acted and why (safe:
+    the link made it so)."""
+    return text if not said else text + "\n" + said
 
-    def _on_queue_status(self, msg) -> None:
-        self._tell("queue_changed", msg.waiting)
 
-    def _on_games(self, msg) -> None:
-        self._tell("games_page", msg.re, msg.games, msg.next)
-
-    def _on_leaderboard(self, msg) -> None:
-        self._tell("leaderboard_page", msg.re, msg.players, msg.next)
-
-    def _on_profile(self, msg) -> None:
-        if msg.re == self._rating_asked:
-            self.rating = msg.profile["ordinal"]
-            self.redraw("rating")
-            return
-        self._tell("profile", msg.re, msg.profile)
-
-    def _on_game_record(self, msg) -> None:
-        self.show_replay(msg.record)
-
-    def _on_paused(self, msg) -> None:
-        if self.table is not None and msg.table == self.table.table:
-            self.table.pause(msg.paused)
-            self.redraw("paused")
-
-    def _on_move_accepted(self, msg) -> None:
-        self._answered(msg.re)
-
-    def _on_move_rejected(self, msg) -> None:
-        self._answered(msg.re)
-        self.notify(error_text(msg.code), title=_("Move refused"), severity="warning")
-
-    def _on_ok(self, msg) -> None:
-        if msg.re == self._acting:
-            self._acting = None
-            self.notify(_("Done."))
-
-    def _on_error(self, msg) -> None:
-        self._answered(msg.re)
-        if msg.re is not None and msg.re == self._rating_asked:
-            return  # not rated there (or no records kept): the lobby just shows no rating
-        text = error_text(msg.code)
-        if msg.code in ACTS:  # the server's sentence (who, why), safe: Link made it so
-            text += "\n" + msg.message
-        if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
-            self.notify(text, severity="error", timeout=10)
-            self._left_table()
-            return
-        self.notify(text, severity="warning")
-        self._tell("refused", msg.re, error_text(msg.code))
-
-    def _on_chat(self, msg) -> None:
-        if msg.scope == "lobby":
-            self.lobby_chat.append((msg.name, msg.text))
-            del self.lobby_chat[:-200]
-        self._tell("chat", msg)
-
-    def _on_presence(self, msg) -> None:
-        if self.table is not None and msg.table == self.table.table:
-            self.table.set_presence(msg.seat, msg.status, msg.name)
-            self.redraw("table")
-            self._tell("presence", msg)
-
-    def _on_bye(self, msg) -> None:
-        text = error_text(msg.reason)
-        if msg.reason == "banned" and msg.message:
-            text += "\n" + msg.message
-        self.notify(text, title=_("The server says goodbye"), severity="warning", timeout=10)
+def _why(reason: str | None, said: str | None, said_message: str | None) -> str:
+    """Why the connection ended: the server's goodbye, else the link's words."""
+    return said_message or said or reason or "the server closed the connection"

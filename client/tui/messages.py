@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from ..core.events import Event
+
 
 @dataclass
 class ServerStarted(Message):
@@ -26,54 +28,11 @@ class ServerFailed(Message):
 
 
 @dataclass
-class Connected(Message):
-    """The handshake is done; the server calls us `name`, as an identity it verified (else
-    we are a guest there)."""
+class CoreEvents(Message):
+    """What the client core says happened (client/core/events.py), a batch per message
+    from the server or intent of the player, in order."""
 
-    name: str
-    server: str
-    identified: bool
-    #: Our key is one of the server's operators (kick, mute, ban, close are ours).
-    operator: bool = False
-
-
-@dataclass
-class ConnectFailed(Message):
-    """The connection could not be made, or the server refused it with `code`."""
-
-    reason: str
-    code: str | None = None
-
-
-@dataclass
-class Received(Message):
-    """A message from the server (pings excepted: the network answers those)."""
-
-    msg: object
-
-
-@dataclass
-class ConnectionLost(Message):
-    """The connection dropped while we hold a seat; reconnecting with its token."""
-
-    reason: str
-
-
-@dataclass
-class Reconnected(Message):
-    """The connection is back, and the server calls us `name` (as an identity, or a guest);
-    it sends the seat's snapshot next (or bad_token, if the seat was given up meanwhile)."""
-
-    name: str
-    identified: bool
-    operator: bool = False
-
-
-@dataclass
-class Disconnected(Message):
-    """The connection is gone for good."""
-
-    reason: str
+    events: list[Event]
 
 
 @dataclass

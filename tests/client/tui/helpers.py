@@ -19,6 +19,7 @@ from collections.abc import Callable
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from client.core.events import Send
 from client.identity import Identity
 from client.tui.app import CoupApp, Launch
 from client.tui.screens.dialogs import ChooseDialog
@@ -236,16 +237,29 @@ def shown(widget) -> str:
 
 
 def sent_by(app: CoupApp) -> list:
-    """Record every message the app hands its network from now on (they are still sent)."""
+    """Record every message the app's client core sends from now on (they are still sent)."""
     sent = []
-    send = app.net.send
+    core = app.core
+    intend = core.intend
 
-    def recording(msg) -> bool:
-        sent.append(msg)
-        return send(msg)
+    def recording(intent):
+        events = intend(intent)
+        sent.extend(e.msg for e in events if isinstance(e, Send))
+        return events
 
-    app.net.send = recording
+    core.intend = recording
     return sent
+
+
+def from_server(app: CoupApp, msg) -> None:
+    """Hand the app `msg` as if its server had sent it."""
+    app.net.transport.received(msg)
+
+
+def pretend_connected(app: CoupApp, name: str = "Ana", server: str = "coup-server/0.1") -> None:
+    """A stand-in connection: the app's client core believes it is connected to `server`
+    as `name` (what it sends goes nowhere)."""
+    app.core.opened(name, server, False, False, 0.0)
 
 
 def notes(app: CoupApp) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from client.i18n import card_name
 from client.tui.app import Launch
-from client.tui.messages import Received
 from client.tui.screens.dialogs import ConfirmDialog
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.rules import RulesScreen
@@ -18,6 +17,7 @@ from client.tui.screens.table import TableScreen
 from engine import move
 
 from .helpers import (
+    from_server, pretend_connected,
     bar_keys,
     dialog,
     duel,
@@ -249,10 +249,9 @@ def test_the_results_tell_who_went_out_and_each_player_s_claims_bluffs_and_chall
     summary = messages[-1].summary
 
     async def body(app, pilot):
-        app.me, app.server_name = "Ana", "coup-server/0.1"
-        app.net.link = object()  # a stand-in: the app believes it is connected
+        pretend_connected(app)
         for msg in messages:
-            app.post_message(Received(msg))
+            from_server(app, msg)
         results = await until(pilot, lambda: isinstance(app.screen, ResultsScreen)
                               and app.screen, "the results")
         names = [app.table.name(seat) for seat in summary["out"]]

@@ -16,7 +16,6 @@ from client.tui.screens.menu import MenuScreen
 from client.tui.screens.replay import ReplayScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import TableScreen
-from client.tui import messages as m
 from engine import Game, Options
 from engine.bots import make
 from protocol import GameRecord, Paused, encode
@@ -25,6 +24,7 @@ from server.store import Store, default_path
 from tests.client.records import PLAYERS, keep
 
 from .helpers import (
+    from_server,
     ServerThread, play_to_the_end, practice, run_app, shown, start_practice, until,
 )
 
@@ -196,7 +196,7 @@ def test_a_paused_table_says_so_and_its_clocks_stand_still_until_play_goes_on():
         screen = next(s for s in app.screen_stack if isinstance(s, TableScreen))
         banner = screen.query_one("#banner")
         assert not banner.display
-        app.post_message(m.Received(Paused(table=table, paused=True, message="disk full")))
+        from_server(app, Paused(table=table, paused=True, message="disk full"))
         await until(pilot, lambda: banner.display, "the banner")
         assert "Play is paused: the server cannot save the game" in shown(banner)
         seat = next(iter(app.table.deadlines))
@@ -204,7 +204,7 @@ def test_a_paused_table_says_so_and_its_clocks_stand_still_until_play_goes_on():
         await pilot.pause(0.3)
         assert app.table.time_left(seat) == stood
         resumed = time.monotonic()
-        app.post_message(m.Received(Paused(table=table, paused=False, message="Play goes on.")))
+        from_server(app, Paused(table=table, paused=False, message="Play goes on."))
         await until(pilot, lambda: not banner.display, "the banner gone")
         left, _total = app.table.time_left(seat)
         # The clock lost what ran since play went on (however busy the machine), not the

@@ -42,7 +42,7 @@ async def tax_and_income(bruno, carla) -> None:
 async def watch_mid_game(app, pilot, server) -> TableScreen:
     bruno, carla = await server.peer("Bruno"), await server.peer("Carla")
     await server.run(tax_and_income, bruno, carla)
-    app.request(Join(id=new_id(), table=bruno.table, spectate=True))
+    app.join_table(bruno.table, spectate=True)
     return await until(pilot, lambda: isinstance(app.screen, TableScreen)
                        and app.table.view and app.screen, "the game, spectated")
 
@@ -73,7 +73,7 @@ def test_a_spectators_chat_is_marked_as_such(server):
         log = screen.query_one("#log")
         await until(pilot, lambda: "Bruno: hello" in log_lines(log), "Bruno's line")
         assert "Dara (spectator): hi" in log_lines(log)
-        app.request(Say(id=new_id(), text="me too", scope="table"))
+        app.say("me too", "table")
         await until(pilot, lambda: "Ana (spectator): me too" in log_lines(log), "our line")
 
     run_app(join(server), body)
@@ -87,7 +87,7 @@ def test_a_spectators_chat_is_marked_in_portuguese(server):
         log = screen.query_one("#log")
         assert "Até agora nesta partida:" in await until(
             pilot, lambda: log_lines(log), "the log")
-        app.request(Say(id=new_id(), text="oi", scope="table"))
+        app.say("oi", "table")
         await until(pilot, lambda: "Ana (espectador): oi" in log_lines(log), "our line")
 
     run_app(join(server), body)

@@ -18,7 +18,6 @@ from textual.widgets import Checkbox, DataTable, Footer, Input, Select
 
 from client.i18n import set_language
 from client.tui.app import Launch
-from client.tui.messages import Received
 from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen, who_sits
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
@@ -27,6 +26,7 @@ from protocol import Say, Start, Tables
 from server import ServerConfig
 
 from .helpers import (
+    from_server, pretend_connected,
     ServerThread,
     bar_keys,
     create_table,
@@ -103,12 +103,11 @@ def test_the_list_shows_each_table_s_id_and_the_footer_says_enter_joins():
         set_language(lang)
 
         async def body(app, pilot):
-            app.me, app.server_name = "Ana", "coup-server/0.1"
-            app.net.link = object()  # a stand-in: the app believes it is connected
+            pretend_connected(app)
             app.switch_to(LobbyScreen())
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
                         and app.screen.query("#tables"), "the lobby")
-            app.post_message(Received(Tables(tables=tables)))
+            from_server(app, Tables(tables=tables))
             await until(pilot, lambda: row(app, "beef01"), "the table in the list")
             lobby = app.screen
             assert row(app, "beef01")[-1] == "beef01"
@@ -424,7 +423,6 @@ def test_a_message_arriving_while_the_app_closes_is_dropped(server):
     """The network can deliver a message after the app began to close and took its screens
     apart: it is dropped, never drawn on a screen without its widgets (CI saw the lobby's
     header missing when a list of tables came in during the teardown)."""
-    from client.tui.messages import Received
     from protocol import Tables
 
     async def body(app, pilot):
@@ -432,7 +430,7 @@ def test_a_message_arriving_while_the_app_closes_is_dropped(server):
         await until(pilot, lambda: app.server_name, "the welcome")
         await app.screen.query_one("#lobby-header").remove()
         app._running = False   # as App._shutdown does before it takes the screens apart
-        app.post_message(Received(Tables(tables=[], re=None)))
+        from_server(app, Tables(tables=[], re=None))
         await pilot.pause()
         app._running = True
 

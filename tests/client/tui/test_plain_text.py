@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, OptionList, RichLog
 
-from client.tui import messages as m
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
@@ -25,6 +24,7 @@ from protocol import Bye, Error, MoveRejected, Say
 from server import ServerConfig, Store
 
 from .helpers import (
+    from_server,
     ServerThread,
     create_table,
     dialog,
@@ -67,7 +67,7 @@ def test_codes_and_reasons_the_client_has_no_words_for_show_as_sent():
         for msg in (Error(code=CODE, message="?"),
                     MoveRejected(re=1, code=CODE + "2", message="?", state_id=1),
                     Bye(reason=REASON, message=None)):
-            app.post_message(m.Received(msg))
+            from_server(app, msg)
         said = " ".join(await until(pilot, lambda: len(toasts(app)) == 3 and toasts(app),
                                     "the three notices on screen"))
         assert CODE in said and CODE + "2" in said and REASON in said

@@ -146,7 +146,7 @@ def test_a_player_with_no_rating_sees_none_and_no_notice(tmp_path, identity):
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.me,
                         "the lobby")
             if identity is not None:  # the answer to our own profile request has come
-                await until(pilot, lambda: app._rating_asked is not None, "the request")
+                await until(pilot, lambda: app.core._rating_asked is not None, "the request")
             screen = await leaderboard(app, pilot)  # answered after our own profile
             assert len(ranked(screen)) == 20
             assert app.rating is None and "rated" not in lobby_header(app.screen_stack[-2])

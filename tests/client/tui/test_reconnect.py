@@ -18,8 +18,7 @@ from dataclasses import replace
 
 import trio
 
-from client.tui import net
-
+from client import transport
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
@@ -41,7 +40,7 @@ from .helpers import (
 )
 
 
-class HeldLink(net.Link):
+class HeldLink(transport.Link):
     """A Link whose `open` waits until the test lets it through."""
 
     gate: trio.Event
@@ -61,7 +60,7 @@ def test_the_client_reconnects_by_itself_and_play_goes_on(monkeypatch):
         banner = screen.query_one("#banner")
         token = app.table.token
         assert not banner.display
-        monkeypatch.setattr(net, "Link", HeldLink)
+        monkeypatch.setattr(transport, "Link", HeldLink)
         app.net.link.stream.socket.shutdown(socket.SHUT_RDWR)
         await until(pilot, lambda: banner.display, "the banner")
         assert "reconnecting" in str(banner.content)
@@ -100,7 +99,7 @@ def test_a_seat_lost_in_a_drop_leaves_the_player_with_the_name_the_server_gives(
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
                     "our table")
         assert bar_keys(app) == ["r", "s"]
-        monkeypatch.setattr(net, "Link", HeldLink)
+        monkeypatch.setattr(transport, "Link", HeldLink)
         app.net.link.stream.socket.shutdown(socket.SHUT_RDWR)
         await until(pilot, lambda: not app.connected, "the drop")
         await server.run(ana.aclose)
@@ -135,7 +134,7 @@ def test_a_server_that_stops_sends_its_players_back_to_the_menu(server):
         table = (await server.run(create_table, bruno, seats=2)).table
         await until(pilot, lambda: app.connected, "the connection")
         app.join_table(table)
-        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.net.token,
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.core.token,
                     "a seat at Bruno's table")
         await server.run(server.server.shutdown)
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")

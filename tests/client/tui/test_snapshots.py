@@ -19,7 +19,6 @@ import pytest
 from client.i18n import set_language
 from client.core import table as model
 from client.tui.app import CoupApp, Launch
-from client.tui.messages import Received
 from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.history import GamesScreen
 from client.tui.screens.lobby import LobbyScreen
@@ -36,7 +35,7 @@ from server.store import Store
 
 from tests.client.records import keep, record
 
-from .helpers import until
+from .helpers import from_server, pretend_connected, until
 
 SIZES = [(80, 24), (120, 40)]
 LANGUAGES = ["en", "pt_BR"]
@@ -143,12 +142,11 @@ def test_screen(snap_compare, monkeypatch, screen, lang, size):
     app = CoupApp(Launch(name="Ana"))
 
     async def run_before(pilot):
-        app.me, app.server_name = "Ana", "coup-server/0.1"
-        app.net.link = object()  # a stand-in: the app believes it is connected
+        pretend_connected(app)
         if screen == "lobby":
             app.switch_to(LobbyScreen())
         for msg in messages():
-            app.post_message(Received(msg))
+            from_server(app, msg)
         await until(pilot, lambda: isinstance(app.screen, kind), kind.__name__)
         await pilot.pause()
 
@@ -185,13 +183,12 @@ def test_games_list(snap_compare, monkeypatch, tmp_path, lang):
     app = CoupApp(Launch(name="Ana"))
 
     async def run_before(pilot):
-        app.me, app.server_name = "Ana", "coup-server/0.1"
-        app.net.link = object()  # a stand-in: the app believes it is connected
+        pretend_connected(app)
         app.server_games()
         screen = await until(pilot, lambda: isinstance(app.screen, GamesScreen)
                              and app.screen._asked is not None and app.screen,
                              "GamesScreen")
-        app.post_message(Received(Games(re=screen._asked, games=lines, next=2)))
+        from_server(app, Games(re=screen._asked, games=lines, next=2))
         await until(pilot, lambda: screen.lines, "the page")
         await pilot.pause()
 
@@ -215,13 +212,12 @@ def test_leaderboard(snap_compare, lang):
     app = CoupApp(Launch(name="Ana"))
 
     async def run_before(pilot):
-        app.me, app.server_name = "Ana", "coup-server/0.1"
-        app.net.link = object()  # a stand-in: the app believes it is connected
+        pretend_connected(app)
         app.leaderboard()
         screen = await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen)
                              and app.screen._asked is not None and app.screen,
                              "LeaderboardScreen")
-        app.post_message(Received(Leaderboard(re=screen._asked, players=players, next=20)))
+        from_server(app, Leaderboard(re=screen._asked, players=players, next=20))
         await until(pilot, lambda: screen.lines, "the page")
         await pilot.pause()
 

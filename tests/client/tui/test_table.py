@@ -18,7 +18,7 @@ from textual.widgets._toast import Toast
 
 from client.i18n import set_language
 from client.tui.app import Launch
-from client.tui.messages import Received
+from client.core.intents import JoinTable
 from client.core.table import TableState
 from client.tui.screens.dialogs import ConfirmDialog
 from client.tui.screens.lobby import LobbyScreen
@@ -27,10 +27,11 @@ from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import ACTION_KEYS, TableScreen, rules_line
 from client.tui.widgets.players import claims_text
 from engine import Event, Game, move
-from protocol import Join, Joined, Leave, MoveRequest, Ready, TableInfo
+from protocol import Joined, Leave, MoveRequest, Ready, TableInfo
 from server.table import Table
 
 from .helpers import (
+    from_server,
     arrange,
     bar_keys,
     bar_text,
@@ -100,10 +101,9 @@ def test_start_is_offered_to_the_creator_s_seat_not_to_a_namesake_in_it(server):
         await server.run(ana.request, Leave(id=new_id()))
         await server.run(ana.aclose)
         while app.me != "Ana":  # the server frees the name once it has seen Ana go
-            app.me = ""
-            app.join_server("127.0.0.1", server.port, "Ana")
+            app.join_server("127.0.0.1", server.port, "Ana")  # (a fresh core: no name yet)
             await until(pilot, lambda: app.me, "the welcome")
-        app.request(Join(id=new_id(), table=table, seat=0))
+        app.net.submit(JoinTable(table=table, seat=0))
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info
                     and app.table.info["seats"][0]["name"] == "Ana", "seat 0")
         assert app.table.seat == 0 and app.table.info["creator"] == "Bruno"
@@ -137,12 +137,12 @@ def test_the_creator_is_told_by_seat_whatever_the_names(server):
                 "options": {"seats": 2, "variant": "base", "two_player_draft": True,
                             "treasury": 50, "response_clock": 0, "turn_clock": 0,
                             "private": False, "on_disconnect": "bot", "name": "Twins"}}
-        app.post_message(Received(Joined(table="t1", seat=0, token="t" * 32)))
-        app.post_message(Received(TableInfo(info=info)))
+        from_server(app, Joined(table="t1", seat=0, token="t" * 32))
+        from_server(app, TableInfo(info=info))
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
                     "the table")
         assert bar_keys(app) == ["r"]
-        app.post_message(Received(TableInfo(info=dict(info, creator_seat=0))))
+        from_server(app, TableInfo(info=dict(info, creator_seat=0)))
         await until(pilot, lambda: bar_keys(app) == ["r", "s"], "Start for seat 0")
 
     run_app(Launch(mode="join", port=server.port, name="Ana"), body)
@@ -169,7 +169,7 @@ def test_a_table_that_fails_on_the_server_sends_its_players_back_to_the_lobby(
         monkeypatch.setattr(Table, "_tell_changes", fail_if_doomed)
         app.ready(True)
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
-        assert app.table is None and app.net.token is None
+        assert app.table is None and app.core.token is None
         await until(pilot, lambda: "Sua mesa falhou no servidor e foi fechada." in notes(app),
                     "why, in Portuguese")
         monkeypatch.setattr(Table, "_tell_changes", tell)
@@ -402,16 +402,17 @@ def test_a_decision_becoming_yours_rings_the_bell_once(server, monkeypatch):
     async def body(app, pilot):
         rings, updates = [], []
         app.bell = lambda: rings.append(app.table.view.phase)
-        handle = app._on_update
-        app._on_update = lambda msg: (updates.append(msg), handle(msg))
         bruno = await duel(app, pilot, server, two_player_draft=False)
+        receive = app.core.receive
+        app.core.receive = lambda msg: (msg.TYPE == "update" and updates.append(msg),
+                                        receive(msg))[1]
         await pilot.pause(0.3)
         assert rings == []
         await server.run(peer_plays, bruno, app.table.view.state_id,
                          lambda v: move("steal", target=0), "action")
         await until(pilot, lambda: my_decision(app), "our answer to the steal")
         await pilot.pause(0.6)  # the panels redraw on their clocks: no ring for that
-        app.post_message(Received(updates[-1]))  # nor for a view of the same decision
+        from_server(app, updates[-1])  # nor for a view of the same decision
         await pilot.pause(0.2)
         assert rings == ["respond"]
         await pilot.press("p")
