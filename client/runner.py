@@ -16,32 +16,41 @@ move sent on the broken link is made again if the snapshot still asks for it: it
 been lost with the link), unless the server said it is stopping, gave the seat to a newer
 connection, or no longer has the seat: then the runner stops (Dismissed). A connection that
 drops while the runner waits in the queue (which forgets it) is opened again and queues again.
+
+The protocol is the client core's (client/core/), driven by the one transport loop
+(client/transport.py), as the terminal app's and plain mode's are: the runner reads the
+core's events and hands it intents, and never reads or writes a message itself.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import trio
 
-from engine import Event, Move, View, default_move, legal_moves
+from engine import Move, View, default_move, legal_moves
 from engine.bots import Strategy
-from protocol import (
-    MAX_LISTED, CreateTable, Error, Join, Leave, ListTables, MoveRequest, Queue, Ready, Rematch,
-)
+from protocol import MAX_LISTED
 
+from .core import Core
+from .core import events as ev
+from .core import intents as do
+from .core.policy import FINAL_GOODBYES
 from .identity import Identity
 from .mind import Mind
-from .core.policy import FINAL_GOODBYES, Backoff
-from .net import Link, LinkError
+from .net import LinkError
+from .transport import Transport
 
 log = logging.getLogger("coup.bot")
 
 #: Seconds kept in hand before a deadline: the move must reach the server in time.
 MARGIN = 1.0
+#: Seconds before a request the server rate-limited is asked again.
+SLOWER = 0.5
 
 
 def _listed(tables: list[dict]) -> str:
@@ -69,9 +78,10 @@ class Seating:
 
 @dataclass
 class _Answer:
-    """The runner's answer to the open decision, as far as one link and one game know it
-    (each `_play` starts a new one): a move sent on a link that broke may have been lost with
-    it, so the next link decides again from its snapshot instead of waiting for an answer."""
+    """The runner's answer to the open decision, as far as one connection and one game know
+    it (each connection and game start a new one): a move sent on a link that broke may have
+    been lost with it, so the next link decides again from its snapshot instead of waiting
+    for an answer."""
 
     decision: int | None = None  #: the decision it answers (its View.opened)
     move_id: int | None = None  #: the request id of the move sent for it
@@ -82,9 +92,11 @@ class _Answer:
 class BotRunner:
     """One bot seat played over the network."""
 
-    # For the duration of `run`: the strategy's thread, and the nursery of its thinking.
+    # For the duration of `run`: the strategy's thread, the nursery of its thinking, and
+    # the core's events as they come.
     _mind: Mind
     _tasks: trio.Nursery
+    _events: trio.MemoryReceiveChannel[ev.Event]
 
     def __init__(self, host: str, port: int, strategy: Strategy, *, name: str | None = None,
                  seating: Seating | None = None, games: int = 1,
@@ -95,15 +107,28 @@ class BotRunner:
         self.name = name or f"{strategy.name}-bot"
         self.seating = seating or Seating()
         self.games = games
-        self.reconnect_for = reconnect_for
         #: Who the bot is on servers (None: a guest, unrated).
         self.identity = identity
         self.played = 0
         self.wins = 0
-        self.token: str | None = None
+        #: The table the bot sits at (None: none yet, or between two from the queue).
         self.table: str | None = None
         self.view: View | None = None
+        # From the queue, a dropped connection comes back to queue again.
+        self.core = Core(keep_queue=bool(self.seating.queue), reconnect_for=reconnect_for)
+        self._events_in, self._events = trio.open_memory_channel[ev.Event](math.inf)
+        self.transport = Transport(self.core, self._told, identity=identity)
+        self._connection = trio.CancelScope()
         self._fallback = random.Random()
+
+    @property
+    def token(self) -> str | None:
+        """The seat's reconnect token, while the bot has a seat."""
+        return self.core.token
+
+    def _told(self, events: Sequence[ev.Event]) -> None:
+        for event in events:
+            self._events_in.send_nowait(event)
 
     async def run(self) -> int:
         """Play until `games` games are over; returns how many this seat won."""
@@ -112,9 +137,11 @@ class BotRunner:
             async with trio.open_nursery() as nursery:
                 self._tasks = nursery
                 nursery.start_soon(self._mind.serve)
+                nursery.start_soon(self._connect)
                 try:
                     await self._play_games()
                 finally:
+                    self._connection.cancel()
                     self._mind.close()  # the strategy hears the last news, then its thread ends
         except BaseExceptionGroup as group:
             # The one error that ended the run is the run's error (LinkError, Dismissed, a
@@ -124,110 +151,136 @@ class BotRunner:
             raise
         return self.wins
 
+    async def _connect(self) -> None:
+        with self._connection:
+            await self.transport.run(self.host, self.port, self.name)
+
     async def _play_games(self) -> None:
-        link = await Link.open(self.host, self.port, self.name, identity=self.identity)
-        self.name = link.name or self.name
-        backoff = Backoff()
-        try:
-            if link.identified and link.identified.table:
-                await self._seated(link, "given back")
-            elif not self.seating.queue:
-                await self._find_table(link)
-            while self.played < self.games:
-                try:
-                    if self.token is None:  # from the queue, and no seat yet
-                        await self._queue(link)
-                    await self._play(link)
-                    if self.seating.queue and self.played < self.games:
-                        await self._leave(link)
-                        self.table = self.token = None
-                except Dismissed:
-                    raise
-                except LinkError as exc:
-                    log.warning("%s: %s; reconnecting", self.name, exc)
-                    await link.aclose()
-                    # With a seat, its token takes it back; with none (waiting in the queue,
-                    # which forgets a connection that drops), a new connection queues again.
-                    seated = self.token is not None
-                    link = await Link.reopen(self.host, self.port, self.name,
-                                             (lambda: self.token) if seated else None,
-                                             self.reconnect_for, backoff,
-                                             identity=self.identity)
-                    if not seated and link.identified and link.identified.table:
-                        await self._seated(link, "given back")  # the queue seated us meanwhile
-            await link.send(Leave(id=link.next_id()))
-        finally:
-            await link.aclose()
+        connected = await self._next()
+        while not isinstance(connected, ev.Connected):
+            connected = await self._next()
+        self.name = connected.name or self.name
+        if connected.given_back:
+            await self._seated("given back")
+        elif not self.seating.queue:
+            await self._find_table()
+        while self.played < self.games:
+            if self.token is None:  # from the queue, and no seat yet
+                await self._queue()
+            await self._play()
+            if self.seating.queue and self.played < self.games:
+                await self._leave()
+                self.table = None
+        self.transport.submit(do.Leave())
+        await self.transport.flush()
+
+    # ------------------------------------------------------------------ the core's events
+
+    async def _next(self) -> ev.Event:
+        """The core's next event, those that end the run raised (Dismissed when coming back
+        can do no good, else LinkError) and those that only say something logged."""
+        event = await self._events.receive()
+        match event:
+            case ev.ConnectFailed(reason, code):
+                raise LinkError(reason, code)
+            case ev.Disconnected(reason, said, said_message):
+                if said is not None:
+                    why = f"the server said goodbye ({said})"
+                    if said_message:
+                        why += f": {said_message}"
+                    if said in FINAL_GOODBYES:
+                        raise Dismissed(why)
+                    raise LinkError(why)
+                raise LinkError(reason or "the server closed the connection")
+            case ev.TableGone("bad_token", _said, message):
+                # The seat was played out by a bot or its table closed while we were away:
+                # no snapshot will come for it.
+                raise Dismissed(f"the seat is gone (bad_token): {message}")
+            case ev.TableGone(code, _said, message) | ev.Refused(code, None, _said, message):
+                log.warning("%s: server says %s: %s", self.name, code, message)
+            case ev.ConnectionLost(reason, said):
+                log.warning("%s: %s; reconnecting", self.name,
+                            f"the server said goodbye ({said})" if said else
+                            reason or "the server closed the connection")
+        return event
 
     # ------------------------------------------------------------------ the lobby
 
-    async def _find_table(self, link: Link) -> None:
+    async def _find_table(self) -> None:
         """Sit at the table the seating asks for (not from the queue: see _queue)."""
         seating = self.seating
         if seating.create:
-            request = CreateTable(id=link.next_id(), options={"seats": seating.create})
+            asked = self.transport.submit(do.CreateTable({"seats": seating.create}))
         elif seating.table:
-            request = Join(id=link.next_id(), table=await self._table_named(link,
-                                                                            seating.table))
+            asked = self.transport.submit(do.JoinTable(
+                table=await self._table_named(seating.table)))
         elif seating.code:
-            request = Join(id=link.next_id(), code=seating.code)
+            asked = self.transport.submit(do.JoinTable(code=seating.code))
         else:
-            request = Join(id=link.next_id(), table=await self._wait_for_table(link))
-        await link.send(request)
+            asked = self.transport.submit(do.JoinTable(table=await self._wait_for_table()))
         while True:
-            msg = await self._receive(link)
-            if msg.TYPE == "joined" and msg.re == request.id:
-                self.table, self.token = msg.table, msg.token
-                log.info("%s: seat %s at table %s", self.name, msg.seat, msg.table)
+            event = await self._next()
+            if isinstance(event, ev.TableJoined):
+                self._sat(event.table.table, event.table.seat, "")
                 break
-            if msg.TYPE == "error" and msg.re == request.id:
-                raise LinkError(f"could not sit: {msg.code}: {msg.message}")
-        await link.send(Ready(id=link.next_id()))
+            if isinstance(event, ev.Refused) and event.re is not None and event.re == asked:
+                raise LinkError(f"could not sit: {event.code}: {event.message}")
+        self.transport.submit(do.SetReady(True))
 
-    async def _ask(self, link: Link, request: Callable[[int], object]):
-        """Send the request `request(id)` makes and return its answer (what comes before
-        it passes by); one the server rate-limits is asked again after a pause."""
-        while True:
-            sent = request(link.next_id())
-            await link.send(sent)
-            msg = await self._receive(link)
-            while getattr(msg, "re", None) != sent.id:
-                msg = await self._receive(link)
-            if not (isinstance(msg, Error) and msg.code == "rate_limited"):
-                return msg
-            await trio.sleep(0.5)  # the server asked us to slow down: ask again
+    def _sat(self, table: str, seat: int | None, how: str) -> None:
+        self.table = table
+        log.info("%s: seat %s at table %s%s", self.name, seat, table, how and f" {how}")
 
-    async def _leave(self, link: Link) -> None:
+    async def _leave(self) -> None:
         """Leave the table, and wait until the server says so: the table lets us go in its
-        own time, and a queue request that arrives before is refused (already_at_table)."""
-        await self._ask(link, lambda id: Leave(id=id))
+        own time (meanwhile the core holds what follows); one the server rate-limits is
+        asked again after a pause."""
+        while True:
+            asked = self.transport.submit(do.Leave())
+            while True:
+                event = await self._next()
+                if isinstance(event, ev.TableLeft):
+                    return
+                if isinstance(event, ev.Refused) and event.re == asked:
+                    break
+            if event.code != "rate_limited" or self.core.table is None:
+                return
+            await trio.sleep(SLOWER)  # the server asked us to slow down: ask again
 
-    async def _queue(self, link: Link) -> None:
+    async def _queue(self) -> None:
         """Wait in the quick-play queue until the server seats us at a table it formed (the
         game starts at once: no ready to say)."""
-        answer = await self._ask(link, lambda id: Queue(id=id, seats=self.seating.queue))
-        if answer.TYPE == "error":  # the server will not seat us: asking again will not help
-            raise Dismissed(f"could not queue: {answer.code}: {answer.message}")
-        log.info("%s: queued, %d waiting", self.name, answer.waiting)
-        await self._seated(link, "from the queue")
-
-    async def _seated(self, link: Link, how: str) -> None:
-        """Wait for the seat the server gives us unasked (a `joined` with no `re`): one the
-        queue formed, or ours given back when the server knew us by our key (a bot
-        restarted mid-game plays on from it)."""
+        asked = self.transport.submit(do.JoinQueue(self.seating.queue))
         while True:
-            msg = await self._receive(link)
-            if msg.TYPE == "joined" and msg.re is None:
-                self.table, self.token = msg.table, msg.token
-                log.info("%s: seat %s at table %s %s", self.name, msg.seat, msg.table, how)
+            event = await self._next()
+            if isinstance(event, ev.QueueChanged) and event.re is not None and event.re == asked:
+                log.info("%s: queued, %d waiting", self.name, event.waiting)
+            elif isinstance(event, ev.Refused) and event.re is not None and event.re == asked:
+                if event.code != "rate_limited":
+                    # The server will not seat us: asking again will not help.
+                    raise Dismissed(f"could not queue: {event.code}: {event.message}")
+                await trio.sleep(SLOWER)  # the server asked us to slow down: ask again
+                asked = self.transport.submit(do.JoinQueue(self.seating.queue))
+            elif isinstance(event, ev.ConnectionBack) and not event.given_back:
+                # The queue forgot the connection that dropped: a new one queues again.
+                asked = self.transport.submit(do.JoinQueue(self.seating.queue))
+            elif isinstance(event, ev.TableJoined):
+                self._sat(event.table.table, event.table.seat, "from the queue")
                 return
 
-    async def _table_named(self, link: Link, wanted: str) -> str:
+    async def _seated(self, how: str) -> None:
+        """Wait for the seat the server gives us unasked: ours given back when it knew us
+        by our key (a bot restarted mid-game plays on from it)."""
+        while not isinstance(event := await self._next(), ev.TableJoined):
+            pass
+        self._sat(event.table.table, event.table.seat, how)
+
+    async def _table_named(self, wanted: str) -> str:
         """The id of the table `wanted` names: a table with that id, else the one public
         table with that name (in any case). Several of that name, or none, is a LinkError
         that says which ids there are; a table the list does not show (the list holds the
         oldest tables only) is tried as an id."""
-        tables = await self._tables(link)
+        tables = await self._tables()
         if any(t["table"] == wanted for t in tables):
             return wanted
         named = [t["table"] for t in tables if t["name"].casefold() == wanted.casefold()]
@@ -241,80 +294,62 @@ class BotRunner:
                             + (f"; the tables are {_listed(tables)}" if tables else ""))
         return wanted
 
-    async def _tables(self, link: Link) -> list[dict]:
+    async def _tables(self) -> list[dict]:
         """The public tables, as the server lists them now."""
-        request = ListTables(id=link.next_id())
-        await link.send(request)
+        self.transport.submit(do.ListTables())
         while True:
-            msg = await self._receive(link)
-            if msg.TYPE == "tables" and msg.re == request.id:
-                return msg.tables
+            event = await self._next()
+            if isinstance(event, ev.TablesListed) and event.asked:
+                return event.tables
 
-    async def _wait_for_table(self, link: Link) -> str:
+    async def _wait_for_table(self) -> str:
         """The first public table waiting for players with a free seat (waits for one)."""
-        await link.send(ListTables(id=link.next_id()))
+        self.transport.submit(do.ListTables())
         while True:
-            msg = await self._receive(link)
-            if msg.TYPE != "tables":
+            event = await self._next()
+            if not isinstance(event, ev.TablesListed):
                 continue
-            for table in msg.tables:
+            for table in event.tables:
                 if table["status"] == "waiting" and any(
                     s["name"] is None for s in table["seats"]
                 ):
                     return table["table"]
 
-    async def _receive(self, link: Link):
-        msg = await link.receive()
-        if msg is None:
-            raise LinkError("the server closed the connection")
-        if msg.TYPE == "bye":
-            said = f"the server said goodbye ({msg.reason})"
-            if msg.message:
-                said += f": {msg.message}"
-            if msg.reason in FINAL_GOODBYES:
-                raise Dismissed(said)
-            raise LinkError(said)
-        if isinstance(msg, Error) and msg.code == "bad_token":
-            # The seat was played out by a bot or its table closed while we were away: no
-            # snapshot will come for it.
-            raise Dismissed(f"the seat is gone ({msg.code}): {msg.message}")
-        if isinstance(msg, Error) and msg.re is None:
-            log.warning("%s: server says %s: %s", self.name, msg.code, msg.message)
-        return msg
-
     # ------------------------------------------------------------------ the game
 
-    async def _play(self, link: Link) -> None:
+    async def _play(self) -> None:
         """Play until this game is over (then ask for the rematch, if more are wanted)."""
         answer = _Answer()
         try:
             while True:
-                msg = await self._receive(link)
-                kind = msg.TYPE
-                if kind in ("snapshot", "update"):
-                    view = View.from_dict(msg.view)
-                    self.view = view
-                    if kind == "update":
-                        self._mind.tell(self.strategy.observe, view,
-                                        [Event(**e) for e in msg.events])
+                event = await self._next()
+                if isinstance(event, ev.ViewChanged):
+                    came = event.arrival
+                    view = self.view = came.view
+                    if not came.retold:  # an update: what the strategy has not seen yet
+                        self._mind.tell(self.strategy.observe, view, came.unseen)
                     if view.over:
-                        await self._game_over(link, view)
+                        self._game_over(view)
                         return
-                    answer = self._decide(link, answer, view, msg.deadlines)
-                elif (kind in ("move_rejected", "error") and msg.re is not None
-                      and msg.re == answer.move_id):
-                    log.info("%s: move refused: %s (%s)", self.name, msg.code, msg.message)
-                    if msg.code == "rate_limited":
-                        await trio.sleep(0.5)  # the server asked us to slow down
+                    answer = self._decide(answer, view)
+                elif isinstance(event, ev.ConnectionLost):
+                    # The move in flight may be lost with the link: the snapshot the next
+                    # one brings is decided anew.
+                    answer.thinking.cancel()
+                    answer = _Answer()
+                elif (isinstance(event, (ev.MoveRefused, ev.Refused)) and event.re is not None
+                      and event.re == answer.move_id and self.view is not None):
+                    log.info("%s: move refused: %s", self.name, event.code)
+                    if event.code == "rate_limited":
+                        await trio.sleep(SLOWER)  # the server asked us to slow down
                     # Decide again on the newest view; a stale move's decision is gone, and
                     # the next view says what is asked now.
-                    answer = (_Answer() if msg.code == "stale_state"
-                              else self._decide(link, _Answer(), self.view, []))
+                    answer = (_Answer() if event.code == "stale_state"
+                              else self._decide(_Answer(), self.view))
         finally:
             answer.thinking.cancel()
 
-    def _decide(self, link: Link, answer: _Answer, view: View,
-                deadlines: list[dict]) -> _Answer:
+    def _decide(self, answer: _Answer, view: View) -> _Answer:
         """The answer in hand once `view` came: the same while the seat owes the same
         decision; else a new one, its thinking started if the seat owes a decision."""
         me = view.seat
@@ -325,39 +360,35 @@ class BotRunner:
         if not owed:
             return _Answer()
         answer = _Answer(view.opened)
-        ms = next((d["ms"] for d in deadlines if d["seat"] == me), None)
-        self._tasks.start_soon(self._answer, link, answer, view, ms)
+        table = self.core.table
+        left = table.time_left(me) if table is not None else None
+        self._tasks.start_soon(self._answer, answer, view, None if left is None else left[0])
         return answer
 
-    async def _answer(self, link: Link, answer: _Answer, view: View, ms: int | None) -> None:
+    async def _answer(self, answer: _Answer, view: View, seconds: float | None) -> None:
         """Have the strategy choose for `view`'s decision, then send its move (unless the
         decision closed first)."""
         move = None
         with answer.thinking:
-            move = await self._think(view, legal_moves(view, view.seat), ms)
+            move = await self._think(view, legal_moves(view, view.seat), seconds)
         if move is None:
             return  # the decision closed first
-        answer.move_id = link.next_id()
-        try:
-            await link.send(MoveRequest(id=answer.move_id, state_id=view.state_id,
-                                        move=move.to_dict()))
-        except LinkError:
-            pass  # `_play` finds the link broken too, and the next link decides again
+        answer.move_id = self.transport.submit(do.Play(move))
 
-    async def _think(self, view: View, moves, ms: int | None) -> Move:
-        if ms is None:
+    async def _think(self, view: View, moves, seconds: float | None) -> Move:
+        if seconds is None:
             return await self._mind.ask(self.strategy.choose, view, moves)
-        with trio.move_on_after(max(0.05, ms / 1000 - MARGIN)):
+        with trio.move_on_after(max(0.05, seconds - MARGIN)):
             return await self._mind.ask(self.strategy.choose, view, moves)
         log.warning("%s: still thinking near the deadline; playing the safe default",
                     self.name)
         return default_move(view, view.seat, self._fallback)
 
-    async def _game_over(self, link: Link, view: View) -> None:
+    def _game_over(self, view: View) -> None:
         self.played += 1
         if view.winner == view.seat:
             self.wins += 1
         self._mind.tell(self.strategy.game_over, view)
         log.info("%s: game %d over, winner seat %s", self.name, self.played, view.winner)
         if self.played < self.games and not self.seating.queue:
-            await link.send(Rematch(id=link.next_id()))
+            self.transport.submit(do.AskRematch())

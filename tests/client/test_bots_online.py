@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from client import runner as runner_module
+from client import transport
 from client.net import LinkError
 from client.runner import BotRunner, Seating
 from engine.bots import make
@@ -150,7 +150,7 @@ async def test_a_bot_whose_connection_drops_in_the_queue_queues_again(port: int,
     it had none of, and stopped)."""
     queued = []
 
-    class DroppingLink(runner_module.Link):
+    class DroppingLink(transport.Link):
         async def send(self, msg) -> None:
             await super().send(msg)
             if isinstance(msg, Queue):
@@ -158,7 +158,7 @@ async def test_a_bot_whose_connection_drops_in_the_queue_queues_again(port: int,
                 if len(queued) == 1:
                     self.stream.socket.shutdown(socket.SHUT_RDWR)
 
-    monkeypatch.setattr(runner_module, "Link", DroppingLink)
+    monkeypatch.setattr(transport, "Link", DroppingLink)
     first, second = [BotRunner("127.0.0.1", port, make("heuristic", seed=s), name=f"q{s}",
                                seating=Seating(queue=2), games=2) for s in range(2)]
     with trio.fail_after(30):

@@ -15,7 +15,7 @@ import threading
 import pytest
 import trio
 
-from client import runner
+from client import transport
 from client.runner import BotRunner, Dismissed, Seating
 from engine.bots import Strategy, make
 from protocol import MoveRequest
@@ -128,18 +128,15 @@ async def test_a_dropped_connection_is_reopened_with_the_token_and_the_game_goes
         host = BotRunner("127.0.0.1", port, make("random", seed=1), name="host",
                          seating=Seating(create=2))
         guest = BotRunner("127.0.0.1", port, make("random", seed=2), name="guest")
-        original = guest._play
         dropped = []
 
-        async def play_then_drop(link):
-            if not dropped:  # cut the guest's first connection once play starts
-                dropped.append(True)
-                with trio.move_on_after(0.05):
-                    await original(link)
-                await link.aclose()
-            return await original(link)
+        async def drop_once_play_starts() -> None:  # cut the guest's first connection
+            while guest.view is None:
+                await trio.sleep(0.01)
+            dropped.append(True)
+            guest.transport.link.stream.socket.shutdown(socket.SHUT_RDWR)
 
-        guest._play = play_then_drop
+        nursery.start_soon(drop_once_play_starts)
         await host_and_guest(host, guest, 60)
         nursery.cancel_scope.cancel()
     assert dropped and host.played == guest.played == 1
@@ -152,7 +149,7 @@ async def test_a_move_lost_in_a_drop_is_made_again_on_the_new_link(monkeypatch) 
     the runner must decide again from the snapshot the new link brings."""
     lost = []
 
-    class LossyLink(runner.Link):
+    class LossyLink(transport.Link):
         async def send(self, msg) -> None:
             if isinstance(msg, MoveRequest) and not lost:
                 lost.append(msg)
@@ -160,7 +157,7 @@ async def test_a_move_lost_in_a_drop_is_made_again_on_the_new_link(monkeypatch) 
                 return
             await super().send(msg)
 
-    monkeypatch.setattr(runner, "Link", LossyLink)
+    monkeypatch.setattr(transport, "Link", LossyLink)
     async with trio.open_nursery() as nursery:
         port = await start_server(nursery, response_clock=0, turn_clock=0)
         host = BotRunner("127.0.0.1", port, make("random", seed=1), name="host",
@@ -180,17 +177,16 @@ async def test_a_seat_gone_when_the_bot_comes_back_ends_the_run() -> None:
         port = await start_server(nursery)
         bot = BotRunner("127.0.0.1", port, make("random", seed=1), name="lonely",
                         seating=Seating(create=2))
-        original = bot._play
         dropped = []
 
-        async def drop_with_a_stale_token(link):
-            if not dropped:
-                dropped.append(True)
-                bot.token = "a-seat-long-gone"
-                await link.aclose()
-            return await original(link)
+        async def drop_with_a_stale_token() -> None:
+            while bot.table is None:
+                await trio.sleep(0.01)
+            dropped.append(True)
+            bot.core.table.token = "a-seat-long-gone"
+            bot.transport.link.stream.socket.shutdown(socket.SHUT_RDWR)
 
-        bot._play = drop_with_a_stale_token
+        nursery.start_soon(drop_with_a_stale_token)
         with trio.fail_after(20), pytest.raises(Dismissed, match="bad_token"):
             await bot.run()
         nursery.cancel_scope.cancel()
