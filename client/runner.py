@@ -121,6 +121,10 @@ class BotRunner:
         self._connection = trio.CancelScope()
         self._fallback = random.Random()
 
+    def _queue_request(self) -> do.JoinQueue:
+        assert self.seating.queue is not None  # only a runner from the queue queues
+        return do.JoinQueue(self.seating.queue)
+
     @property
     def token(self) -> str | None:
         """The seat's reconnect token, while the bot has a seat."""
@@ -250,7 +254,7 @@ class BotRunner:
     async def _queue(self) -> None:
         """Wait in the quick-play queue until the server seats us at a table it formed (the
         game starts at once: no ready to say)."""
-        asked = self.transport.submit(do.JoinQueue(self.seating.queue))
+        asked = self.transport.submit(self._queue_request())
         while True:
             event = await self._next()
             if isinstance(event, ev.QueueChanged) and event.re is not None and event.re == asked:
@@ -260,10 +264,10 @@ class BotRunner:
                     # The server will not seat us: asking again will not help.
                     raise Dismissed(f"could not queue: {event.code}: {event.message}")
                 await trio.sleep(SLOWER)  # the server asked us to slow down: ask again
-                asked = self.transport.submit(do.JoinQueue(self.seating.queue))
+                asked = self.transport.submit(self._queue_request())
             elif isinstance(event, ev.ConnectionBack) and not event.given_back:
                 # The queue forgot the connection that dropped: a new one queues again.
-                asked = self.transport.submit(do.JoinQueue(self.seating.queue))
+                asked = self.transport.submit(self._queue_request())
             elif isinstance(event, ev.TableJoined):
                 self._sat(event.table.table, event.table.seat, "from the queue")
                 return
@@ -357,7 +361,7 @@ class BotRunner:
         if owed and answer.decision == view.opened:  # every decision opens at its own state
             return answer
         answer.thinking.cancel()
-        if not owed:
+        if me is None or not owed:
             return _Answer()
         answer = _Answer(view.opened)
         table = self.core.table
@@ -368,21 +372,23 @@ class BotRunner:
     async def _answer(self, answer: _Answer, view: View, seconds: float | None) -> None:
         """Have the strategy choose for `view`'s decision, then send its move (unless the
         decision closed first)."""
+        assert view.seat is not None  # a decision is a seat's
         move = None
         with answer.thinking:
-            move = await self._think(view, legal_moves(view, view.seat), seconds)
+            move = await self._think(view, view.seat, legal_moves(view, view.seat), seconds)
         if move is None:
             return  # the decision closed first
         answer.move_id = self.transport.submit(do.Play(move))
 
-    async def _think(self, view: View, moves, seconds: float | None) -> Move:
+    async def _think(self, view: View, seat: int, moves: tuple[Move, ...],
+                     seconds: float | None) -> Move:
         if seconds is None:
             return await self._mind.ask(self.strategy.choose, view, moves)
         with trio.move_on_after(max(0.05, seconds - MARGIN)):
             return await self._mind.ask(self.strategy.choose, view, moves)
         log.warning("%s: still thinking near the deadline; playing the safe default",
                     self.name)
-        return default_move(view, view.seat, self._fallback)
+        return default_move(view, seat, self._fallback)
 
     def _game_over(self, view: View) -> None:
         self.played += 1

@@ -30,7 +30,7 @@ from engine.bots import known
 from engine.cards import TARGETED
 from protocol.text import whole_number
 
-from ..core import Core, TableState
+from ..core import Arrival, Core, TableState
 from ..core import events as ev
 from ..core import intents as do
 from ..discovery import Browser, enabled
@@ -506,11 +506,10 @@ class Plain:
                 if scope == "table" and seat is None:
                     name = _("{name} (spectator)").format(name=name)
                 self.tell(_("{name} says: {text}").format(name=name, text=text))
-            case ev.PresenceChanged(seat, status, name):
-                table = self.table
-                text = presence_text(status, name or (table.name(seat) if table else "?"))
-                if text:
-                    self.tell(text)
+            case ev.PresenceChanged(seat, status, named):
+                told = presence_text(status, named or self.names(seat))
+                if told:
+                    self.tell(told)
             case ev.PlayPaused(paused):
                 self.say(_("Play is paused: the server cannot save the game. Clocks stopped.")
                          if paused else _("Play goes on."))
@@ -552,7 +551,7 @@ class Plain:
                 self._seats_said = line
                 self.say(line)
 
-    def _new_view(self, came) -> None:
+    def _new_view(self, came: Arrival) -> None:
         """A view: its events told (a snapshot's only those not told yet), as the app's
         log tells them; a game's end with its results."""
         table = self.table

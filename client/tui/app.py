@@ -26,7 +26,7 @@ from engine import Move
 from engine.record import RecordError
 from server import ServerConfig, default_path
 
-from ..core import TableState
+from ..core import Core, TableState
 from ..core import events as ev
 from ..core import intents as do
 from ..discovery import Browser, enabled
@@ -217,7 +217,7 @@ class CoupApp(App):
     # What the app knows of the server is the client core's: the screens read it here.
 
     @property
-    def core(self):
+    def core(self) -> Core:
         return self.net.core
 
     @property
