@@ -8,6 +8,11 @@ The terminal app, plain mode and the bot runner each run one in their own nurser
 hand it intents with `submit`, which never blocks: it may be called from a Textual handler
 on trio's thread (a guest run) as well as from a task.
 
+Every step of the core the connection causes (a message in, the connection up or down)
+runs where the front end says (`hand`): at once by default, or, for the terminal app, in
+its own message loop, so that what it knows and what its screens show change together;
+the steps keep their order either way.
+
 `start_server` is the embedded server every front end starts for `coup play` (and the app
 for LAN hosting), written once. This module renders nothing and decides nothing about the
 game: the core decides, the front ends speak.
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 import trio
 
@@ -24,12 +30,14 @@ from protocol.connection import DEFAULT_MAX_FRAME
 from protocol.messages import Message
 from server import ServerConfig, StoreError, serve
 
-from .core import Core
+from .core import Comeback, Core
 from .core.events import ConnectFailed, Event, NotConnected, Send
 from .core.intents import Intent
 from .identity import Credential, DoorAddress
 from .net import Link, LinkError
 
+#: A step of the core, to run where the front end says (Transport's `hand`).
+Step = Callable[[], object]
 #: Messages queued for the server at most: a front end that queues more is told it is not
 #: connected rather than kept waiting.
 OUTBOX = 256
@@ -51,9 +59,12 @@ class Transport:
 
     def __init__(self, core: Core, deliver: Callable[[Sequence[Event]], object], *,
                  identity: Credential | None = None, via: DoorAddress | None = None,
-                 max_frame: int = DEFAULT_MAX_FRAME) -> None:
+                 max_frame: int = DEFAULT_MAX_FRAME,
+                 hand: Callable[[Step], object] | None = None) -> None:
         self.core = core
         self.deliver = deliver
+        #: Where the core's steps run (see the module's docstring): at once if None.
+        self._hand = hand
         self.identity = identity
         self.via = via
         self.max_frame = max_frame
@@ -89,9 +100,15 @@ class Transport:
             self.deliver(told)
         return sent
 
+    def _step(self, step: Step) -> None:
+        if self._hand is None:
+            step()
+        else:
+            self._hand(step)
+
     def received(self, msg: Message) -> None:
         """A message from the server: into the core, and what it says out."""
-        self._handle(self.core.receive(msg))
+        self._step(lambda: self._handle(self.core.receive(msg)))
 
     async def flush(self) -> None:
         """Wait until every message queued so far is written, or dropped with the link: a
@@ -111,13 +128,12 @@ class Transport:
             link = await Link.open(host, port, name, max_frame=self.max_frame,
                                    identity=self.identity, via=self.via)
         except LinkError as exc:
-            self.deliver([ConnectFailed(str(exc), exc.code)])
+            failed = ConnectFailed(str(exc), exc.code)
+            self._step(lambda: self.deliver([failed]))
             return
         while True:
             self._opened(link, name)
-            reason = await self._pump(link)
-            events, comeback = self.core.closed(reason)
-            self._handle(events)
+            comeback = await self._closed(await self._pump(link))
             if comeback is None:
                 return
             token = (lambda: self.core.token) if comeback.seated else None
@@ -127,16 +143,44 @@ class Transport:
                                          max_frame=self.max_frame, identity=self.identity,
                                          via=self.via)
             except LinkError as exc:
-                self._handle(self.core.gave_up(str(exc)))
+                self._step(partial(self._gave_up, str(exc)))
                 return
 
     def _opened(self, link: Link, name: str | None) -> None:
         identified = link.identified
         assert link.welcome is not None  # Link.open returns only after the welcome
-        self._handle(self.core.opened(
-            link.name or name or "", link.welcome.server, identified is not None,
-            identified is not None and bool(identified.operator), trio.current_time(),
-            identified.table if identified is not None else None))
+        server, now = link.welcome.server, trio.current_time()
+        self._step(lambda: self._handle(self.core.opened(
+            link.name or name or "", server, identified is not None,
+            identified is not None and bool(identified.operator), now,
+            identified.table if identified is not None else None)))
+
+    def _gave_up(self, why: str) -> None:
+        self._handle(self.core.gave_up(why))
+
+    async def _closed(self, reason: str | None) -> Comeback | None:
+        """The core hears that the connection ended (after every message it brought): how
+        to come back, as it says."""
+        decided: list[Comeback | None] = []
+        done = trio.Event()
+
+        def step() -> None:
+            # What was queued for the broken connection is dropped (moves in it are stale),
+            # as the core stops queueing.
+            while True:
+                try:
+                    self._outbox.receive_nowait()
+                except trio.WouldBlock:
+                    break
+                self._written()
+            events, comeback = self.core.closed(reason)
+            decided.append(comeback)
+            self._handle(events)
+            done.set()
+
+        self._step(step)
+        await done.wait()
+        return decided[0]
 
     async def _pump(self, link: Link) -> str | None:
         """Carry messages both ways until the connection ends; why it ended (None: the
@@ -157,14 +201,6 @@ class Transport:
         finally:
             self.link = None
             await link.aclose()
-            # What was queued for a broken connection is dropped (moves in it are stale),
-            # with no pause before the core hears of the drop and stops queueing.
-            while True:
-                try:
-                    self._outbox.receive_nowait()
-                except trio.WouldBlock:
-                    break
-                self._written()
         return reason
 
     async def _write(self, link: Link) -> None:

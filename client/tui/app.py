@@ -7,7 +7,7 @@ presses s), in a server's lobby (`coup join`), at the join form with the servers
 LAN (`coup join` with no address), or on a finished game's replay (`coup replay`, which
 closes the app when it closes). What the app knows of the server (the lobby's tables, the
 table's state, who we are there) is the client core's (client/core/, run by net.py): its
-events arrive as `CoreEvents`, and the screens are told to redraw from it.
+events come to `_told`, and the screens are told to redraw from it.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class CoupApp(App):
         #: Ring the terminal's bell when a decision becomes ours (`--no-bell`: never); kept
         #: from the command line whatever the menu launches later.
         self.bell_wanted = self.launch.bell
-        self.net = Net(self.post_message, self.launch.identity, self.launch.via)
+        self.net = Net(self.post_message, self._told, self.launch.identity, self.launch.via)
         #: What finds the servers on the LAN for the join form: called with a callback, it
         #: returns something to `close`. None while discovery is off (COUP_DISCOVERY=off).
         self.discover: Callable[..., Browser] | None = Browser if enabled() else None
@@ -411,12 +411,12 @@ class CoupApp(App):
 
     # ------------------------------------------------------------------ the core's events
 
-    def on_core_events(self, message: m.CoreEvents) -> None:
-        if not self.is_running:
-            return  # closing: the screens are being taken apart, nothing is drawn again
-        self._told(message.events)
+    def on_core_step(self, message: m.CoreStep) -> None:
+        message.step()  # the core keeps up even while the app closes (see _told)
 
     def _told(self, events: Sequence[ev.Event]) -> None:
+        if not self.is_running:
+            return  # closing: the screens are being taken apart, nothing is drawn again
         for event in events:
             self._event(event)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from ..core.events import Event
+from ..transport import Step
 
 
 @dataclass
@@ -28,11 +28,12 @@ class ServerFailed(Message):
 
 
 @dataclass
-class CoreEvents(Message):
-    """What the client core says happened (client/core/events.py), a batch per message
-    from the server or intent of the player, in order."""
+class CoreStep(Message):
+    """A step of the client core that the connection caused (a message from the server,
+    the connection up or down: client/transport.py), to run on the app's side, in order,
+    so that what the app knows and what its screens show change together."""
 
-    events: list[Event]
+    step: Step
 
 
 @dataclass

@@ -8,7 +8,9 @@ messages.py, and never touches a widget.
 
 A connection is the one transport loop (client/transport.py) driving a client core
 (client/core/), as plain mode's and the bots' are: the core decides what is sent, when to
-come back after a drop and with which token; its events reach the app as `CoreEvents`.
+come back after a drop and with which token. The steps of the core a connection causes are
+posted to the app (`CoreStep`) and run there, in order; the core's events go to the app's
+`tell` from there, or at once from the handler that submitted an intent.
 """
 
 from __future__ import annotations
@@ -38,8 +40,10 @@ class Net:
     """The trio side of the app. Run `main` as the guest run's main function."""
 
     def __init__(self, post: Callable[[object], object],
+                 tell: Callable[[Sequence[Event]], object],
                  identity: Credential | None, via: DoorAddress | None = None) -> None:
         self.post = post
+        self.tell = tell
         #: Who the player is on the servers it connects to (None: a guest).
         self.identity = identity
         #: Where the player is, as the door that started the client vouches.
@@ -65,8 +69,9 @@ class Net:
         #: What the app knows of the server it is connected to (a fresh one per
         #: connection), and the transport that will drive it.
         self.core = Core()
-        self.transport = Transport(self.core, self.deliver, identity=self.identity,
-                                   via=self.via, max_frame=RECORD_FRAME)
+        self.transport = Transport(self.core, self.tell, identity=self.identity,
+                                   via=self.via, max_frame=RECORD_FRAME,
+                                   hand=lambda step: self.post(m.CoreStep(step)))
 
     @property
     def link(self) -> Link | None:
@@ -89,11 +94,6 @@ class Net:
     def submit(self, intent: Intent) -> int | None:
         """Hand the core what the player wants; the id of the request sent, if one was."""
         return self.transport.submit(intent)
-
-    def deliver(self, events: Sequence[Event]) -> None:
-        """The core's events, to the app (in order, with the rest of its messages)."""
-        if events:
-            self.post(m.CoreEvents(list(events)))
 
     def disconnect(self) -> None:
         """Off the server: the connection ends, and what was known of it is forgotten."""
