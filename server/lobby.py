@@ -48,6 +48,7 @@ from . import backups, history, log, retention
 from .config import ServerConfig
 from .doorkey import load_secret, sharer
 from .identity import Identities, player_id
+from .inbox import Disconnected, End, Matched, Quit, Reconnect, Reseat
 from .limits import TokenBucket
 from .moderation import Ban, Moderation, operator_ids, until_text
 from .names import name_key, reserved
@@ -55,11 +56,9 @@ from .queue import Formed, QuickPlay, Wish
 from .session import Session
 from .thinking import Thinkers
 from .recorder import Recorder
+from .status import TableStatus
 from .store import Store, StoreError
-from .table import (
-    DISCONNECT, END, QUEUED, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options,
-    token_key,
-)
+from .table import Refused, Table, code_key, fill_options, token_key
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
@@ -197,7 +196,7 @@ class Lobby:
         """End every table for good (the server shuts down): each abandons its game and
         closes, in the store too; returns once all have (the caller bounds the wait)."""
         for table in list(self.tables.values()):
-            table.submit(None, END)
+            table.submit(None, End())
         while self.tables:
             await trio.sleep(0.05)
 
@@ -220,7 +219,7 @@ class Lobby:
     def reconnect(self, session: Session, token: str) -> str | None:
         key = token_key(token)
         table = self.tokens.get(key)
-        if table is not None and table.submit(session, (RECONNECT, token)):
+        if table is not None and table.submit(session, Reconnect(token)):
             return None
         if key in self._damaged:
             return (f"Your table {self._damaged[key]} could not be resumed: its record in the "
@@ -236,7 +235,7 @@ class Lobby:
         if table is not None:
             self._members[table].discard(session)
             if not self._keeping:
-                table.submit(session, QUIT if session.quit else DISCONNECT)
+                table.submit(session, Quit() if session.quit else Disconnected())
 
     def request(self, session: Session, msg) -> None:
         kind = msg.TYPE
@@ -383,7 +382,7 @@ class Lobby:
         players = [wish.who for wish in formed.players]
         for session in players:
             self.claim(session, table)
-        table.submit(None, (QUEUED, players))
+        table.submit(None, Matched(tuple(players)))
         log.info("queue_formed", table=table.id, players=len(players), bots=formed.bots)
 
     def _fill_strategy(self) -> str:
@@ -504,7 +503,7 @@ class Lobby:
         session.send(Identified(re=msg.id, name=name, table=table.id if table else None,
                                 operator=self.moderation.is_operator(player) or None))
         if table is not None:
-            table.submit(session, (RESEAT, player))
+            table.submit(session, Reseat(player))
         log.info("identified", session=session.number, name=name, player=player,
                  reseated=table.id if table else None)
 
@@ -763,7 +762,7 @@ class Lobby:
         """The public tables worth listing, tables waiting for players first, packed."""
         if self._listing is None:
             public = [t for t in self.tables.values() if not t.private and not t.closed]
-            public.sort(key=lambda t: (t.status != "waiting", t.free_seats == 0, t.id))
+            public.sort(key=lambda t: (t.status is not TableStatus.WAITING, t.free_seats == 0, t.id))
             self._listing = encode_once(Tables(tables=[t.summary() for t in
                                                        public[:MAX_LISTED]]))
         return self._listing

@@ -49,37 +49,26 @@ from engine.bots import Strategy
 from engine.position import Position
 from engine.views import public_dict, view_dict
 from protocol import (
-    MAX_EARLIER_EVENTS, Chat, Error, Frame, Joined, MoveAccepted, MoveRejected, MoveRequest,
-    Ok, Paused, Presence, Ready, Rematch, Snapshot, Start, TableInfo, UpdateFrames,
-    encode_once,
+    MAX_EARLIER_EVENTS, Chat, CloseTable, CreateTable, Error, Frame, Join, Joined, Kick, Leave,
+    MoveAccepted, MoveRejected, MoveRequest, Ok, Paused, Presence, Ready, Rematch, Say,
+    Snapshot, Start, TableInfo, UpdateFrames, encode_once,
 )
 from protocol.text import name_or_none
 
 from . import log
 from .config import ServerConfig
+from .inbox import (
+    PLAYS, Disconnected, End, Item, Matched, Notice, Quit, Reconnect, Request, Reseat,
+)
 from .ratings import Standing
 from .recorder import Held, Recorder
 from .session import Session
+from .status import TableStatus
 from .store import Change, code_key
 from .thinking import Thinkers
 
 #: The bot that takes a seat after the grace when the table names none.
 DEFAULT_BOT = "honest"
-#: Inbox items that are not client messages.
-DISCONNECT = "disconnect"
-#: A session that said goodbye: at a waiting table its seat is freed, as by `leave`; once
-#: the game runs, it keeps its seat like a dropped connection, and may come back.
-QUIT = "quit"
-RECONNECT = "reconnect"
-#: An identified session comes back to its player's seat (it may hold no token).
-RESEAT = "reseat"
-#: The players the quick-play queue matched for the table (see Table._seat_queued).
-QUEUED = "queued"
-#: The server shuts down and ends its games: the table closes for good (see Table._end).
-END = "end"
-#: The requests that play, and so wait while the table is paused: moves, and what may
-#: start a game. Everything else is answered at once, paused or not.
-PLAYS = (MoveRequest, Ready, Start, Rematch)
 
 
 class Refused(Exception):
@@ -216,14 +205,15 @@ class Table:
         self.recent: deque[Event] = deque(maxlen=MAX_EARLIER_EVENTS)
         #: The finished game's summary (engine.summarize), made once when it ends.
         self.game_summary: dict | None = None
-        self.status = "waiting"
+        self.status = TableStatus.WAITING
         self.deadlines: dict[int, float] = {}
         self.bot_due: dict[int, float] = {}
         self._opened = -1
         seed = self.config.seed
         self.rng = random.Random(secrets.randbits(64) if seed is None else seed)
         self.closed = False
-        self._inbox_send, self._inbox = trio.open_memory_channel[tuple](4096)
+        self._inbox_send, self._inbox = trio.open_memory_channel[
+            tuple[Session | None, Item]](4096)
         #: The task waits for its inbox, which is empty, under `_parked` (whose deadline is
         #: when it next keeps time): a move may be handled at once (see submit).
         self._idle = False
@@ -253,16 +243,17 @@ class Table:
         self._paused_at: float | None = None
         self._paused_notice: Frame | None = None
         #: The PLAYS that came while play was paused, in order: handled when it goes on.
-        self._deferred: deque[tuple[Session | None, object]] = deque()
+        self._deferred: deque[tuple[Session | None, Item]] = deque()
         if recorder and row is None:
             self._changes.append(("table", (self.row, self.id, self.name, self.options,
                                             self.code_hash, self._state(), time.time())))
 
     # ------------------------------------------------------------------ outside the task
 
-    def submit(self, session: Session | None, item) -> bool:
-        """Hand the table a client message (or a DISCONNECT/RECONNECT notice); False if the
-        table cannot take it now (its inbox is full or it has closed).
+    def submit(self, session: Session | None, item: Item) -> bool:
+        """Hand the table a client message or a notice (server/inbox.py), from `session`
+        (None for End and Matched, which come from no one); False if the table cannot take
+        it now (its inbox is full or it has closed).
 
         A move that finds the task idle is handled now, in the caller's task, as the task
         would: the task waits with nothing in hand and its inbox empty, so the table is
@@ -292,7 +283,7 @@ class Table:
             "table": self.id,
             "name": self.name,
             "options": self.options,
-            "status": self.status,
+            "status": self.status.value,
             "seats": [s.info() for s in self.seats],
             "spectators": len(self.spectators),
             "creator": self.creator_seat.name if self.creator_seat else None,
@@ -319,7 +310,7 @@ class Table:
         state = saved["state"]
         self.code = None
         self.code_hash = saved["code"]
-        self.status = state["status"]
+        self.status = TableStatus(state["status"])
         self.games = state["games"]
         now = trio.current_time()
         self.seats = []
@@ -342,7 +333,7 @@ class Table:
         if state["creator_seat"] is not None:
             self.creator_seat = self.seats[state["creator_seat"]]
         record = saved["game"]
-        if record is None or self.status == "waiting":
+        if record is None or self.status == TableStatus.WAITING:
             return
         self.game_id = record["game"]
         self.game_started = datetime.fromisoformat(record["started"]).timestamp()
@@ -437,7 +428,7 @@ class Table:
             except trio.WouldBlock:
                 return
 
-    def _defer(self, session: Session, item) -> None:
+    def _defer(self, session: Session | None, item: Request) -> None:
         """Keep a PLAY until play goes on: one a session, so that a paused table holds no
         more than one a member however many are sent (a careful client has one in flight)."""
         if any(s is session for s, _ in self._deferred):
@@ -446,25 +437,49 @@ class Table:
         else:
             self._deferred.append((session, item))
 
-    def _handle(self, session: Session | None, item) -> None:
+    def _handle(self, session: Session | None, item: Item) -> None:
         """One inbox item; a failure answers the sender and never ends the table."""
-        request_id = getattr(item, "id", None)
+        request_id = None if isinstance(item, Notice) else item.id
         try:
-            if item == DISCONNECT or item == QUIT and self.status != "waiting":
-                self._disconnected(session)
-            elif item == QUIT:
-                self._leave(session)
-            elif isinstance(item, tuple) and item[0] == RECONNECT:
-                self._reconnected(session, item[1])
-            elif isinstance(item, tuple) and item[0] == RESEAT:
-                self._reseated(session, item[1])
-            elif isinstance(item, tuple) and item[0] == QUEUED:
-                self._seat_queued(item[1])
-            elif item == END:
-                self._end()
-            else:
-                handler = getattr(self, "_on_" + item.TYPE)
-                handler(session, item)
+            match item:
+                case End():
+                    self._end()
+                    return
+                case Matched(players=players):
+                    self._seat_queued(players)
+                    return
+            assert session is not None, "every item but End and Matched comes from a session"
+            match item:
+                case Disconnected():
+                    self._disconnected(session)
+                case Quit() if self.status is not TableStatus.WAITING:
+                    self._disconnected(session)  # it may come back, as from a drop
+                case Quit():
+                    self._leave(session)
+                case Reconnect(token=token):
+                    self._reconnected(session, token)
+                case Reseat(player=player):
+                    self._reseated(session, player)
+                case CreateTable():
+                    self._on_create_table(session, item)
+                case Join():
+                    self._on_join(session, item)
+                case Leave():
+                    self._on_leave(session, item)
+                case Kick():
+                    self._on_kick(session, item)
+                case CloseTable():
+                    self._on_close_table(session, item)
+                case Ready():
+                    self._on_ready(session, item)
+                case Start():
+                    self._on_start(session, item)
+                case MoveRequest():
+                    self._on_move(session, item)
+                case Rematch():
+                    self._on_rematch(session, item)
+                case Say():
+                    self._on_say(session, item)
         except Refused as refused:
             self._say(session, Error(code=refused.code, message=refused.message, re=request_id))
         except Exception as exc:  # noqa: BLE001 — one bad request must not end the table
@@ -501,12 +516,12 @@ class Table:
         if not self.host.claim(session, self):
             raise Refused("already_at_table", "Leave your table first.")
 
-    def _on_create_table(self, session: Session, msg) -> None:
+    def _on_create_table(self, session: Session, msg: CreateTable) -> None:
         """The creator takes seat 0, and is the creator for as long as it keeps it."""
         self._claim(session)
         self.creator_seat = self._sit(session, self.seats[0], msg.id)
 
-    def _on_join(self, session: Session, msg) -> None:
+    def _on_join(self, session: Session, msg: Join) -> None:
         if session.name.casefold() in self.barred or session.player in self.barred:
             raise Refused("not_allowed", "You were removed from this table.")
         if msg.spectate:
@@ -516,7 +531,7 @@ class Table:
             self._greet(session, None)
             self._changed()
             return
-        if self.status != "waiting":
+        if self.status != TableStatus.WAITING:
             raise Refused("game_running", "The game has started: you can spectate.")
         if msg.seat is not None:
             if msg.seat >= len(self.seats):
@@ -553,7 +568,7 @@ class Table:
             self._sit(session, seat, None)
         self._start()
 
-    def _on_leave(self, session: Session, msg) -> None:
+    def _on_leave(self, session: Session, msg: Leave) -> None:
         self._leave(session)
         self._say(session, Ok(re=msg.id))
 
@@ -587,20 +602,20 @@ class Table:
         seat.away_since = None
         seat.ready = False
         if seat is self.creator_seat:
-            self.creator_seat = self._heir(seat) if self.status == "waiting" else None
-        if self.status == "waiting":
+            self.creator_seat = self._heir(seat) if self.status == TableStatus.WAITING else None
+        if self.status == TableStatus.WAITING:
             seat.name = None
             self._presence(seat, "left", name)
             return
         forfeit = self.options["on_disconnect"] == "forfeit"
-        if self.standing is not None and self.status == "playing":
+        if self.standing is not None and self.status == TableStatus.PLAYING:
             self.standing.leave(seat.index)  # ranked here, whatever the seat does next
         self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
-        if self.recorder and self.status == "playing":
+        if self.recorder and self.status == TableStatus.PLAYING:
             self._changes.append(("takeover", (self.game_id, seat.index, seat.bot.name,
                                                len(self.game.history), self._ms())))
         self._presence(seat, "left" if left or forfeit else "bot", name)
-        if self.status == "over":
+        if self.status == TableStatus.OVER:
             self._rematch_if_asked()
         elif self.game.alive[seat.index]:
             if forfeit:  # the bot never moves: the seat is out of the game
@@ -626,8 +641,8 @@ class Table:
             return
         seat.session = None
         seat.away_since = trio.current_time()
-        seat.grace = self.config.waiting_grace if self.status == "waiting" else self.config.grace
-        if self.status == "playing":
+        seat.grace = self.config.waiting_grace if self.status == TableStatus.WAITING else self.config.grace
+        if self.status == TableStatus.PLAYING:
             self._hurry(seat.index, seat.away_since)
         self._presence(seat, "away", seat.name)
         self._changed()
@@ -669,14 +684,14 @@ class Table:
         self._presence(seat, "here", seat.name)
         self._changed()
 
-    def _on_kick(self, session: Session, msg) -> None:
+    def _on_kick(self, session: Session, msg: Kick) -> None:
         """Remove the person called `msg.name` (seated, away or watching): an operator may at
         any time, the creator while the table waits. A seat is freed before the game, and
         played by a bot once it runs (as when a grace ends); the person is back in the
         lobby, told why, and barred from this table."""
         operator = self.host.operator(session)
         if not operator and (self.creator_seat is None or self.seat_of(session)
-                             is not self.creator_seat or self.status != "waiting"):
+                             is not self.creator_seat or self.status != TableStatus.WAITING):
             raise Refused("not_allowed", "Only the table's creator may remove a player, and "
                           "only before the game starts.")
         wanted = msg.name.casefold()
@@ -708,7 +723,7 @@ class Table:
                  operator=session.player if operator else None, table=self.id, name=name,
                  reason=msg.reason)
 
-    def _on_close_table(self, session: Session, msg) -> None:
+    def _on_close_table(self, session: Session, msg: CloseTable) -> None:
         """An operator ends the table: everyone at it is told, and back in the lobby once
         the task ends; a game in play stays unfinished in the store (no result, unrated)."""
         if not self.host.operator(session):
@@ -731,9 +746,9 @@ class Table:
         if self.game is not None:
             self._send(session, self._snapshot(seat))
 
-    def _on_ready(self, session: Session, msg) -> None:
+    def _on_ready(self, session: Session, msg: Ready) -> None:
         seat = self._own_seat(session)
-        if self.status != "waiting":
+        if self.status != TableStatus.WAITING:
             raise Refused("game_running", "The game has started.")
         seat.ready = msg.ready
         self._send(session, Ok(re=msg.id))
@@ -742,9 +757,9 @@ class Table:
         if self.free_seats == 0 and humans and all(s.ready for s in humans):
             self._start()
 
-    def _on_start(self, session: Session, msg) -> None:
+    def _on_start(self, session: Session, msg: Start) -> None:
         seat = self._own_seat(session)
-        if self.status != "waiting":
+        if self.status != TableStatus.WAITING:
             raise Refused("game_running", "The game has started.")
         if seat is not self.creator_seat:
             raise Refused("not_creator", "Only the table's creator can start the game.")
@@ -816,7 +831,7 @@ class Table:
                 if seat.bot is not None:
                     seat.bot.observe(self.game.view(seat.index), list(self.position.history))
         self.game_summary = None
-        self.status = "playing"
+        self.status = TableStatus.PLAYING
         for seat in self.seats:
             seat.rematch = False
             seat.grace = self.config.grace  # who is away keeps the seat as in any game
@@ -831,10 +846,10 @@ class Table:
         log.info("game_started", table=self.id, players=options.players,
                  variant=options.variant)
 
-    def _on_move(self, session: Session, msg) -> None:
+    def _on_move(self, session: Session, msg: MoveRequest) -> None:
         seat = self._own_seat(session)
         game = self.game
-        if game is None or self.status != "playing":
+        if game is None or self.status != TableStatus.PLAYING:
             raise Refused("no_game", "There is no game in play at this table.")
         try:
             move = Move.from_dict(msg.move)
@@ -895,7 +910,7 @@ class Table:
             if seat.bot is not None and game.alive[seat.index] or seat.bot and over:
                 seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
         if over:
-            self.status = "over"
+            self.status = TableStatus.OVER
             if self.recorder:
                 self._changes.append(("result", (time.time(), game.winner, list(game.exiled),
                                                  self.game_id)))
@@ -918,9 +933,9 @@ class Table:
         order, winner = result
         self._changes.append(("rate", (self.game_id, time.time(), order, winner)))
 
-    def _on_rematch(self, session: Session, msg) -> None:
+    def _on_rematch(self, session: Session, msg: Rematch) -> None:
         seat = self._own_seat(session)
-        if self.status != "over":
+        if self.status != TableStatus.OVER:
             raise Refused("game_not_over", "The game is not over yet.")
         seat.rematch = True
         self._send(session, Ok(re=msg.id))
@@ -931,7 +946,7 @@ class Table:
         """Once every seated person has asked for a rematch (the last one may have asked,
         or left), the next game starts, the winner first (R1.6)."""
         humans = [s for s in self.seats if s.human]
-        if self.status == "over" and humans and all(s.rematch for s in humans):
+        if self.status == TableStatus.OVER and humans and all(s.rematch for s in humans):
             self._start(first_seat=self.game.winner)
 
     def _audience(self):
@@ -1022,7 +1037,7 @@ class Table:
                 self._vacate(seat, left=False)
                 self._changed()
                 self._close_if_deserted()
-        if self.closed or self.game is None or self.status != "playing":
+        if self.closed or self.game is None or self.status != TableStatus.PLAYING:
             return
         due = await self._due_move(now)
         if due is not None:
@@ -1075,7 +1090,7 @@ class Table:
         """What the store keeps of the table beyond its options: enough to seat everyone
         again after a restart (tokens as hashes)."""
         return {
-            "status": self.status,
+            "status": self.status.value,
             "creator_seat": self.creator_seat.index if self.creator_seat else None,
             "games": self.games,
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
@@ -1240,7 +1255,7 @@ class Table:
         if not any(s.human for s in self.seats) and not self.spectators:
             self.closed = True
 
-    def _on_say(self, session: Session, msg) -> None:
+    def _on_say(self, session: Session, msg: Say) -> None:
         seat = self.seat_of(session)
         chat = encode_once(Chat(scope="table", name=session.name, text=msg.text, table=self.id,
                                 seat=seat.index if seat else None))
