@@ -34,6 +34,7 @@ import trio
 from engine import Game, Options
 from engine.bots import make
 from server import Server, ServerConfig
+from server.changes import Change, GamePlayer, MovePlayed, NewGame, NewTable
 from server.store import Store
 from server.table import token_key
 from tests.server.damage import moves_pages, overwrite
@@ -63,20 +64,25 @@ def write_tables(store: Store, numbers: range, moves: int, rng: random.Random) -
         state = {"status": "playing", "creator_seat": 0, "games": 1, "seats": seats}
         game = Game.new(Options(players=4), rng.randrange(2**63))
         bots = [make("random", rng.randrange(2**32)) for _ in range(4)]
-        changes = [
-            ("table", (row, table_id(n), options["name"], options, None, state, now)),
-            ("game", (game_id, row, 1, game.options.to_dict(), str(game.seed),
-                      [{"seat": s, "name": name, "bot": None} for s, name in enumerate(names)],
-                      now, False)),
+        changes: list[Change] = [
+            NewTable(row=row, id=table_id(n), name=options["name"], options=options, code=None,
+                     state=state, created=now),
+            NewGame(id=game_id, table_row=row, number=1, options=game.options.to_dict(),
+                    seed=str(game.seed),
+                    players=[{"seat": s, "name": name, "bot": None}
+                             for s, name in enumerate(names)],
+                    started=now, rated=False),
         ]
-        changes += [("player", (game_id, s, name, None)) for s, name in enumerate(names)]
+        changes += [GamePlayer(game=game_id, seat=s, name=name, player=None)
+                    for s, name in enumerate(names)]
         for k in range(moves):
             if game.over:
                 break
             seat = game.waiting[0]
             move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
             game.apply(seat, move)
-            changes.append(("move", (game_id, k, seat, move.to_dict(), k, 1000 * k, "player")))
+            changes.append(MovePlayed(game=game_id, n=k, seat=seat, move=move.to_dict(),
+                                      state_id=k, ms=1000 * k, by="player"))
         store.write(changes)
 
 

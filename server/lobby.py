@@ -45,6 +45,7 @@ from protocol.messages import NAME
 from protocol.text import printable
 
 from . import backups, history, log, retention
+from .changes import TableClosed, TableGone
 from .config import ServerConfig
 from .doorkey import load_secret, sharer
 from .identity import Identities, player_id
@@ -159,8 +160,8 @@ class Lobby:
                     if self.config.forget_tables:
                         await self.recorder.commit(
                             [change for saved in kept for change in (
-                                ("table_closed", (time.time(), saved["row"])),
-                                ("table_gone", (saved["row"], saved["row"])))])
+                                TableClosed(time.time(), saved["row"]),
+                                TableGone(saved["row"]))])
                         kept = []
                     damaged = []
                     for saved in kept:
@@ -430,7 +431,7 @@ class Lobby:
         try them again, if the store can still write that. Written once and not retried (as
         the recorder would, pausing nothing here but the startup): a file too damaged to take
         it leaves them open, to be set aside again. Nothing else writes yet."""
-        closed = [("table_closed", (time.time(), row)) for row in rows]
+        closed = [TableClosed(time.time(), row) for row in rows]
         try:
             await trio.to_thread.run_sync(self.recorder.store.write, closed)
         except StoreError as exc:
@@ -702,7 +703,7 @@ class Lobby:
         finally:
             self._forget(table, failed)
         if failed and self.recorder:
-            await self.recorder.commit([("table_closed", (time.time(), table.row))])
+            await self.recorder.commit([TableClosed(time.time(), table.row)])
 
     def _forget(self, table: Table, failed: bool) -> None:
         """`table` has closed: its id, code and tokens are gone, its members in the lobby."""

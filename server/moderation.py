@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .store import Change
+from .changes import Banned
 
 #: What a ban keeps out: an identity's player id, or an address.
 BAN_KINDS = ("key", "address")
@@ -77,8 +77,8 @@ class Moderation:
             return None
         return ban
 
-    def ban(self, kind: str, value: str, minutes: int, reason: str, by: str) -> tuple[Ban,
-                                                                                      Change]:
+    def ban(self, kind: str, value: str, minutes: int, reason: str,
+            by: str) -> tuple[Ban, Banned]:
         """Ban `value` of `kind` for `minutes` from now (0: lift its ban); the ban, and the
         store's change that keeps it (a lifted ban is kept as one that has run out)."""
         now = self.clock()
@@ -87,7 +87,8 @@ class Moderation:
             self._bans[(kind, value)] = ban
         else:
             self._bans.pop((kind, value), None)
-        return ban, ("ban", (kind, value, ban.until, reason, by, now))
+        return ban, Banned(kind=kind, value=value, until=ban.until, reason=reason, by=by,
+                           made=now)
 
     def muted_until(self, name: str) -> float | None:
         """When the mute on `name` (in any case) ends, if it is muted now."""

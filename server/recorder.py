@@ -25,7 +25,8 @@ from typing import Any, Protocol
 import trio
 
 from . import log
-from .store import Change, Store, StoreError
+from .changes import Change
+from .store import Store, StoreError
 
 #: Batches waiting for the writer before `commit` waits for room: about a thousand tables'.
 QUEUE = 1024

@@ -29,7 +29,7 @@ import shlex
 import sqlite3
 import tempfile
 import urllib.parse
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence, cast
 
 import platformdirs
 
@@ -41,6 +41,7 @@ except ImportError:  # Windows: one server per file is then the operator's care
 from engine import record as records
 
 from . import ratings
+from .changes import ORDER, Change, Prune, RatingsMoved
 
 #: The schema this code reads and writes.
 SCHEMA_VERSION = 6
@@ -188,60 +189,24 @@ def default_path(kind: str) -> str:
     return os.path.join(folder, f"{kind}.db")
 
 
-#: The changes `write` knows, by name: each is one statement and its parameters in order.
-#: A dict or list parameter is stored as JSON.
-CHANGES: dict[str, str] = {
-    "table": "INSERT INTO tables (row, id, name, options, code, state, created) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-    "table_state": "UPDATE tables SET options = ?, state = ? WHERE row = ?",
-    "table_closed": "UPDATE tables SET closed = ? WHERE row = ?",
-    # A table that closed with no game played leaves nothing (a fuzz of ten minutes left
-    # 8,351 rows); written at its creation all the same, so a waiting table survives a kill.
-    "table_gone": "DELETE FROM tables WHERE row = ? AND NOT EXISTS "
-                  "(SELECT 1 FROM games WHERE table_row = ?)",
-    "game": "INSERT INTO games (id, table_row, number, options, seed, players, started, rated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    "player": "INSERT INTO game_players (game, seat, name, player) VALUES (?, ?, ?, ?)",
-    # A verified key: its name is set by its first visit, and kept.
-    "identity": "INSERT INTO identities (key, name, first_seen, last_seen) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET last_seen = excluded.last_seen",
-    "move": "INSERT INTO moves (game, n, seat, move, state_id, ms, by) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-    "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
-    "result": "UPDATE games SET finished = ?, winner = ?, out = ? WHERE id = ?",
-    # An operator's ban, or its lifting, over the last one on the same key or address.
-    "ban": "INSERT INTO bans (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?) "
-           "ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until, "
-           "reason = excluded.reason, by = excluded.by, made = excluded.made",
-}
-#: One more change is not a statement: ("rate", (game_id, time, order, winner)) moves the
-#: ratings of a finished rated game's players by its finishing order of seats and the seat
-#: credited with the win (server/ratings.py), in the transaction with its result.
-
-#: And ("prune", (now, guest_days, all_days, most)) removes up to `most` finished games of
-#: closed tables (see Store._prune) and the closed tables it leaves without a game.
-
 #: A player's rating written over its last.
 RATING = ("INSERT INTO ratings (player, name, mu, sigma, games, wins, updated) "
           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player) DO UPDATE SET name = excluded.name, "
           "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
           "wins = excluded.wins, updated = excluded.updated")
 
-#: A change: its name in CHANGES and its parameters.
-Change = tuple[str, tuple]
-
-#: The order of the kinds of change in a write: each kind goes in one go (a few statements
-#: of many rows, see _many_rows), after the kinds it refers to (a game after its table, a
-#: game's moves after the game, the ratings after the result that moves them). Changes of
-#: one kind keep their order.
-ORDER = ("table", "game", "player", "identity", "move", "takeover", "table_state", "result",
-         "table_closed", "table_gone", "rate", "ban", "prune")
-
 #: Seconds in a day, as the keep policies count them.
 DAY = 86400.0
 
 #: The most parameters a statement may take in any SQLite (999 before 3.32).
 MOST_PARAMETERS = 999
+
+
+@functools.cache
+def _positional(statement: str) -> tuple[str, tuple[str, ...]]:
+    """A statement of named parameters (`:row`) as one of positional ones, and the names in
+    the order of their places: the fields of a change, read by name, fill them."""
+    return re.sub(r":(\w+)", "?", statement), tuple(re.findall(r":(\w+)", statement))
 
 
 @functools.cache
@@ -398,19 +363,24 @@ class Store:
         try:
             conn.execute("BEGIN")
             try:
-                kinds: dict[str, list[tuple]] = {name: [] for name in ORDER}
-                for name, params in changes:
-                    kinds[name].append(params)
-                for name, changed in kinds.items():
+                kinds: dict[type[Change], list[Change]] = {kind: [] for kind in ORDER}
+                for change in changes:
+                    kinds[type(change)].append(change)
+                for kind, changed in kinds.items():
                     if not changed:
                         continue
-                    if name in ("rate", "prune"):
-                        special = self._rate if name == "rate" else self._prune
-                        for params in changed:
-                            special(conn, *params)
+                    if kind is RatingsMoved:
+                        for moved in cast("list[RatingsMoved]", changed):
+                            self._rate(conn, moved.game, moved.when, moved.order, moved.winner)
                         continue
-                    rows = [tuple(_json(p) for p in params) for params in changed]
-                    statement = CHANGES[name]
+                    if kind is Prune:
+                        for prune in cast("list[Prune]", changed):
+                            self._prune(conn, prune.now, prune.guest_days, prune.all_days,
+                                        prune.most)
+                        continue
+                    statement, names = _positional(kind.SQL)
+                    rows = [tuple(_json(getattr(change, name)) for name in names)
+                            for change in changed]
                     if " VALUES (" in statement:  # an INSERT of a row
                         many = _many_rows(statement, rows)
                     elif statement.startswith("UPDATE"):  # an UPDATE of a row by its key

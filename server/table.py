@@ -64,7 +64,11 @@ from .ratings import Standing
 from .recorder import Held, Recorder
 from .session import Session
 from .status import TableStatus
-from .store import Change, code_key
+from .changes import (
+    Change, GamePlayer, GameResult, MovePlayed, NewGame, NewTable, RatingsMoved, TableClosed,
+    TableGone, TableState, Takeover,
+)
+from .store import code_key
 from .thinking import Thinkers
 
 #: The bot that takes a seat after the grace when the table names none.
@@ -245,8 +249,8 @@ class Table:
         #: The PLAYS that came while play was paused, in order: handled when it goes on.
         self._deferred: deque[tuple[Session | None, Item]] = deque()
         if recorder and row is None:
-            self._changes.append(("table", (self.row, self.id, self.name, self.options,
-                                            self.code_hash, self._state(), time.time())))
+            self._changes.append(NewTable(self.row, self.id, self.name, self.options,
+                                          self.code_hash, self._state(), time.time()))
 
     # ------------------------------------------------------------------ outside the task
 
@@ -397,8 +401,8 @@ class Table:
                     self._tell_changes()
                     await self._commit()
             if self.recorder:  # it closed, by itself or ended by a shutdown: for good
-                await self.recorder.commit([("table_closed", (time.time(), self.row)),
-                                            ("table_gone", (self.row, self.row))])
+                await self.recorder.commit([TableClosed(time.time(), self.row),
+                                            TableGone(self.row)])
         except trio.Cancelled:
             kept = self.host.keeps_tables  # the server stops (a restart) without ending it
             raise
@@ -612,8 +616,8 @@ class Table:
             self.standing.leave(seat.index)  # ranked here, whatever the seat does next
         self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
         if self.recorder and self.status == TableStatus.PLAYING:
-            self._changes.append(("takeover", (self.game_id, seat.index, seat.bot.name,
-                                               len(self.game.history), self._ms())))
+            self._changes.append(Takeover(game=self.game_id, seat=seat.index, bot=seat.bot.name,
+                                          after=len(self.game.history), ms=self._ms()))
         self._presence(seat, "left" if left or forfeit else "bot", name)
         if self.status == TableStatus.OVER:
             self._rematch_if_asked()
@@ -817,12 +821,13 @@ class Table:
             self.game_id = self.recorder.store.take_game_id()
             players = [{"seat": s.index, "name": s.name, "bot": s.bot.name if s.bot else None}
                        for s in self.seats]
-            self._changes.append(("game", (self.game_id, self.row, self.games, options.to_dict(),
-                                           str(self.game.seed), players, self.game_started,
-                                           self.standing is not None)))
+            self._changes.append(NewGame(
+                id=self.game_id, table_row=self.row, number=self.games,
+                options=options.to_dict(), seed=str(self.game.seed), players=players,
+                started=self.game_started, rated=self.standing is not None))
             # Each seat's player as ratings know it: a server bot counts as its strategy.
-            self._changes += [("player", (self.game_id, s.index, s.name,
-                                          f"bot:{s.bot.name}" if s.bot else s.player))
+            self._changes += [GamePlayer(game=self.game_id, seat=s.index, name=s.name,
+                                         player=f"bot:{s.bot.name}" if s.bot else s.player)
                               for s in self.seats]
         self.recent.clear()
         if self.position is not None and self.position.history:  # for the log and the bots
@@ -875,9 +880,10 @@ class Table:
         game = self.game
         if self.recorder:
             seat, move = game.history[-1]
-            self._changes.append(("move", (
-                self.game_id, len(game.history) - 1, seat, move.to_dict() if move else None,
-                game.state_id - 1, self._ms(), by)))
+            self._changes.append(MovePlayed(
+                game=self.game_id, n=len(game.history) - 1, seat=seat,
+                move=move.to_dict() if move else None, state_id=game.state_id - 1,
+                ms=self._ms(), by=by))
         self._changed_deadlines()
         if self.standing is not None:
             self.standing.exiled(game.exiled)
@@ -912,8 +918,8 @@ class Table:
         if over:
             self.status = TableStatus.OVER
             if self.recorder:
-                self._changes.append(("result", (time.time(), game.winner, list(game.exiled),
-                                                 self.game_id)))
+                self._changes.append(GameResult(finished=time.time(), winner=game.winner,
+                                                out=list(game.exiled), id=self.game_id))
                 self._rate()
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
@@ -931,7 +937,8 @@ class Table:
                      turns=dict(self.standing.turns))
             return
         order, winner = result
-        self._changes.append(("rate", (self.game_id, time.time(), order, winner)))
+        self._changes.append(RatingsMoved(game=self.game_id, when=time.time(), order=order,
+                                          winner=winner))
 
     def _on_rematch(self, session: Session, msg: Rematch) -> None:
         seat = self._own_seat(session)
@@ -1108,10 +1115,10 @@ class Table:
             return None
         return max(0.0, round(seat.away_since + seat.grace - trio.current_time(), 3))
 
-    def kept(self) -> Change:
+    def kept(self) -> TableState:
         """The table's state as the store keeps it, now: what a restart writes as it stops
         (each away seat's grace as it stands then)."""
-        return ("table_state", (self.options, self._state(), self.row))
+        return TableState(options=self.options, state=self._state(), row=self.row)
 
     def _send(self, session: Session, *frames) -> None:
         """Send now, or, while changes wait to be durable, once they are (in order)."""
