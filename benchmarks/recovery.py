@@ -35,8 +35,8 @@ from engine import Game, Options
 from engine.bots import make
 from server import Server, ServerConfig
 from server.changes import Change, GamePlayer, MovePlayed, NewGame, NewTable
+from server.seats import token_key
 from server.store import Store
-from server.table import token_key
 from tests.server.damage import moves_pages, overwrite
 
 

@@ -59,7 +59,8 @@ from .thinking import Thinkers
 from .recorder import Recorder
 from .status import TableStatus
 from .store import Store, StoreError
-from .table import Refused, Table, code_key, fill_options, token_key
+from .seats import token_key
+from .table import Refused, Table, code_key, fill_options
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
@@ -208,8 +209,8 @@ class Lobby:
         key = token_key(token) if token else None
         table = self.tokens.get(key) if key else None
         # A banned address, or a token of a banned identity's seat, goes no further.
-        self._turn_away_if_banned(session, table.player_for(key) if table else None)
-        held = table.name_for(key) if table is not None else None
+        self._turn_away_if_banned(session, table.seats.player_for(key) if table else None)
+        held = table.seats.name_for(key) if table is not None else None
         # A returning player's name is its seat's; a session that asked for none, or for
         # one no suffix frees, has the guest name the server gave it, reserved for it.
         name = (held or self._unique(name, own=session.asked is None)
@@ -301,7 +302,7 @@ class Lobby:
     def issue(self, token: str, table: Table) -> None:
         self.tokens[token] = table
         self._issued[table].add(token)
-        self._take_name(token, table.name_for(token))
+        self._take_name(token, table.seats.name_for(token))
 
     def revoke(self, token: str) -> None:
         table = self.tokens.pop(token, None)
@@ -500,7 +501,7 @@ class Lobby:
         table = None
         if session not in self.where:
             table = next((t for t in self.tables.values()
-                          if not t.closed and t.seat_of_player(player)), None)
+                          if not t.closed and t.seats.of_player(player)), None)
         session.send(Identified(re=msg.id, name=name, table=table.id if table else None,
                                 operator=self.moderation.is_operator(player) or None))
         if table is not None:
@@ -763,7 +764,8 @@ class Lobby:
         """The public tables worth listing, tables waiting for players first, packed."""
         if self._listing is None:
             public = [t for t in self.tables.values() if not t.private and not t.closed]
-            public.sort(key=lambda t: (t.status is not TableStatus.WAITING, t.free_seats == 0, t.id))
+            public.sort(key=lambda t: (t.status is not TableStatus.WAITING, t.seats.free == 0,
+                                       t.id))
             self._listing = encode_once(Tables(tables=[t.summary() for t in
                                                        public[:MAX_LISTED]]))
         return self._listing

@@ -16,8 +16,8 @@ from engine.bots import make
 from server.changes import (
     GamePlayer, GameResult, MovePlayed, NewGame, NewTable, TableClosed,
 )
+from server.seats import token_key
 from server.store import Store
-from server.table import token_key
 
 #: The time the first game starts, as a POSIX time (2026-01-01 00:00 UTC).
 START = 1_767_225_600.0

@@ -223,7 +223,7 @@ async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure
         async with trio.open_nursery() as players:
             for i, peer in enumerate(peers):
                 players.start_soon(peer.play_random, random.Random(i))
-            await eventually(lambda: table._paused_at is not None)
+            await eventually(lambda: table.handover.paused)
             why = server.lobby.recorder.failing
             assert ("full" if failure == "full" else "locked") in why
             held = table.game.state_id
