@@ -703,7 +703,7 @@ class Lobby:
             log.error("table_failed", table=table.id, error=repr(exc), exc_info=True)
         finally:
             self._forget(table, failed)
-        if failed and self.recorder:
+        if failed and self.recorder and table.row is not None:
             await self.recorder.commit([TableClosed(time.time(), table.row)])
 
     def _forget(self, table: Table, failed: bool) -> None:

@@ -20,6 +20,7 @@ resume. Nothing is dropped and nothing is reordered.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import trio
@@ -65,7 +66,7 @@ class Recorder:
         self.store = store
         self.late = late
         #: What waits for the writer: (changes, done, waiting, held), QUEUE at the most.
-        self._queue: deque[tuple[list[Change], trio.Event | None, Waiting | None, Held]] = (
+        self._queue: deque[tuple[Sequence[Change], trio.Event | None, Waiting | None, Held]] = (
             deque())
         #: The writer waits here for the queue to fill, and the tables for it to empty.
         self._filled = trio.lowlevel.ParkingLot()
@@ -76,7 +77,7 @@ class Recorder:
         #: Those told to pause since the last write that succeeded: to be told to resume.
         self._paused: set[Waiting] = set()
 
-    async def commit(self, changes: list[Change], waiting: Waiting | None = None) -> None:
+    async def commit(self, changes: Sequence[Change], waiting: Waiting | None = None) -> None:
         """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
         failing store (pause) and when it is done after all (resume)."""
         done = trio.Event()
@@ -94,7 +95,7 @@ class Recorder:
         while len(self._queue) >= QUEUE:
             await self._emptied.park()
 
-    def deliver(self, changes: list[Change], held: Held, waiting: Waiting) -> None:
+    def deliver(self, changes: Sequence[Change], held: Held, waiting: Waiting) -> None:
         """Send the `held` frames once `changes` are on the disk (after everything handed
         over before), then tell `waiting` (delivered); the table plays on while they are
         written. Only when the queue has room (see `room`). While writes fail, `waiting`

@@ -75,19 +75,20 @@ class Seat:
             "away": self.away_since is not None,
         } | ({"guest": True} if self.human and self.player is None else {})
 
-    def sit(self, session: Session) -> str:
-        """`session`'s person takes the seat; its new reconnect token (the seat keeps only
-        its hash)."""
+    def sit(self, session: Session) -> tuple[str, str]:
+        """`session`'s person takes the seat; its new reconnect token and the token's hash
+        (the seat keeps only the hash)."""
         self.name = session.name
         self.session = session
         self.player = session.player
         return self.new_token()
 
-    def new_token(self) -> str:
-        """A new reconnect token for the seat, the one before it void."""
+    def new_token(self) -> tuple[str, str]:
+        """A new reconnect token for the seat, the one before it void; the token and its
+        hash."""
         token = secrets.token_urlsafe(24)
-        self.token = token_key(token)
-        return token
+        self.token = key = token_key(token)
+        return token, key
 
     def unseat(self) -> None:
         """The seat's person has it no more (the name stays: the table decides whether the
@@ -149,6 +150,11 @@ class Seats:
         any task)."""
         seat = self.with_token(key)
         return seat.player if seat else None
+
+    def person_named(self, folded: str) -> Seat | None:
+        """The seat of the person (no bot) whose name casefolds to `folded`."""
+        return next((s for s in self._seats if s.bot is None and s.name is not None
+                     and s.name.casefold() == folded), None)
 
     def heir(self, seat: Seat) -> Seat | None:
         """The creator once the creator's `seat` is freed before the start: the first person

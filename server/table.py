@@ -32,7 +32,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -43,6 +43,7 @@ from engine import (
     visible_to,
 )
 from engine import record as records
+from engine.bots import Strategy
 from engine.position import Position
 from protocol import (
     MAX_EARLIER_EVENTS, Chat, CloseTable, CreateTable, Error, Join, Joined, Kick, Leave,
@@ -125,7 +126,7 @@ class Table:
         #: Where the table's changes are made durable, if the server keeps records, and the
         #: table's row there.
         self.recorder = recorder
-        self.row = recorder.store.take_table_row() if recorder and row is None else row
+        self.row = row
         self.config = config
         self.thinkers = thinkers
         self.position = position
@@ -178,8 +179,9 @@ class Table:
         #: because the store cannot take them: no one sees a move before it is durable.
         self.handover = Handover(self.id, recorder)
         #: The PLAYS that came while play was paused, in order: handled when it goes on.
-        self._deferred: deque[tuple[Session | None, Item]] = deque()
-        if recorder and row is None:
+        self._deferred: deque[tuple[Session, Request]] = deque()
+        if recorder is not None and row is None:  # a new table: kept from its creation
+            self.row = recorder.store.take_table_row()
             self.handover.record(NewTable(self.row, self.id, self.name, self.options,
                                           self.code_hash, self._state(), time.time()))
 
@@ -330,8 +332,8 @@ class Table:
                     self._tell_changes()
                     await self.handover.commit(self)
             if self.recorder:  # it closed, by itself or ended by a shutdown: for good
-                await self.recorder.commit([TableClosed(time.time(), self.row),
-                                            TableGone(self.row)])
+                row = self._store_row()
+                await self.recorder.commit([TableClosed(time.time(), row), TableGone(row)])
         except trio.Cancelled:
             kept = self.host.keeps_tables  # the server stops (a restart) without ending it
             raise
@@ -346,7 +348,7 @@ class Table:
         arrive together). While play is paused, the PLAYS among them wait their turn."""
         session, item = first
         while True:
-            if self.handover.paused and isinstance(item, PLAYS):
+            if session is not None and self.handover.paused and isinstance(item, PLAYS):
                 self._defer(session, item)
             else:
                 self._handle(session, item)
@@ -361,7 +363,7 @@ class Table:
             except trio.WouldBlock:
                 return
 
-    def _defer(self, session: Session | None, item: Request) -> None:
+    def _defer(self, session: Session, item: Request) -> None:
         """Keep a PLAY until play goes on: one a session, so that a paused table holds no
         more than one a member however many are sent (a careful client has one in flight)."""
         if any(s is session for s, _ in self._deferred):
@@ -414,8 +416,9 @@ class Table:
                 case Say():
                     self._on_say(session, item)
         except Refused as refused:
-            self.handover.say(session, Error(code=refused.code, message=refused.message,
-                                             re=request_id))
+            if session is not None:
+                self.handover.say(session, Error(code=refused.code, message=refused.message,
+                                                 re=request_id))
         except Exception as exc:  # noqa: BLE001 — one bad request must not end the table
             log.error("table_error", table=self.id, error=repr(exc), exc_info=True)
             if session is not None:
@@ -454,15 +457,16 @@ class Table:
             if seat.name is not None:
                 raise Refused("seat_taken", f"Seat {msg.seat} is taken.")
         else:
-            seat = next((s for s in self.seats if s.name is None), None)
-            if seat is None:
+            free = next((s for s in self.seats if s.name is None), None)
+            if free is None:
                 raise Refused("table_full", "Every seat is taken.")
+            seat = free
         self._claim(session)
         self._sit(session, seat, msg.id)
 
     def _sit(self, session: Session, seat: Seat, request_id: int | None) -> Seat:
-        token = seat.sit(session)
-        self.host.issue(seat.token, self)
+        token, key = seat.sit(session)
+        self.host.issue(key, self)
         self.handover.say(session, Joined(table=self.id, re=request_id, seat=seat.index,
                                           token=token, code=self.code))
         self.handover.tell_if_paused(session)
@@ -470,7 +474,7 @@ class Table:
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
         return seat
 
-    def _seat_queued(self, sessions: list[Session]) -> None:
+    def _seat_queued(self, sessions: Sequence[Session]) -> None:
         """The players the queue matched (the lobby claimed them for this table) take the
         first seats, in order, each told `joined` with no `re`; the game starts at once, the
         seats left to the table's bots."""
@@ -514,20 +518,21 @@ class Table:
             seat.name = None
             self._presence(seat, "left", name)
             return
+        game = self._current_game()
         forfeit = self.options["on_disconnect"] == "forfeit"
         if self.standing is not None and self.status is TableStatus.PLAYING:
             self.standing.leave(seat.index)  # ranked here, whatever the seat does next
-        self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
-        if self.recorder and self.status is TableStatus.PLAYING:
-            self.handover.record(Takeover(game=self.game_id, seat=seat.index, bot=seat.bot.name,
-                                          after=len(self.game.history), ms=self._ms()))
+        bot = self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
+        if self.game_id is not None and self.status is TableStatus.PLAYING:
+            self.handover.record(Takeover(game=self.game_id, seat=seat.index, bot=bot.name,
+                                          after=len(game.history), ms=self._ms()))
         self._presence(seat, "left" if left or forfeit else "bot", name)
         if self.status is TableStatus.OVER:
             self._rematch_if_asked()
-        elif self.game.alive[seat.index]:
+        elif game.alive[seat.index]:
             if forfeit:  # the bot never moves: the seat is out of the game
-                self._after_move(self.game.forfeit(seat.index), "forfeit")
-            elif seat.index in self.game.waiting:  # the others' clocks run on untouched
+                self._after_move(game.forfeit(seat.index), "forfeit")
+            elif seat.index in game.waiting:  # the others' clocks run on untouched
                 self.clocks.bot_takes(seat.index, trio.current_time())
 
     def _disconnected(self, session: Session) -> None:
@@ -543,7 +548,7 @@ class Table:
         seat.grace = (self.config.waiting_grace if self.status is TableStatus.WAITING
                       else self.config.grace)
         if self.status is TableStatus.PLAYING:
-            self.clocks.hurry(self.game, seat.index, seat.away_since)
+            self.clocks.hurry(self._current_game(), seat.index, seat.away_since)
         self._presence(seat, "away", seat.name)
         self._changed()
 
@@ -572,9 +577,10 @@ class Table:
                                              message="Leave your table first."))
             return
         if token is None:
-            self.host.revoke(seat.token)
-            token = seat.new_token()
-            self.host.issue(seat.token, self)
+            if seat.token is not None:  # found by its player: it has one (Seats.of_player)
+                self.host.revoke(seat.token)
+            token, key = seat.new_token()
+            self.host.issue(key, self)
         if seat.session is not None and seat.session is not session:
             seat.session.close("replaced", "Your seat was taken up by a new connection.")
         seat.session = session
@@ -596,20 +602,23 @@ class Table:
             raise Refused("not_allowed", "Only the table's creator may remove a player, and "
                           "only before the game starts.")
         wanted = msg.name.casefold()
-        seat = next((s for s in self.seats if s.human and s.name.casefold() == wanted), None)
+        seat = self.seats.person_named(wanted)
         victim = seat.session if seat else next(
             (s for s in self.spectators if s.name.casefold() == wanted), None)
-        if seat is None and victim is None:
+        if seat is not None:
+            name = seat.name
+        elif victim is not None:
+            name = victim.name
+        else:
             raise Refused("no_such_player", f"No one called {msg.name} is at this table.")
         if victim is session:
             raise Refused("not_allowed", "To go, leave the table.")
-        name = seat.name if seat is not None else victim.name
         self.barred.add(wanted)
         if seat is not None:
             if seat.player is not None:
                 self.barred.add(seat.player)
             self._vacate(seat, left=False)
-        else:
+        elif victim is not None:
             self.spectators.discard(victim)
         if victim is not None:
             self.host.release(victim, self)
@@ -717,7 +726,7 @@ class Table:
             players = [{"seat": s.index, "name": s.name, "bot": s.bot.name if s.bot else None}
                        for s in self.seats]
             self.handover.record(NewGame(
-                id=self.game_id, table_row=self.row, number=self.games,
+                id=self.game_id, table_row=self._store_row(), number=self.games,
                 options=options.to_dict(), seed=str(self.game.seed), players=players,
                 started=self.game_started, rated=self.standing is not None))
             # Each seat's player as ratings know it: a server bot counts as its strategy.
@@ -740,8 +749,8 @@ class Table:
         self.clocks.follow(self.game, self.seats, trio.current_time())
         self._changed()
         self._tell_changes()  # the table says "playing" before the game's first view
-        for session, seat in self._audience():
-            self.handover.send(session, self._snapshot(seat))
+        for session, viewer in self._audience():
+            self.handover.send(session, self._snapshot(viewer))
         log.info("game_started", table=self.id, players=options.players,
                  variant=options.variant)
 
@@ -764,21 +773,21 @@ class Table:
 
     def _play(self, seat: int, move: Move, by: str) -> None:
         """A move the table makes for a seat: a bot's, or a default when a clock ran out."""
-        self._after_move(self.game.apply(seat, move), by)
+        self._after_move(self._current_game().apply(seat, move), by)
 
     def _after_move(self, events, by: str, mover: Session | None = None,
                     accepted=None) -> None:
         """Every viewer's update after a move (`by` "player", "bot", "clock" or "forfeit"),
         held until the move is durable; the `mover`, who is seated, gets `accepted` (its
         move_accepted) just before its update, in the same write."""
-        game = self.game
-        if self.recorder:
+        game = self._current_game()
+        if self.game_id is not None:  # the store keeps the game
             seat, move = game.history[-1]
             self.handover.record(MovePlayed(
                 game=self.game_id, n=len(game.history) - 1, seat=seat,
                 move=move.to_dict() if move else None, state_id=game.state_id - 1,
                 ms=self._ms(), by=by))
-        self.clocks.follow(self.game, self.seats, trio.current_time())
+        self.clocks.follow(game, self.seats, trio.current_time())
         if self.standing is not None:
             self.standing.exiled(game.exiled)
         over = game.over
@@ -793,31 +802,32 @@ class Table:
             else:
                 self.handover.send(session, update)
         for seat in self.seats:
-            if seat.bot is not None and game.alive[seat.index] or seat.bot and over:
+            if seat.bot is not None and (game.alive[seat.index] or over):
                 seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
         if over:
             self.status = TableStatus.OVER
-            if self.recorder:
+            if self.game_id is not None:
                 self.handover.record(GameResult(finished=time.time(), winner=game.winner,
                                                 out=list(game.exiled), id=self.game_id))
-                self._rate()
+                self._rate(self.game_id)
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
             self._changed()
 
-    def _rate(self) -> None:
-        """The finished game's ratings move with its result, if it is rated and counts."""
+    def _rate(self, game_id: int) -> None:
+        """The finished game `game_id`'s ratings move with its result, if it is rated and
+        counts."""
         if self.standing is None:
             return
-        result = self.standing.result(len(self.seats), self.game.winner,
+        result = self.standing.result(len(self.seats), self._current_game().winner,
                                       self.config.rated_min_turns)
         if result is None:
-            log.info("game_not_counted", table=self.id, game=self.game_id,
+            log.info("game_not_counted", table=self.id, game=game_id,
                      turns=dict(self.standing.turns))
             return
         order, winner = result
-        self.handover.record(RatingsMoved(game=self.game_id, when=time.time(), order=order,
+        self.handover.record(RatingsMoved(game=game_id, when=time.time(), order=order,
                                           winner=winner))
 
     def _on_rematch(self, session: Session, msg: Rematch) -> None:
@@ -834,7 +844,7 @@ class Table:
         or left), the next game starts, the winner first (R1.6)."""
         humans = [s for s in self.seats if s.human]
         if self.status is TableStatus.OVER and humans and all(s.rematch for s in humans):
-            self._start(first_seat=self.game.winner)
+            self._start(first_seat=self._current_game().winner)
 
     # ------------------------------------------------------------------ time
 
@@ -866,7 +876,7 @@ class Table:
         return self.clocks.next_wake(self.seats, self._attended())
 
     async def _due_move(self, now: float) -> tuple[int, Move, str] | None:
-        game = self.game
+        game = self._current_game()
         bot = self.clocks.bot_due_now(now) if self._attended() else None
         if bot is not None:
             return bot, await self._bot_move(bot), "bot"
@@ -879,11 +889,13 @@ class Table:
     async def _bot_move(self, seat: int) -> Move:
         """The bot's choice, thought in a worker thread so that a searching strategy never
         holds up the other tables; a strategy that fails plays R10's default instead."""
-        game = self.game
+        game = self._current_game()
+        bot = self.seats[seat].bot
+        assert bot is not None, "only a bot's seat has a bot move time"
         view = game.view(seat)
         moves = game.legal_moves(seat)
         try:
-            move = await self.thinkers.choose(self.seats[seat].bot, view, moves)
+            move = await self.thinkers.choose(bot, view, moves)
             if move in moves:
                 return move
             log.error("bot_illegal_move", table=self.id, seat=seat, move=repr(move))
@@ -893,10 +905,11 @@ class Table:
 
     # ------------------------------------------------------------------ the store
 
-    def _seat_bot(self, seat: Seat, strategy: str) -> None:
+    def _seat_bot(self, seat: Seat, strategy: str) -> Strategy:
         """A bot of `strategy` takes `seat`, with a seed the store keeps to make it again."""
         seat.bot_seed = self.rng.randrange(2**32)
         seat.bot = self.thinkers.make(strategy, seat.bot_seed)
+        return seat.bot
 
     def _ms(self) -> int:
         """Milliseconds since the game started, as the store times its moves."""
@@ -927,7 +940,19 @@ class Table:
     def kept(self) -> TableState:
         """The table's state as the store keeps it, now: what a restart writes as it stops
         (each away seat's grace as it stands then)."""
-        return TableState(options=self.options, state=self._state(), row=self.row)
+        return TableState(options=self.options, state=self._state(), row=self._store_row())
+
+    def _store_row(self) -> int:
+        """The table's row in the store: only a table that keeps records asks for it."""
+        if self.row is None:
+            raise RuntimeError(f"table {self.id} keeps no record")
+        return self.row
+
+    def _current_game(self) -> Game:
+        """The table's game (in play or over): only what follows a start asks for it."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.id} has had no game")
+        return self.game
 
     def _drop(self, session: Session) -> None:
         """Forget what the table holds for `session`, sent or played: frames waiting for
@@ -956,8 +981,9 @@ class Table:
         return audience(self.seats, self.spectators)
 
     def _snapshot(self, seat: int | None) -> Snapshot:
-        return snapshot(self.id, self.game, self.seats, self.clocks.listed(trio.current_time()),
-                        self.game_summary, self.recent, seat)
+        return snapshot(self.id, self._current_game(), self.seats,
+                        self.clocks.listed(trio.current_time()), self.game_summary, self.recent,
+                        seat)
 
     def _changed(self) -> None:
         """The table changed: its members and the lobby hear of it once the items in hand
