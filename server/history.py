@@ -32,8 +32,8 @@ from protocol.connection import DEFAULT_MAX_FRAME
 from protocol.messages import MAX_GAMES_LISTED, MAX_RANKED, MAX_RECORD_MOVES
 
 from . import log
+from .refused import Refused
 from .store import Store
-from .table import Refused
 
 
 #: The requests answered here.

@@ -32,8 +32,8 @@ from protocol import Identify, Via
 from . import doorkey, publickey
 from .changes import IdentitySeen
 from .names import name_key, reserved
+from .refused import Refused
 from .store import Store
-from .table import Refused
 
 
 #: The one form of a key: its 32 bytes as lower-case hex.

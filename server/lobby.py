@@ -53,14 +53,16 @@ from .inbox import Disconnected, End, Matched, Quit, Reconnect, Reseat
 from .limits import TokenBucket
 from .moderation import Ban, Moderation, operator_ids, until_text
 from .names import name_key, reserved
+from .options import fill_options
 from .queue import Formed, QuickPlay, Wish
-from .session import Session
-from .thinking import Thinkers
 from .recorder import Recorder
-from .status import TableStatus
-from .store import Store, StoreError
+from .refused import Refused
 from .seats import token_key
-from .table import Refused, Table, code_key, fill_options
+from .session import Session
+from .status import TableStatus
+from .store import Store, StoreError, code_key
+from .table import Table
+from .thinking import Thinkers
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5

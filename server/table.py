@@ -39,8 +39,7 @@ from typing import Protocol
 import trio
 
 from engine import (
-    ACTIONS, Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize,
-    visible_to,
+    ACTIONS, Event, Game, IllegalMove, Move, Options, default_move, summarize, visible_to,
 )
 from engine import record as records
 from engine.bots import Strategy
@@ -51,7 +50,6 @@ from protocol import (
     Start, TableInfo,
 )
 from protocol.codec import encode_once
-from protocol.text import name_or_none
 
 from . import log
 from .broadcast import audience, snapshot, updates
@@ -65,25 +63,15 @@ from .handover import Handover
 from .inbox import (
     PLAYS, Disconnected, End, Item, Matched, Notice, Quit, Reconnect, Request, Reseat,
 )
+from .options import DEFAULT_BOT
 from .ratings import Standing
 from .recorder import Recorder
+from .refused import Refused
 from .seats import Seat, Seats, new_code, token_key
 from .session import Session
 from .status import TableStatus
 from .store import code_key
 from .thinking import Thinkers
-
-#: The bot that takes a seat after the grace when the table names none.
-DEFAULT_BOT = "honest"
-
-
-class Refused(Exception):
-    """A request the table turns down, with a lobby error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class TableHost(Protocol):
@@ -121,7 +109,7 @@ class Table:
                  recorder: Recorder | None = None, row: int | None = None,
                  position: Position | None = None) -> None:
         """A new table, or with `row` one the store kept, to `restore`; with `position`,
-        every game starts from it (see fill_options)."""
+        every game starts from it (see options.fill_options)."""
         self.host = host
         #: Where the table's changes are made durable, if the server keeps records, and the
         #: table's row there.
@@ -1032,43 +1020,3 @@ class Table:
 def _why(sentence: str, reason: str | None) -> str:
     """An act's sentence for the people it acts on, with the reason given, if any."""
     return f"{sentence} Reason: {reason}" if reason else sentence
-
-
-def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],
-                 position: Position | None = None) -> dict:
-    """The table options with every default filled in, or Refused(bad_options/…); a table
-    may seat the bot strategies `allowed` only. At a server that plays a `position`, the
-    table has the position's size and rules, whatever was asked, and is never rated."""
-    if position is not None:  # every seat is played: bots in those no one takes
-        rules = position.options
-        raw = dict(raw, seats=rules.players, variant=rules.variant, treasury=rules.treasury,
-                   two_player_draft=rules.two_player_draft, rated=False,
-                   bots=raw.get("bots") or (DEFAULT_BOT if DEFAULT_BOT in allowed
-                                            else min(allowed)))
-    options = {
-        "seats": raw["seats"],
-        "variant": raw.get("variant", "base"),
-        "two_player_draft": raw.get("two_player_draft", True),
-        "treasury": raw.get("treasury", 50),
-        "response_clock": raw.get("response_clock", config.response_clock),
-        "turn_clock": raw.get("turn_clock", config.turn_clock),
-        "private": raw.get("private", False),
-        "on_disconnect": raw.get("on_disconnect", "bot"),
-        "rated": raw.get("rated", False),
-    }
-    if "name" in raw:
-        options["name"] = name_or_none(raw["name"])
-        if options["name"] is None:
-            raise Refused("bad_message", "Table names must be printable, as player names "
-                          "are: no control, format or invisible characters, and not blank.")
-    if raw.get("bots"):
-        if raw["bots"] not in allowed:
-            raise Refused("unknown_strategy", f"This server seats no bot strategy "
-                          f"{raw['bots']!r}; it seats {', '.join(sorted(allowed))}.")
-        options["bots"] = raw["bots"]
-    try:
-        Options(players=options["seats"], variant=options["variant"],
-                two_player_draft=options["two_player_draft"], treasury=options["treasury"])
-    except OptionsError as exc:
-        raise Refused("bad_options", str(exc)) from None
-    return options
