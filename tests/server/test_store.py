@@ -4,8 +4,10 @@ that fails pauses the tables it holds up and loses nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
+import re
 import sqlite3
 import threading
 import time
@@ -18,8 +20,8 @@ from engine import record as records
 from protocol import CreateTable, Join, MoveRequest, Ready, Start
 from server import Server, changes
 from server.changes import (
-    ORDER, Change, GamePlayer, GameResult, IdentitySeen, MovePlayed, NewGame, NewTable,
-    TableClosed, TableState,
+    ORDER, Change, GamePlayer, GameResult, IdentitySeen, MovePlayed, NewGame, NewTable, Prune,
+    RatingsMoved, TableClosed, TableState,
 )
 from server.recorder import QUEUE, Recorder
 from server.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, code_key
@@ -407,6 +409,18 @@ async def test_every_kind_of_change_has_its_place_in_a_write():
     kinds = {kind for kind in vars(changes).values()
              if isinstance(kind, type) and issubclass(kind, Change) and kind is not Change}
     assert len(ORDER) == len(set(ORDER)) and set(ORDER) == kinds
+
+
+async def test_every_statement_of_a_change_names_each_of_its_fields_and_no_other():
+    """A change's values are bound to its statement by name: each field has its place in
+    the statement (none is dropped), and each place is a field (none is left unbound).
+    RatingsMoved and Prune are work the store does, with no statement."""
+    for kind in ORDER:
+        places = set(re.findall(r":(\w+)", kind.SQL))
+        if kind in (RatingsMoved, Prune):
+            assert not places, kind
+        else:
+            assert places == {field.name for field in dataclasses.fields(kind)}, kind
 
 
 async def test_a_table_waits_for_room_while_the_recorders_queue_is_full(db):
