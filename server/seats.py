@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +89,36 @@ class Seat:
         token = secrets.token_urlsafe(24)
         self.token = key = token_key(token)
         return token, key
+
+    def kept(self, now: float) -> dict[str, Any]:
+        """The seat as the store keeps it: enough to seat its person or bot again after a
+        restart (the token as its hash), and what is left at `now` of the grace of a person
+        away."""
+        grace_left = (None if self.away_since is None
+                      else max(0.0, round(self.away_since + self.grace - now, 3)))
+        return {"name": self.name, "token": self.token,
+                "bot": self.bot.name if self.bot else None, "bot_seed": self.bot_seed,
+                "ready": self.ready, "player": self.player, "grace_left": grace_left}
+
+    @classmethod
+    def restored(cls, index: int, kept: dict[str, Any], now: float, grace: float,
+                 make_bot: Callable[[str, int], Strategy]) -> Seat:
+        """Seat `index` as the store `kept` it, at a server started at `now`: its bot made
+        again, or its person away from now on, with what was left of the grace when the
+        server stopped, or the whole `grace`."""
+        seat = cls(index, name=kept["name"], token=kept["token"], ready=kept["ready"],
+                   player=kept.get("player"))
+        if kept["bot"]:
+            seat.bot_seed = kept["bot_seed"]
+            seat.bot = make_bot(kept["bot"], kept["bot_seed"])
+        elif seat.name is not None:
+            # Away when the server stopped: what was left of the grace, so that restarts a
+            # grace apart do not keep a seat for ever. Here when it stopped (or a server
+            # that was killed): the whole grace, as the server itself went away.
+            left = kept.get("grace_left")
+            seat.away_since = now
+            seat.grace = grace if left is None else left
+        return seat
 
     def unseat(self) -> None:
         """The seat's person has it no more (the name stays: the table decides whether the
@@ -174,3 +204,7 @@ class Seats:
 
     def info(self) -> list[dict[str, Any]]:
         return [s.info() for s in self._seats]
+
+    def kept(self, now: float) -> list[dict[str, Any]]:
+        """Every seat as the store keeps it (Seat.kept)."""
+        return [s.kept(now) for s in self._seats]

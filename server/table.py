@@ -234,22 +234,8 @@ class Table:
         self.status = TableStatus(state["status"])
         self.games = state["games"]
         now = trio.current_time()
-        seats = []
-        for index, kept in enumerate(state["seats"]):
-            seat = Seat(index, name=kept["name"], token=kept["token"], ready=kept["ready"],
-                        player=kept.get("player"))
-            if kept["bot"]:
-                seat.bot_seed = kept["bot_seed"]
-                seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
-            elif seat.name is not None:
-                # Away when the server stopped: what was left of the grace, so that restarts
-                # a grace apart do not keep a seat for ever. Here when it stopped (or a
-                # server that was killed): the whole grace, as the server itself went away.
-                left = kept.get("grace_left")
-                seat.away_since = now
-                seat.grace = self.config.grace if left is None else left
-            seats.append(seat)
-        self.seats = Seats(seats)
+        self.seats = Seats([Seat.restored(index, kept, now, self.config.grace, self.thinkers.make)
+                            for index, kept in enumerate(state["seats"])])
         for seat in self.seats:  # the lobby reads the seat's name back (Seats.name_for)
             if seat.token:
                 self.host.issue(seat.token, self)
@@ -910,20 +896,11 @@ class Table:
             "status": self.status.value,
             "creator_seat": self.creator_seat.index if self.creator_seat else None,
             "games": self.games,
-            "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
-                       "bot_seed": s.bot_seed, "ready": s.ready, "player": s.player,
-                       "grace_left": self._grace_left(s)}
-                      for s in self.seats],
+            "seats": self.seats.kept(trio.current_time()),
             # The people a rated game in play counts (its turns and departures are in its
             # record): what a restarted server rates it by.
             "rated_people": self.standing.people if self.standing else None,
         }
-
-    def _grace_left(self, seat: Seat) -> float | None:
-        """Seconds the away `seat` still waits for its person; None if it is not away."""
-        if seat.away_since is None:
-            return None
-        return max(0.0, round(seat.away_since + seat.grace - trio.current_time(), 3))
 
     def kept(self) -> TableState:
         """The table's state as the store keeps it, now: what a restart writes as it stops
