@@ -316,7 +316,7 @@ class Table:
             self._inbox_send.close()
             log.info("table_kept" if kept else "table_closed", table=self.id)
 
-    def _handle_waiting(self, first: tuple) -> None:
+    def _handle_waiting(self, first: tuple[Session | None, Item]) -> None:
         """`first`, then every item already waiting (those a pause deferred first, then the
         inbox's), without a trip through trio's scheduler for each (a move's rivals often
         arrive together). While play is paused, the PLAYS among them wait their turn."""
@@ -359,6 +359,8 @@ class Table:
                     return
             assert session is not None, "every item but End and Matched comes from a session"
             match item:
+                case MoveRequest():  # first: most of what a table handles
+                    self._on_move(session, item)
                 case Disconnected():
                     self._disconnected(session)
                 case Quit() if self.status is not TableStatus.WAITING:
@@ -383,8 +385,6 @@ class Table:
                     self._on_ready(session, item)
                 case Start():
                     self._on_start(session, item)
-                case MoveRequest():
-                    self._on_move(session, item)
                 case Rematch():
                     self._on_rematch(session, item)
                 case Say():
