@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import trio
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
 from textual.notifications import SeverityLevel
 
 from engine import IllegalMove, Move, check
@@ -237,14 +239,14 @@ class CoupApp(App):
     def on_connection_lost(self, msg: m.ConnectionLost) -> None:
         # Why, said once: the banner says "reconnecting" for as long as it lasts.
         self.notify(msg.reason, title=_("Connection lost"), severity="warning", timeout=10)
-        self.redraw("connection")
+        self.redraw()
 
     def on_reconnected(self, msg: m.Reconnected) -> None:
         # The seat's name; a new one if the seat was given up meanwhile (bad_token follows).
         self.me = msg.name
         self.identified = msg.identified
         self.operator = msg.operator
-        self.redraw("connection")
+        self.redraw()
         if self.table is None:  # back in a restarted server's lobby: its tables again
             self.request(ListTables(id=self.next_id()))
 
@@ -295,17 +297,17 @@ class CoupApp(App):
         while len(self.screen_stack) > self._ABOVE_MENU - 1:
             self.pop_screen()
 
-    def redraw(self, what: str) -> None:
-        """Tell every screen on the stack that `what` changed in the model."""
-        self._tell("model_changed", what)
+    def redraw(self) -> None:
+        """Tell every screen on the stack that the model changed."""
+        self.tell(m.TableChanged())
 
-    def _tell(self, hook: str, *args) -> None:
-        """Call `hook` on every screen of the stack that has it and is drawn already (one
-        still being made draws itself from the model when it mounts)."""
+    def tell(self, message: Message) -> None:
+        """Post a copy of `message` (a dataclass message) to every screen of the stack that
+        is drawn already (one still being made draws itself from the model when it mounts):
+        each screen takes its own copy, as a message is handled once."""
         for screen in list(self.screen_stack):
-            method = getattr(screen, hook, None)
-            if method is not None and screen.is_mounted:
-                method(*args)
+            if screen.is_mounted:
+                screen.post_message(replace(message))
 
     # ------------------------------------------------------------------ requests
 
@@ -336,7 +338,7 @@ class CoupApp(App):
         if not self.request(msg):
             return False
         table.pending = Pending(msg.id, move)
-        self.redraw("pending")
+        self.redraw()
         return True
 
     def say(self, text: str, scope: str) -> None:
@@ -394,7 +396,7 @@ class CoupApp(App):
 
     def list_games(self, before: int | None, player: str | None) -> int | None:
         """Ask the server for a page of finished games; the request's id, None if not sent.
-        The answer goes to the screens as `games_page`, a refusal as `refused`."""
+        The answer goes to the screens as `GamesPage`, a refusal as `Refused`."""
         msg = ListGames(id=self.next_id(), before=before, player=player)
         return msg.id if self.request(msg) else None
 
@@ -420,13 +422,13 @@ class CoupApp(App):
 
     def get_leaderboard(self, offset: int) -> int | None:
         """Ask for a page of the leaderboard; the request's id, None if not sent. The answer
-        goes to the screens as `leaderboard_page`, a refusal as `refused`."""
+        goes to the screens as `LeaderboardPage`, a refusal as `Refused`."""
         msg = GetLeaderboard(id=self.next_id(), offset=offset or None)
         return msg.id if self.request(msg) else None
 
     def get_profile(self, name: str) -> int | None:
         """Ask for the profile of the rated player `name`; the request's id, None if not
-        sent. The answer goes to the screens as `profile`, a refusal as `refused`."""
+        sent. The answer goes to the screens as `ProfileCame`, a refusal as `Refused`."""
         msg = GetProfile(id=self.next_id(), name=name)
         return msg.id if self.request(msg) else None
 
@@ -471,7 +473,7 @@ class CoupApp(App):
 
     def _on_tables(self, msg) -> None:
         self.tables = msg.tables
-        self.redraw("tables")
+        self.redraw()
 
     def _on_joined(self, msg) -> None:
         table = self.table
@@ -479,7 +481,7 @@ class CoupApp(App):
             table.seat = msg.seat  # our seat is back after a reconnect
             table.pending = None
             self.notify(_("Reconnected: your seat is back."))
-            self.redraw("connection")
+            self.redraw()
             return
         self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
         self.net.token = msg.token
@@ -490,7 +492,7 @@ class CoupApp(App):
         if self.table is not None and msg.info["table"] == self.table.table:
             self.table.info = msg.info
             self.table.code = msg.info.get("code", self.table.code)
-            self.redraw("table")
+            self.redraw()
 
     def _on_snapshot(self, msg) -> None:
         self._new_view(msg)
@@ -514,33 +516,33 @@ class CoupApp(App):
                          came.unseen if came.retold else [])
 
     def redraw_game(self, events, new_game: bool, earlier=()) -> None:
-        self._tell("game_changed", events, new_game, earlier)
+        self.tell(m.TableChanged(True, tuple(events), new_game, tuple(earlier)))
 
     def _answered(self, re: int | None) -> None:
         """The server answered request `re`: if it was our pending move, it is no longer."""
         table = self.table
         if table is not None and table.pending is not None and table.pending.id == re:
             table.pending = None
-            self.redraw("pending")
+            self.redraw()
 
     def _on_queued(self, msg) -> None:
-        self._tell("queue_changed", msg.waiting)
+        self.tell(m.QueueChanged(msg.waiting))
 
     def _on_queue_status(self, msg) -> None:
-        self._tell("queue_changed", msg.waiting)
+        self.tell(m.QueueChanged(msg.waiting))
 
     def _on_games(self, msg) -> None:
-        self._tell("games_page", msg.re, msg.games, msg.next)
+        self.tell(m.GamesPage(msg.re, msg.games, msg.next))
 
     def _on_leaderboard(self, msg) -> None:
-        self._tell("leaderboard_page", msg.re, msg.players, msg.next)
+        self.tell(m.LeaderboardPage(msg.re, msg.players, msg.next))
 
     def _on_profile(self, msg) -> None:
         if msg.re == self._rating_asked:
             self.rating = msg.profile["ordinal"]
-            self.redraw("rating")
+            self.redraw()
             return
-        self._tell("profile", msg.re, msg.profile)
+        self.tell(m.ProfileCame(msg.re, msg.profile))
 
     def _on_game_record(self, msg) -> None:
         self.show_replay(msg.record)
@@ -548,7 +550,7 @@ class CoupApp(App):
     def _on_paused(self, msg) -> None:
         if self.table is not None and msg.table == self.table.table:
             self.table.pause(msg.paused)
-            self.redraw("paused")
+            self.redraw()
 
     def _on_move_accepted(self, msg) -> None:
         self._answered(msg.re)
@@ -574,19 +576,19 @@ class CoupApp(App):
             self._left_table()
             return
         self.notify(text, severity="warning")
-        self._tell("refused", msg.re, error_text(msg.code))
+        self.tell(m.Refused(msg.re, error_text(msg.code)))
 
     def _on_chat(self, msg) -> None:
         if msg.scope == "lobby":
             self.lobby_chat.append((msg.name, msg.text))
             del self.lobby_chat[:-200]
-        self._tell("chat", msg)
+        self.tell(m.ChatSaid(msg.scope, msg.name, msg.text, msg.seat))
 
     def _on_presence(self, msg) -> None:
         if self.table is not None and msg.table == self.table.table:
             self.table.set_presence(msg.seat, msg.status, msg.name)
-            self.redraw("table")
-            self._tell("presence", msg)
+            self.redraw()
+            self.tell(m.PresenceChanged(msg.seat, msg.status, msg.name))
 
     def _on_bye(self, msg) -> None:
         text = error_text(msg.reason)

@@ -4,6 +4,7 @@ id or private code, spectating, the lobby's chat, and the server's finished game
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -11,6 +12,7 @@ from textual.widgets import (Checkbox, DataTable, Footer, Input, Label, RichLog,
                              Static)
 
 from ...i18n import N_, _, ngettext
+from ..messages import ChatSaid, TableChanged
 from ..narrate import strategy_choices, variant_choices, variant_label
 from ..widgets.log import WrappingLog
 from .base import CoupScreen
@@ -97,7 +99,7 @@ class LobbyScreen(CoupScreen):
             return
         self.call_after_refresh(self._show_chat_history)
         self.app.ask_own_rating()
-        self.model_changed("tables")
+        self._changed()
         self.query_one("#tables", DataTable).focus()
 
     def _show_chat_history(self) -> None:
@@ -108,7 +110,10 @@ class LobbyScreen(CoupScreen):
             log.write(Text(f"{name}: {text}"))
         self._chat_shown = True
 
-    def model_changed(self, what: str) -> None:
+    @on(TableChanged)
+    def _changed(self) -> None:
+        if not self.built:
+            return
         app = self.app
         you = (_("{server} — you are {name}") if app.identified
                else _("{server} — you are {name}, a guest"))
@@ -119,8 +124,7 @@ class LobbyScreen(CoupScreen):
             header += "\n" + _("Friends on your network join with: {command}").format(
                 command=join_command(lan_address(), app.servers["lan"]))
         self.query_one("#lobby-header", Static).update(Text(header))
-        if what == "tables":
-            self._show_tables()
+        self._show_tables()
 
     def _show_tables(self) -> None:
         """Redraw the list when it changed, keeping the row the cursor was on.
@@ -152,8 +156,9 @@ class LobbyScreen(CoupScreen):
         self.query_one("#no-tables", Static).update(
             "" if rows else _("No public tables yet: press c to create one."))
 
-    def chat(self, msg) -> None:
-        if msg.scope == "lobby" and self._chat_shown:
+    @on(ChatSaid)
+    def _chat(self, msg: ChatSaid) -> None:
+        if msg.scope == "lobby" and self._chat_shown and self.built:
             self.query_one("#chat-log", RichLog).write(Text(f"{msg.name}: {msg.text}"))
 
     def _selected(self) -> str | None:
@@ -162,7 +167,8 @@ class LobbyScreen(CoupScreen):
             return None
         return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#tables")
+    def _join(self, event: DataTable.RowSelected) -> None:
         self.app.join_table(table=event.row_key.value)
 
     def action_spectate(self) -> None:
@@ -205,7 +211,8 @@ class LobbyScreen(CoupScreen):
             return
         self.app.back_to_menu()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#chat-input")
+    def _say(self, event: Input.Submitted) -> None:
         self.app.say(event.value, "lobby")
         event.input.value = ""
 

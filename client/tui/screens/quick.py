@@ -4,12 +4,14 @@ table (the app then shows the table) or you stop waiting (esc)."""
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Select, Static
 
 from ...i18n import N_, _
+from ..messages import QueueChanged, Refused
 from ..narrate import variant_choices
 from .base import CoupModal
 from .menu import Form
@@ -72,11 +74,15 @@ class WaitingScreen(CoupModal):
             yield Label(_("Quick play"), classes="dialog-title")
             yield Label(waiting_text(self.seats, 1), id="queue-wait")
 
-    def queue_changed(self, waiting: int) -> None:
-        self.query_one("#queue-wait", Label).update(waiting_text(self.seats, waiting))
+    @on(QueueChanged)
+    def _queue_changed(self, change: QueueChanged) -> None:
+        if not self.built:
+            return
+        self.query_one("#queue-wait", Label).update(waiting_text(self.seats, change.waiting))
 
-    def refused(self, re: int | None, text: str) -> None:
-        if re == self.request:
+    @on(Refused)
+    def _refused(self, refusal: Refused) -> None:
+        if refusal.asked == self.request and self.built:
             self.dismiss(False)
 
     def action_stop(self) -> None:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from ...i18n import N_, _, card_name
+from ..messages import TableChanged
 from ..narrate import error_text
 from .base import CoupModal
 
@@ -127,7 +129,9 @@ class ResultsScreen(CoupModal):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def game_changed(self, events, new_game: bool, earlier=()) -> None:
+    @on(TableChanged)
+    def _changed(self, change: TableChanged) -> None:
         table = self.app.table
-        if table is None or table.view is None or not table.view.over:
+        if change.new_view and self.built and (table is None or table.view is None
+                                               or not table.view.over):
             self.dismiss(None)

@@ -4,22 +4,30 @@ action bar offering exactly the moves the engine says are legal, each on one key
 Before the game it is the waiting room (seats, ready marks, start); when the game ends the
 results open over it. Every key that names a move is checked on your own view before
 anything is sent: a move that is not legal now is explained at once, in the engine's terms.
+
+The screen keeps the app's TableState in `state`, and hands it to its panels by data binding:
+the state is changed in place, so `state` updates at every assignment (`always_update`), and
+the app's `TableChanged` assigns it.
 """
 
 from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
+from textual.reactive import reactive
 from textual.widgets import Footer, Input, RichLog, Static
 
 from engine import Move, move
 from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name, card_name, ngettext
+from ..messages import ChatSaid, PresenceChanged, TableChanged
+from ..model import TableState
 from ..narrate import choice_title, event_text, move_label, presence_text, variant_label
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
@@ -74,6 +82,11 @@ class TableScreen(CoupScreen):
         Binding("end", "read_log('end')", show=False),
     ]
 
+    #: The table shown (the app's), changed in place: every assignment draws it again.
+    state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
+    #: Connected to the server: else the banner says so and the action bar is disabled.
+    connected: reactive[bool] = reactive(True, repaint=False)
+
     def __init__(self) -> None:
         super().__init__()
         self._dialog_for: int | None = None
@@ -84,10 +97,10 @@ class TableScreen(CoupScreen):
         yield Static(id="banner")
         with Horizontal(id="table-main"):
             with Vertical(id="table-left"):
-                yield PlayersPanel(id="players")
-                yield HandPanel(id="hand")
+                yield PlayersPanel(id="players").data_bind(TableScreen.state)
+                yield HandPanel(id="hand").data_bind(TableScreen.state)
             yield WrappingLog(id="log", max_lines=2000)
-        yield DecisionPanel(id="decision")
+        yield DecisionPanel(id="decision").data_bind(TableScreen.state)
         yield ActionBar(id="actions")
         yield Input(placeholder=_("Chat, or /kick /mute /ban /close (/help): / to write, "
                                   "⏎ to send, esc to return") if self.app.operator
@@ -99,17 +112,16 @@ class TableScreen(CoupScreen):
         if not self.built:
             return
         self.query_one("#log", RichLog).border_title = _("Log")
-        self.model_changed("table")
+        self._read_model()
 
     # ------------------------------------------------------------------ drawing
 
-    @property
-    def state(self):
-        return self.app.table
+    def _read_model(self) -> None:
+        self.connected = self.app.connected
+        self.state = self.app.table
 
-    def model_changed(self, what: str) -> None:
-        state = self.state
-        if state is None:
+    def watch_state(self, state: TableState | None) -> None:
+        if state is None or not self.built:
             return
         self._banner()
         info = state.info or {}
@@ -123,40 +135,33 @@ class TableScreen(CoupScreen):
         header.add_column(no_wrap=True, justify="right")
         header.add_row(Text(" · ".join(parts)), Text(rules_line(info.get("options"))))
         self.query_one("#table-header", Static).update(header)
-        self.query_one(PlayersPanel).show()
-        self.query_one(HandPanel).show()
-        self.query_one(DecisionPanel).show()
         self._offer()
 
     def _banner(self) -> None:
         """Across the screen while play cannot go on: the connection is lost, or the server
         cannot save the game (play paused, clocks stopped)."""
         banner = self.query_one("#banner", Static)
-        if not self.app.connected:
+        paused = self.state is not None and self.state.paused_at is not None
+        if not self.connected:
             banner.update(_("Connection lost — reconnecting…"))
-        elif self.state.paused_at is not None:
+        elif paused:
             banner.update(_("Play is paused: the server cannot save the game. Clocks stopped."))
-        banner.display = not self.app.connected or self.state.paused_at is not None
+        banner.display = not self.connected or paused
 
-    def game_changed(self, events, new_game: bool, earlier=()) -> None:
-        """Draw a new view: the log writes `events`, what just happened, after `earlier`,
-        what happened before the view came and the log lacks (a snapshot's, for someone
-        who arrives mid-game or comes back), under a heading."""
-        state = self.state
-        log = self.query_one("#log", RichLog)
-        if new_game:  # the notices of the game before (a rematch asked…) are stale now
-            self.app.clear_notifications()
-        if earlier:
-            log.write(Text(_("Earlier in this game:") if new_game else _("While you were away:"),
-                           style="bold"))
-        elif new_game and state.view is not None and not events:
-            log.write(Text(_("A new game begins."), style="bold"))
-        for e in (*earlier, *events):
-            text = event_text(e, state.name, state.seat)
-            if text:
-                log.write(Text(text, style=EVENT_STYLES.get(e.kind, "")))
-        self.model_changed("game")
-        view = state.view
+    @on(TableChanged)
+    def _changed(self, change: TableChanged) -> None:
+        """Draw the model anew; a new view's log lines first: `events`, what just happened,
+        after `earlier`, what happened before the view came and the log lacks, under a
+        heading."""
+        if not self.built:
+            return
+        state = self.app.table
+        if state is not None and change.new_view:
+            self._write_log(state, change)
+        self._read_model()
+        view = state.view if state is not None else None
+        if view is None or not change.new_view:
+            return
         if view.over and self._results_for != view.state_id and state.reveal is not None:
             self._results_for = view.state_id
             self.app.push_screen(ResultsScreen())
@@ -165,13 +170,31 @@ class TableScreen(CoupScreen):
               and self.app.screen is self):
             self.action_choose()
 
-    def presence(self, msg) -> None:
+    def _write_log(self, state: TableState, change: TableChanged) -> None:
+        log = self.query_one("#log", RichLog)
+        if change.new_game:  # the notices of the game before (a rematch asked…) are stale now
+            self.app.clear_notifications()
+        if change.earlier:
+            log.write(Text(_("Earlier in this game:") if change.new_game
+                           else _("While you were away:"), style="bold"))
+        elif change.new_game and state.view is not None and not change.events:
+            log.write(Text(_("A new game begins."), style="bold"))
+        for e in (*change.earlier, *change.events):
+            text = event_text(e, state.name, state.seat)
+            if text:
+                log.write(Text(text, style=EVENT_STYLES.get(e.kind, "")))
+
+    @on(PresenceChanged)
+    def _presence(self, msg: PresenceChanged) -> None:
+        if self.state is None or not self.built:
+            return
         text = presence_text(msg.status, msg.name or self.state.name(msg.seat))
         if text:
             self.query_one("#log", RichLog).write(Text(text, style="italic"))
 
-    def chat(self, msg) -> None:
-        if msg.scope == "table":  # at a table, only spectators speak without a seat
+    @on(ChatSaid)
+    def _chat(self, msg: ChatSaid) -> None:
+        if msg.scope == "table" and self.built:  # at a table, only spectators speak seatless
             name = msg.name if msg.seat is not None else _("{name} (spectator)").format(
                 name=msg.name)
             line = Text(f"{name}: ", style="bold magenta")
@@ -185,7 +208,8 @@ class TableScreen(CoupScreen):
         bar = self.query_one(ActionBar)
         view = state.view
         if view is None or view.over:
-            bar.set_items(self._table_items(), self.app.connected)
+            bar.items = tuple(self._table_items())
+            bar.disabled = not self.connected
             return
         items: list[Item] = []
         if view.seat is not None and view.seat in view.waiting:
@@ -198,7 +222,8 @@ class TableScreen(CoupScreen):
                 items.append(Item("enter", _("Choose…"), self.action_choose))
             else:
                 items.extend(self._response_items(moves))
-        bar.set_items(items, state.pending is None and self.app.connected)
+        bar.items = tuple(items)
+        bar.disabled = state.pending is not None or not self.connected
 
     def _response_items(self, moves) -> list[Item]:
         items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.state.name),
@@ -338,7 +363,8 @@ class TableScreen(CoupScreen):
         """Leave the chat line: keys play moves again."""
         self.set_focus(None)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#chat-input")
+    def _say(self, event: Input.Submitted) -> None:
         self.app.say(event.value, "table")
         event.input.value = ""
         self.set_focus(None)
