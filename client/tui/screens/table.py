@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.reactive import reactive
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Footer, Input, Static
 
 from engine import Move, move
 from engine.cards import TARGETED
@@ -28,11 +28,11 @@ from engine.cards import TARGETED
 from ...i18n import N_, _, action_name, card_name, ngettext
 from ..messages import ChatSaid, PresenceChanged, TableChanged
 from ..model import TableState
-from ..narrate import choice_title, event_text, move_label, presence_text, variant_label
+from ..narrate import choice_title, move_label, variant_label
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.hand import HandPanel
-from ..widgets.log import WrappingLog
+from ..widgets.log import TableLog
 from ..widgets.players import PlayersPanel
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
@@ -48,9 +48,6 @@ ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
 RESPONSE_KEYS = {"challenge": "c", "block": "b", "pass": "p", "prove": "v", "concede": "g"}
 #: Phases whose choice is made in a dialog (opened by itself, or with enter).
 DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
-#: How each event kind reads in the log.
-EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
-                "challenge": "yellow", "block": "cyan", "forfeit": "red"}
 
 
 def rules_line(options: dict | None) -> str:
@@ -99,7 +96,7 @@ class TableScreen(CoupScreen):
             with Vertical(id="table-left"):
                 yield PlayersPanel(id="players").data_bind(TableScreen.state)
                 yield HandPanel(id="hand").data_bind(TableScreen.state)
-            yield WrappingLog(id="log", max_lines=2000)
+            yield TableLog(id="log", max_lines=2000)
         yield DecisionPanel(id="decision").data_bind(TableScreen.state)
         yield ActionBar(id="actions")
         yield Input(placeholder=_("Chat, or /kick /mute /ban /close (/help): / to write, "
@@ -111,7 +108,7 @@ class TableScreen(CoupScreen):
     def on_mount(self) -> None:
         if not self.built:
             return
-        self.query_one("#log", RichLog).border_title = _("Log")
+        self.query_one(TableLog).border_title = _("Log")
         self._read_model()
 
     # ------------------------------------------------------------------ drawing
@@ -171,35 +168,23 @@ class TableScreen(CoupScreen):
             self.action_choose()
 
     def _write_log(self, state: TableState, change: TableChanged) -> None:
-        log = self.query_one("#log", RichLog)
         if change.new_game:  # the notices of the game before (a rematch asked…) are stale now
             self.app.clear_notifications()
-        if change.earlier:
-            log.write(Text(_("Earlier in this game:") if change.new_game
-                           else _("While you were away:"), style="bold"))
-        elif change.new_game and state.view is not None and not change.events:
-            log.write(Text(_("A new game begins."), style="bold"))
-        for e in (*change.earlier, *change.events):
-            text = event_text(e, state.name, state.seat)
-            if text:
-                log.write(Text(text, style=EVENT_STYLES.get(e.kind, "")))
+        self.query_one(TableLog).tell(change.events, state.name, state.seat,
+                                      new_game=change.new_game, earlier=change.earlier,
+                                      started=state.view is not None)
 
     @on(PresenceChanged)
     def _presence(self, msg: PresenceChanged) -> None:
         if self.state is None or not self.built:
             return
-        text = presence_text(msg.status, msg.name or self.state.name(msg.seat))
-        if text:
-            self.query_one("#log", RichLog).write(Text(text, style="italic"))
+        self.query_one(TableLog).came_or_went(msg.status,
+                                              msg.name or self.state.name(msg.seat))
 
     @on(ChatSaid)
     def _chat(self, msg: ChatSaid) -> None:
         if msg.scope == "table" and self.built:  # at a table, only spectators speak seatless
-            name = msg.name if msg.seat is not None else _("{name} (spectator)").format(
-                name=msg.name)
-            line = Text(f"{name}: ", style="bold magenta")
-            line.append(msg.text)
-            self.query_one("#log", RichLog).write(line)
+            self.query_one(TableLog).said(msg.name, msg.text, spectator=msg.seat is None)
 
     # ------------------------------------------------------------------ what may be done
 
@@ -282,7 +267,7 @@ class TableScreen(CoupScreen):
     def action_read_log(self, where: str) -> None:
         """PageUp, PageDown, Home and End scroll the log whatever has the focus, except the
         chat input while you type (it keeps Home and End for its own line)."""
-        self.query_one(WrappingLog).scroll_for_key(where)
+        self.query_one(TableLog).scroll_for_key(where)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):

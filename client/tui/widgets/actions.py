@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from rich.cells import cell_len
-
 from textual import on
 from textual.containers import Container
 from textual.content import Content

@@ -19,9 +19,9 @@ from client.tui.model import Pending, TableState
 from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.decision import DecisionPanel
 from client.tui.widgets.hand import HandPanel
-from client.tui.widgets.log import WrappingLog
+from client.tui.widgets.log import TableLog, WrappingLog
 from client.tui.widgets.players import PlayersPanel, next_tick
-from engine import Game, move
+from engine import Event, Game, move
 
 from .helpers import log_lines, shown, until
 
@@ -209,7 +209,7 @@ def test_the_action_bar_keeps_labels_whole_four_to_a_row_at_the_least():
     for width, rows in ((80, 2), (200, 1)):
         bar = ActionBar()
 
-        async def body(pilot, rows=rows):
+        async def body(pilot, bar=bar, rows=rows):
             bar.items = items
             await pilot.pause()
             buttons = list(bar.query(Button))
@@ -236,3 +236,31 @@ def test_the_log_wraps_its_lines_again_at_a_new_width():
         assert log.is_vertical_scroll_end
 
     run_alone(log, body, size=(40, 12))
+
+
+def test_the_table_log_tells_the_events_it_is_given_and_who_came_went_or_spoke():
+    """A view's events in sentences (the turn's start dim, not its own line), a snapshot's
+    earlier events under a heading, a new game with no events announced, presence and chat;
+    the names come from the function it is given."""
+    log = TableLog(max_lines=100)
+    names = {0: "Ana", 1: "Bruno"}.get
+
+    async def body(pilot):
+        log.tell([Event("challenge", seat=1, target=0, card="duke")], names, 0)
+        log.tell([Event("pass", seat=1)], names, 0,
+                 earlier=[Event("challenge", seat=0, target=1, card="captain")])
+        log.tell([], names, 0, new_game=True)
+        log.came_or_went("away", "Bruno")
+        log.said("Cleo", "hello", spectator=True)
+        await pilot.pause()
+        assert log_lines(log) == [
+            "Bruno challenges Ana: Duke?",
+            "While you were away:",
+            "Ana challenges Bruno: Captain?",
+            "Bruno passes",
+            "A new game begins.",
+            "Bruno lost the connection: the seat waits for them",
+            "Cleo (spectator): hello",
+        ]
+
+    run_alone(log, body, size=(80, 12))
