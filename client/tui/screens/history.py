@@ -253,7 +253,8 @@ class GamesScreen(CoupScreen):
 
     # ------------------------------------------------------------------ keys
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#games")
+    def _game_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.source.open(self, int(event.row_key.value))
 
@@ -268,7 +269,8 @@ class GamesScreen(CoupScreen):
     def action_filter(self) -> None:
         self.query_one("#games-filter", Input).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#games-filter")
+    def _filter(self, event: Input.Submitted) -> None:
         event.stop()
         self.player = event.value.strip() or None
         self.pages = Pages(None)

@@ -120,7 +120,8 @@ class LeaderboardScreen(CoupScreen):
 
     # ------------------------------------------------------------------ keys
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#ranked")
+    def _profile_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self._profile_asked = self.app.get_profile(event.row_key.value)
 
@@ -172,7 +173,8 @@ class ProfileScreen(CoupScreen):
                                               winner_text(game))), key=str(game["game"]))
         table.focus()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#profile-games")
+    def _game_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.app.fetch_game(int(event.row_key.value))
 
