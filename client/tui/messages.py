@@ -9,6 +9,7 @@ that it changed or carry an answer the model does not keep.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.message import Message
 
@@ -134,7 +135,7 @@ class GamesPage(Message):
     """A page of finished games, answering request `asked`; `next` asks for the one after."""
 
     asked: int
-    games: list[dict]
+    games: list[dict[str, Any]]
     next: int | None
 
 
@@ -143,7 +144,7 @@ class LeaderboardPage(Message):
     """A page of the leaderboard, answering request `asked`; `next` asks for the one after."""
 
     asked: int
-    players: list[dict]
+    players: list[dict[str, Any]]
     next: int | None
 
 
@@ -152,7 +153,7 @@ class ProfileCame(Message):
     """A rated player's profile, answering request `asked`."""
 
     asked: int
-    profile: dict
+    profile: dict[str, Any]
 
 
 @dataclass

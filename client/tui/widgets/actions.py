@@ -61,8 +61,8 @@ class ActionBar(Container):
             self.remove_children()
             self.mount_all(
                 Button(Content.assemble((self._key_text(i.key), "bold"), " ", i.label),
-                       name=str(n), compact=True, classes="action")
-                for n, i in enumerate(items)
+                       name=i.key, compact=True, classes="action")
+                for i in items
             )
         self._fit()
 
@@ -94,6 +94,4 @@ class ActionBar(Container):
     @on(Button.Pressed, ".action")
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        index = int(event.button.name)
-        if index < len(self.items) and not self.disabled:
-            self.items[index].run()
+        self.press(event.button.name or "")

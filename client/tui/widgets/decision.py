@@ -27,17 +27,22 @@ STEP = 0.25
 def prompt_text(state: TableState | None) -> str:
     """The decision line for `state`."""
     if state is None or state.view is None:
-        seats = state.seats if state is not None else []
-        taken = sum(1 for s in seats if s.get("name") or s.get("bot"))
-        creator = (state is not None and state.seat is not None and bool(state.info)
-                   and state.info.get("creator_seat") == state.seat)
-        if creator and seats and (taken == len(seats) or state.bots_at_start):
-            return _("Press s to start the game · ? shows the rules")
-        return _("Waiting for players: {taken} of {seats} seats taken").format(
-            taken=taken, seats=len(seats))
+        return _waiting_text(state)
     if state.pending is not None:
         return _("Sending: {move}…").format(move=move_label(state.pending.move, state.name))
     return prompt(state.view, state.name)
+
+
+def _waiting_text(state: TableState | None) -> str:
+    """Before the game: the seats taken, or to the creator of a table that can start, how."""
+    seats = state.seats if state is not None else []
+    taken = sum(1 for s in seats if s.get("name") or s.get("bot"))
+    if state is not None and state.seat is not None and seats \
+            and (state.info or {}).get("creator_seat") == state.seat \
+            and (taken == len(seats) or state.bots_at_start):
+        return _("Press s to start the game · ? shows the rules")
+    return _("Waiting for players: {taken} of {seats} seats taken").format(
+        taken=taken, seats=len(seats))
 
 
 def countdown(state: TableState | None) -> tuple[float, float] | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Self
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -43,19 +44,21 @@ class WrappingLog(RichLog):
         super().__init__(id=id, wrap=True, min_width=20, max_lines=max_lines)
         #: What was written, oldest first: each entry makes at least one line, so keeping
         #: max_lines entries keeps every line the log can show.
-        self._written: deque[RenderableType] = deque(maxlen=max_lines)
+        self._written: deque[RenderableType | object] = deque(maxlen=max_lines)
         #: The width the lines are wrapped at, and the height they were last shown in.
         self._wrapped_at = 0
         self._shown_height = 0
 
-    def write(self, content: RenderableType, *args, **kwargs) -> WrappingLog:
+    def write(self, content: RenderableType | object, width: int | None = None,
+              expand: bool = False, shrink: bool = True, scroll_end: bool | None = None,
+              animate: bool = False) -> Self:
         # Before its first size RichLog holds a write back and makes it again, through this
         # method, once the size is known: it is kept then, and so once.
         if self._size_known:
             self._written.append(content)
-        return super().write(content, *args, **kwargs)
+        return super().write(content, width, expand, shrink, scroll_end, animate)
 
-    def clear(self) -> WrappingLog:
+    def clear(self) -> Self:
         self._written.clear()
         return super().clear()
 

@@ -11,9 +11,10 @@ second shows or the spotlight ends, and not at all while nothing ticks.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.cells import cell_len
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
@@ -124,7 +125,7 @@ class PlayersPanel(Static):
         height = self.content_size.height
         room = 2 * len(rows) <= height
         spaced = 3 * len(rows) <= height  # (a tall panel: air between seats)
-        lines = []
+        lines: list[RenderableType] = []
         for cells, style, claims in rows:
             if spaced and lines:
                 lines.append(Text())
@@ -139,7 +140,7 @@ class PlayersPanel(Static):
         self.update(Group(*lines))
 
     @staticmethod
-    def _row(state: TableState, info: dict) -> tuple[list[Text], str, str]:
+    def _row(state: TableState, info: dict[str, Any]) -> tuple[list[Text], str, str]:
         """A seat's cells (turn mark, name, coins, cards, marks), the row's style, and the
         line of its claims."""
         view = state.view
@@ -183,5 +184,6 @@ class PlayersPanel(Static):
                           style="bold red" if clock[0] < 5 else "bold")
         elif seat in view.waiting and not view.over:
             status.append((" " if marks else "") + "…", style="bold")
-        style = SPOTLIGHT_STYLES.get(state.lit(seat), "")
+        lit = state.lit(seat)
+        style = SPOTLIGHT_STYLES[lit] if lit is not None else ""
         return [turn, name, coins, cards, status], style, claims_text(state.claims.get(seat))

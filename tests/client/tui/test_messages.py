@@ -44,12 +44,12 @@ def told(*burst: TableChanged) -> list[TableChanged]:
     return screen.changes
 
 
-def test_a_burst_of_plain_changes_is_one_redraw_with_every_line_in_order():
+def test_a_burst_of_plain_changes_is_one_redraw_with_every_line_in_order() -> None:
     changes = told(TableChanged(True, (A,)), TableChanged(), TableChanged(True, (B, C)))
     assert [(c.new_view, c.events) for c in changes] == [(True, (A, B, C))]
 
 
-def test_a_new_game_or_a_retelling_is_never_merged():
+def test_a_new_game_or_a_retelling_is_never_merged() -> None:
     changes = told(TableChanged(True, (A,)), TableChanged(True, (), new_game=True),
                    TableChanged(True, (B,)), TableChanged(True, (), earlier=(C,)),
                    TableChanged())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -48,29 +49,29 @@ def run_alone(widget: Widget, body: Callable[[Pilot[None]], Awaitable[None]],
     asyncio.run(main())
 
 
-def duel(seat: int | None = 0, **position) -> TableState:
+def duel(seat: int | None = 0, **position: list[Any]) -> TableState:
     """Ana (seat 0) against Bruno, Ana's turn, seen from `seat`: Duke and Captain against
     Contessa and Assassin unless `position` says otherwise."""
-    values = {"hands": [["duke", "captain"], ["contessa", "assassin"]]}
+    values: dict[str, Any] = {"hands": [["duke", "captain"], ["contessa", "assassin"]]}
     values.update(position)
     state = TableState("t1", seat, players=[dict(p) for p in PLAYERS])
     state.view = Game.arrange(**values).view(seat)
     return state
 
 
-def waiting_room(seated: list[dict], me: int = 0, creator: int = 0) -> TableState:
+def waiting_room(seated: list[dict[str, Any]], me: int = 0, creator: int = 0) -> TableState:
     return TableState("t1", me, info={"table": "t1", "seats": seated, "creator_seat": creator,
                                       "options": {}})
 
 
-def test_the_players_panel_draws_each_seat_of_the_state_it_is_given():
+def test_the_players_panel_draws_each_seat_of_the_state_it_is_given() -> None:
     """Names, you, coins, face-down cards, whose turn it is, and the claims made; a face-up
     card struck out and `out` for an exiled seat (R2.1)."""
     state = duel(coins=[3, 5])
     state.claims = {1: {"duke": 2}}
     panel = PlayersPanel()
 
-    async def body(pilot):
+    async def body(pilot: Pilot[None]) -> None:
         panel.state = state
         await pilot.pause()
         text = shown(panel)
@@ -78,7 +79,7 @@ def test_the_players_panel_draws_each_seat_of_the_state_it_is_given():
         assert "3¢" in text and "5¢" in text
         assert text.count("▮ ▮") == 2
         assert "claimed: Duke ×2" in text
-        assert "Treasury" in panel.border_subtitle
+        assert "Treasury" in str(panel.border_subtitle)
 
         exiled = duel(hands=[["duke", "captain"], []], revealed=[[], ["contessa", "assassin"]])
         panel.state = exiled
@@ -89,14 +90,14 @@ def test_the_players_panel_draws_each_seat_of_the_state_it_is_given():
     run_alone(panel, body)
 
 
-def test_the_players_panel_counts_down_by_itself_and_rests_while_nothing_ticks():
+def test_the_players_panel_counts_down_by_itself_and_rests_while_nothing_ticks() -> None:
     """A clock on the seat the table waits for shows its seconds, which go down with no new
     state; with no clock and no spotlight the panel is not drawn again at all."""
     state = duel()
     state.deadlines = {0: (time.monotonic() + 2.5, 20.0)}
     panel = PlayersPanel()
 
-    async def body(pilot):
+    async def body(pilot: Pilot[None]) -> None:
         panel.state = state
         await pilot.pause()
         assert "⏱ 3s" in shown(panel)
@@ -113,23 +114,23 @@ def test_the_players_panel_counts_down_by_itself_and_rests_while_nothing_ticks()
     run_alone(panel, body)
 
 
-def test_next_tick_is_the_next_second_shown_or_the_spotlight_s_end():
+def test_next_tick_is_the_next_second_shown_or_the_spotlight_s_end() -> None:
     state = duel()
     now = time.monotonic()
     state.deadlines = {0: (now + 2.25, 20.0), 1: (now + 0.5, 20.0)}
     # Seat 1 owes nothing now: its clock is not shown, and does not tick the panel.
-    assert 0.2 < next_tick(state) <= 0.25
+    assert 0.2 < (next_tick(state) or 0) <= 0.25
     state.spotlight = (1, 0, time.monotonic() + 0.1)
-    assert 0 < next_tick(state) <= 0.1
+    assert 0 < (next_tick(state) or 0) <= 0.1
     state.spotlight = None
     state.paused_at = time.monotonic()  # play paused: the clocks stand still
     assert next_tick(state) is None
 
 
-def test_the_hand_shows_your_cards_and_a_spectator_none():
+def test_the_hand_shows_your_cards_and_a_spectator_none() -> None:
     panel = HandPanel()
 
-    async def body(pilot):
+    async def body(pilot: Pilot[None]) -> None:
         panel.state = duel(0)
         await pilot.pause()
         assert "Duke" in shown(panel) and "Captain" in shown(panel)
@@ -143,12 +144,12 @@ def test_the_hand_shows_your_cards_and_a_spectator_none():
     run_alone(panel, body, size=(60, 3))
 
 
-def test_the_decision_panel_says_what_is_asked_and_counts_down_the_clock():
+def test_the_decision_panel_says_what_is_asked_and_counts_down_the_clock() -> None:
     """Before the game: the seats taken, then the creator's start; in it: the prompt, the
     move sent while it is pending, and a countdown only while a clock runs."""
     panel = DecisionPanel()
 
-    async def body(pilot):
+    async def body(pilot: Pilot[None]) -> None:
         def prompt() -> str:
             return shown(panel.query_one("#prompt"))
 
@@ -179,11 +180,11 @@ def test_the_decision_panel_says_what_is_asked_and_counts_down_the_clock():
     run_alone(panel, body, size=(80, 3))
 
 
-def test_the_action_bar_runs_an_item_by_its_key_or_a_click_unless_disabled():
+def test_the_action_bar_runs_an_item_by_its_key_or_a_click_unless_disabled() -> None:
     ran: list[str] = []
     bar = ActionBar()
 
-    async def body(pilot):
+    async def body(pilot: Pilot[None]) -> None:
         bar.items = (Item("i", "Income", lambda: ran.append("income")),
                      Item("f", "Foreign aid", lambda: ran.append("aid")),
                      Item("enter", "Choose…", lambda: ran.append("choose")))
@@ -201,7 +202,7 @@ def test_the_action_bar_runs_an_item_by_its_key_or_a_click_unless_disabled():
     run_alone(bar, body, size=(80, 3))
 
 
-def test_the_action_bar_keeps_labels_whole_four_to_a_row_at_the_least():
+def test_the_action_bar_keeps_labels_whole_four_to_a_row_at_the_least() -> None:
     """Eight actions in 80 columns: at least four to a row, every label whole; in 200
     columns, all in one row."""
     items = tuple(Item(k, f"Action number {n}", lambda: None)
@@ -209,7 +210,7 @@ def test_the_action_bar_keeps_labels_whole_four_to_a_row_at_the_least():
     for width, rows in ((80, 2), (200, 1)):
         bar = ActionBar()
 
-        async def body(pilot, bar=bar, rows=rows):
+        async def body(pilot: Pilot[None], bar: ActionBar = bar, rows: int = rows) -> None:
             bar.items = items
             await pilot.pause()
             buttons = list(bar.query(Button))
@@ -219,13 +220,13 @@ def test_the_action_bar_keeps_labels_whole_four_to_a_row_at_the_least():
         run_alone(bar, body, size=(width, 4))
 
 
-def test_the_log_wraps_its_lines_again_at_a_new_width():
+def test_the_log_wraps_its_lines_again_at_a_new_width() -> None:
     """Lines written at 40 columns, read at 100: each long line takes fewer rows, no word is
     cut, and the log stays at its end."""
     log = WrappingLog(max_lines=100)
     words = " ".join(f"word{i}" for i in range(30))
 
-    async def body(pilot):
+    async def body(pilot: Pilot[None]) -> None:
         for _ in range(5):
             log.write(Text(words))
         await pilot.pause()
@@ -238,14 +239,16 @@ def test_the_log_wraps_its_lines_again_at_a_new_width():
     run_alone(log, body, size=(40, 12))
 
 
-def test_the_table_log_tells_the_events_it_is_given_and_who_came_went_or_spoke():
+def test_the_table_log_tells_the_events_it_is_given_and_who_came_went_or_spoke() -> None:
     """A view's events in sentences (the turn's start dim, not its own line), a snapshot's
     earlier events under a heading, a new game with no events announced, presence and chat;
     the names come from the function it is given."""
     log = TableLog(max_lines=100)
-    names = {0: "Ana", 1: "Bruno"}.get
 
-    async def body(pilot):
+    def names(seat: int | None) -> str:
+        return {0: "Ana", 1: "Bruno"}.get(seat or 0, "?")
+
+    async def body(pilot: Pilot[None]) -> None:
         log.tell([Event("challenge", seat=1, target=0, card="duke")], names, 0)
         log.tell([Event("pass", seat=1)], names, 0,
                  earlier=[Event("challenge", seat=0, target=1, card="captain")])
