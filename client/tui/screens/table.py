@@ -161,7 +161,7 @@ class TableScreen(CoupScreen):
             return
         if view.over and self._results_for != view.state_id and state.reveal is not None:
             self._results_for = view.state_id
-            self.app.push_screen(ResultsScreen())
+            self.app.push_screen(ResultsScreen(state))
         elif (view.seat in view.waiting and view.phase in DIALOG_PHASES
               and self._dialog_for != view.opened and state.pending is None
               and self.app.screen is self):
@@ -248,7 +248,7 @@ class TableScreen(CoupScreen):
             if state.seat is not None:
                 items.append(Item("r", _("Rematch"), self.app.rematch))
             items.append(Item("enter", _("Results"),
-                              lambda: self.app.push_screen(ResultsScreen())))
+                              lambda: self.app.push_screen(ResultsScreen(state))))
             return items
         if state.seat is None:
             return items
