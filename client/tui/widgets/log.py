@@ -92,6 +92,12 @@ class WrappingLog(RichLog):
 class TableLog(WrappingLog):
     """The table's log: each new view's events, who came or went, and what was said."""
 
+    DEFAULT_CSS = """
+    TableLog {
+        border: round $primary;
+    }
+    """
+
     def tell(self, events: Iterable[Event], names: Callable[[int | None], str],
              me: int | None, *, new_game: bool = False, earlier: Iterable[Event] = (),
              started: bool = True) -> None:

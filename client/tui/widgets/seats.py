@@ -24,6 +24,13 @@ from .players import seat_grid
 class SeatsPanel(Static):
     """Redrawn by `show` with a view and the names of its seats."""
 
+    DEFAULT_CSS = """
+    SeatsPanel {
+        border: round $primary;
+        padding: 0 1;
+    }
+    """
+
     def on_mount(self) -> None:
         self.border_title = _("Players")
         self._shown: tuple[View, Callable[[int | None], str], set[int]] | None = None
