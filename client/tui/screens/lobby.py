@@ -8,6 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.widgets import (Checkbox, DataTable, Footer, Input, Label, RichLog, Select,
                              Static)
 
@@ -90,8 +91,15 @@ class LobbyScreen(CoupScreen):
                             max_length=500, compact=True)
         yield Footer(show_command_palette=False, compact=True)
 
+    #: The line above the list (two with a LAN command): the server, who we are there, our
+    #: rating.
+    header: reactive[str] = reactive("", init=False, repaint=False)
+    #: The public tables as the list's rows, each keyed by its first cell (the table's id):
+    #: the list is drawn again only when they change.
+    rows: reactive[tuple[tuple[str, ...], ...] | None] = reactive(None, init=False,
+                                                                   repaint=False)
+
     def on_mount(self) -> None:
-        self._rows: list[tuple[str, ...]] | None = None
         # The chat so far is written once the log is laid out (it wraps what it is given at
         # its width then); what comes before that is in the history too.
         self._chat_shown = False
@@ -123,25 +131,22 @@ class LobbyScreen(CoupScreen):
         if "lan" in app.servers:  # on a line of its own: the one thing that must show whole
             header += "\n" + _("Friends on your network join with: {command}").format(
                 command=join_command(lan_address(), app.servers["lan"]))
-        self.query_one("#lobby-header", Static).update(Text(header))
-        self._show_tables()
+        self.header = header
+        self.rows = tuple((t["table"], t["name"], who_sits(t["seats"]),
+                           variant_label(t["options"].get("variant", "base")),
+                           clocks_text(t["options"]), status_text(t["status"]), t["table"])
+                          for t in app.tables)
 
-    def _show_tables(self) -> None:
-        """Redraw the list when it changed, keeping the row the cursor was on.
+    def watch_header(self, header: str) -> None:
+        self.query_one("#lobby-header", Static).update(Text(header))
+
+    def watch_rows(self, rows: tuple[tuple[str, ...], ...]) -> None:
+        """Draw the list anew, keeping the row the cursor was on.
 
         Columns get widths measured here: the table's own measuring lags behind a list
         that is redrawn twice a second. They are one space apart, not the table's two, so
         that every column, the id last, fits in 80 columns in every language.
         """
-        rows = []
-        for t in self.app.tables:
-            seats = t["seats"]
-            rows.append((t["table"], t["name"], who_sits(seats),
-                         variant_label(t["options"].get("variant", "base")),
-                         clocks_text(t["options"]), status_text(t["status"]), t["table"]))
-        if rows == self._rows:
-            return
-        self._rows = rows
         table = self.query_one("#tables", DataTable)
         chosen = self._selected()
         # The id is what `coup bot --table` takes.
