@@ -7,7 +7,8 @@ presses s), in a server's lobby (`coup join`), at the join form with the servers
 LAN (`coup join` with no address), or on a finished game's replay (`coup replay`, which
 closes the app when it closes). Messages from the server arrive as
 `Received` and update the model (the lobby's tables, the table's state); the screens are then
-told to redraw from it.
+told by message (`tell`: one coalescing `TableChanged`, and the answers the model does not
+keep) and redraw from it.
 """
 
 from __future__ import annotations
@@ -516,7 +517,9 @@ class CoupApp(App):
                          came.unseen if came.retold else [])
 
     def redraw_game(self, events, new_game: bool, earlier=()) -> None:
-        self.tell(m.TableChanged(True, tuple(events), new_game, tuple(earlier)))
+        """Tell every screen on the stack that a view came, with its log lines."""
+        self.tell(m.TableChanged(new_view=True, events=tuple(events), new_game=new_game,
+                                 earlier=tuple(earlier)))
 
     def _answered(self, re: int | None) -> None:
         """The server answered request `re`: if it was our pending move, it is no longer."""
