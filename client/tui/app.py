@@ -21,7 +21,6 @@ from pathlib import Path
 import trio
 from textual.app import App
 from textual.binding import Binding
-from textual.message import Message
 from textual.notifications import SeverityLevel
 
 from engine import IllegalMove, Move, check
@@ -302,10 +301,10 @@ class CoupApp(App):
         """Tell every screen on the stack that the model changed."""
         self.tell(m.TableChanged())
 
-    def tell(self, message: Message) -> None:
-        """Post a copy of `message` (a dataclass message) to every screen of the stack that
-        is drawn already (one still being made draws itself from the model when it mounts):
-        each screen takes its own copy, as a message is handled once."""
+    def tell(self, message: m.ToScreens) -> None:
+        """Post a copy of `message` to every screen of the stack that is drawn already (one
+        still being made draws itself from the model when it mounts): each screen takes its
+        own copy, as a message is handled once."""
         for screen in list(self.screen_stack):
             if screen.is_mounted:
                 screen.post_message(replace(message))

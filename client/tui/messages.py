@@ -93,7 +93,12 @@ class NetFailed(Message):
 
 
 @dataclass
-class TableChanged(Message):
+class ToScreens(Message):
+    """What the app tells every screen of its stack (`CoupApp.tell` posts each a copy)."""
+
+
+@dataclass
+class TableChanged(ToScreens):
     """What the screens draw from has changed (the table, the lobby's tables, the connection,
     our rating): redraw from the app's model. A burst of them coalesces into one redraw.
 
@@ -124,14 +129,14 @@ class TableChanged(Message):
 
 
 @dataclass
-class QueueChanged(Message):
+class QueueChanged(ToScreens):
     """How many players wait in the quick-play queue with us."""
 
     waiting: int
 
 
 @dataclass
-class GamesPage(Message):
+class GamesPage(ToScreens):
     """A page of finished games, answering request `asked`; `next` asks for the one after."""
 
     asked: int
@@ -140,7 +145,7 @@ class GamesPage(Message):
 
 
 @dataclass
-class LeaderboardPage(Message):
+class LeaderboardPage(ToScreens):
     """A page of the leaderboard, answering request `asked`; `next` asks for the one after."""
 
     asked: int
@@ -149,7 +154,7 @@ class LeaderboardPage(Message):
 
 
 @dataclass
-class ProfileCame(Message):
+class ProfileCame(ToScreens):
     """A rated player's profile, answering request `asked`."""
 
     asked: int
@@ -157,7 +162,7 @@ class ProfileCame(Message):
 
 
 @dataclass
-class Refused(Message):
+class Refused(ToScreens):
     """The server refused request `asked` (None: no request of ours), and why, in a sentence."""
 
     asked: int | None
@@ -165,7 +170,7 @@ class Refused(Message):
 
 
 @dataclass
-class ChatSaid(Message):
+class ChatSaid(ToScreens):
     """Someone said `text` in the lobby or at our table (`scope`); `seat` None at a table: a
     spectator."""
 
@@ -176,7 +181,7 @@ class ChatSaid(Message):
 
 
 @dataclass
-class PresenceChanged(Message):
+class PresenceChanged(ToScreens):
     """A seat of our table came, went away, was taken by a bot, or was left; `name` the
     seat's name if the server gave it."""
 
