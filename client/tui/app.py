@@ -486,7 +486,7 @@ class CoupApp(App):
         self.table = TableState(msg.table, msg.seat, msg.token, msg.code)
         self.net.token = msg.token
         # A practice table waits for its player to look, and to press s (the Start item).
-        self.switch_to(TableScreen())
+        self.switch_to(TableScreen(self.table))
 
     def _on_table(self, msg) -> None:
         if self.table is not None and msg.info["table"] == self.table.table:

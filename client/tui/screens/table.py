@@ -5,9 +5,9 @@ Before the game it is the waiting room (seats, ready marks, start); when the gam
 results open over it. Every key that names a move is checked on your own view before
 anything is sent: a move that is not legal now is explained at once, in the engine's terms.
 
-The screen keeps the app's TableState in `state`, and hands it to its panels by data binding:
-the state is changed in place, so `state` updates at every assignment (`always_update`), and
-the app's `TableChanged` assigns it.
+The screen is made for one table, the app's TableState (`table`), which the app changes in
+place; it hands it to its panels by data binding through `state`, which updates at every
+assignment (`always_update`: equality would never see a change), made at each `TableChanged`.
 """
 
 from __future__ import annotations
@@ -79,13 +79,15 @@ class TableScreen(CoupScreen):
         Binding("end", "read_log('end')", show=False),
     ]
 
-    #: The table shown (the app's), changed in place: every assignment draws it again.
+    #: The table shown, bound to the panels; every assignment draws it again.
     state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
     #: Connected to the server: else the banner says so and the action bar is disabled.
     connected: reactive[bool] = reactive(True, repaint=False)
 
-    def __init__(self) -> None:
+    def __init__(self, table: TableState) -> None:
         super().__init__()
+        #: The app's table while this screen is shown (a new table gets a new screen).
+        self.table = table
         self._dialog_for: int | None = None
         self._results_for: int | None = None
 
@@ -115,11 +117,12 @@ class TableScreen(CoupScreen):
 
     def _read_model(self) -> None:
         self.connected = self.app.connected
-        self.state = self.app.table
+        self.state = self.table
 
-    def watch_state(self, state: TableState | None) -> None:
-        if state is None or not self.built:
+    def watch_state(self) -> None:
+        if not self.built:
             return
+        state = self.table
         self._banner()
         info = state.info or {}
         parts = [info.get("name") or _("Table {id}").format(id=state.table)]
@@ -138,7 +141,7 @@ class TableScreen(CoupScreen):
         """Across the screen while play cannot go on: the connection is lost, or the server
         cannot save the game (play paused, clocks stopped)."""
         banner = self.query_one("#banner", Static)
-        paused = self.state is not None and self.state.paused_at is not None
+        paused = self.table.paused_at is not None
         if not self.connected:
             banner.update(_("Connection lost — reconnecting…"))
         elif paused:
@@ -150,13 +153,13 @@ class TableScreen(CoupScreen):
         """Draw the model anew; a new view's log lines first: `events`, what just happened,
         after `earlier`, what happened before the view came and the log lacks, under a
         heading."""
-        if not self.built:
-            return
-        state = self.app.table
-        if state is not None and change.new_view:
+        if not self.built or self.app.table is not self.table:
+            return  # (the table was left: this screen is on its way out)
+        state = self.table
+        if change.new_view:
             self._write_log(state, change)
         self._read_model()
-        view = state.view if state is not None else None
+        view = state.view
         if view is None or not change.new_view:
             return
         if view.over and self._results_for != view.state_id and state.reveal is not None:
@@ -176,10 +179,9 @@ class TableScreen(CoupScreen):
 
     @on(PresenceChanged)
     def _presence(self, msg: PresenceChanged) -> None:
-        if self.state is None or not self.built:
-            return
-        self.query_one(TableLog).came_or_went(msg.status,
-                                              msg.name or self.state.name(msg.seat))
+        if self.built:
+            self.query_one(TableLog).came_or_went(msg.status,
+                                                  msg.name or self.table.name(msg.seat))
 
     @on(ChatSaid)
     def _chat(self, msg: ChatSaid) -> None:
@@ -189,7 +191,7 @@ class TableScreen(CoupScreen):
     # ------------------------------------------------------------------ what may be done
 
     def _offer(self) -> None:
-        state = self.state
+        state = self.table
         bar = self.query_one(ActionBar)
         view = state.view
         if view is None or view.over:
@@ -211,12 +213,12 @@ class TableScreen(CoupScreen):
         bar.disabled = state.pending is not None or not self.connected
 
     def _response_items(self, moves) -> list[Item]:
-        items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.state.name),
+        items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.table.name),
                       lambda mv=mv: self.app.play_move(mv))
                  for mv in moves if mv.kind in ("challenge", "prove")]
         blocks = [mv for mv in moves if mv.kind == "block"]
         if len(blocks) == 1:
-            items.append(Item(RESPONSE_KEYS["block"], move_label(blocks[0], self.state.name),
+            items.append(Item(RESPONSE_KEYS["block"], move_label(blocks[0], self.table.name),
                               lambda: self.app.play_move(blocks[0])))
         elif blocks:
             items.append(Item(RESPONSE_KEYS["block"], _("Block…"),
@@ -231,7 +233,7 @@ class TableScreen(CoupScreen):
     def concede(self) -> None:
         """Give up a challenged claim; asked first when the card is in your hand, since
         conceding then loses an influence that showing it would have kept (R6.3, R6.4)."""
-        view = self.state.view
+        view = self.table.view
         if view.claim not in (view.hands[view.seat] or ()):
             self.app.play_move(move("concede"))
             return
@@ -242,7 +244,7 @@ class TableScreen(CoupScreen):
 
     def _table_items(self) -> list[Item]:
         """Before the game (ready, start) and after it (rematch, results)."""
-        state = self.state
+        state = self.table
         items: list[Item] = []
         if state.view is not None and state.view.over:
             if state.seat is not None:
@@ -282,7 +284,7 @@ class TableScreen(CoupScreen):
             self.app.play_move(mv)
 
     def _move_for_key(self, key: str) -> Move | None:
-        state = self.state
+        state = self.table
         view = state.view if state is not None else None
         if view is None or view.over or state.seat is None:
             return None
@@ -299,7 +301,7 @@ class TableScreen(CoupScreen):
 
     def declare(self, kind: str) -> None:
         """Your action; a targeted one asks whom it aims at first."""
-        view = self.state.view
+        view = self.table.view
         targets = [mv for mv in view.legal_moves() if mv.kind == kind]
         if targets and targets[0].target is None:
             self.app.play_move(targets[0])
@@ -311,22 +313,22 @@ class TableScreen(CoupScreen):
             self._chosen)
 
     def _seat_line(self, seat: int) -> str:
-        view = self.state.view
+        view = self.table.view
         cards = view.influence[seat]
         return ngettext("{name} — {coins}¢, {cards} card", "{name} — {coins}¢, {cards} cards",
-                        cards).format(name=self.state.name(seat), coins=view.coins[seat],
+                        cards).format(name=self.table.name(seat), coins=view.coins[seat],
                                       cards=cards)
 
     def _choose_block(self, blocks) -> None:
         self.app.push_screen(
             ChooseDialog(_("Block as which character?"),
-                         [(move_label(mv, self.state.name), mv) for mv in blocks],
-                         self.state.view.opened),
+                         [(move_label(mv, self.table.name), mv) for mv in blocks],
+                         self.table.view.opened),
             self._chosen)
 
     def action_choose(self) -> None:
         """The dialog for a decision made by choosing: a card, cards to keep, keep or swap."""
-        state = self.state
+        state = self.table
         view = state.view
         if view is None or view.seat not in view.waiting or view.phase not in DIALOG_PHASES:
             return
@@ -358,7 +360,7 @@ class TableScreen(CoupScreen):
         self.app.push_screen(RulesScreen())
 
     def action_leave(self) -> None:
-        if self.state is not None and self.state.playing:
+        if self.table.playing:
             self.app.push_screen(
                 ConfirmDialog(_("Leave the game? Your seat will be played for you.")),
                 lambda yes: self.app.leave_table() if yes else None)
