@@ -102,13 +102,14 @@ def compile_spec(spec: Any, path: str = "", *, strict: bool = False) -> Check:
     source = "def check(value):\n" + "\n".join(body) + "\n    return value\n"
     namespace = dict(gen.constants, Invalid=Invalid, _MISSING=_MISSING, _drop=_drop_unknown)
     exec(compile(source, f"<spec {path or 'value'}>", "exec"), namespace)  # noqa: S102
-    return namespace["check"]
+    check: Check = namespace["check"]
+    return check
 
 
 _MISSING = object()
 
 
-def _drop_unknown(value: dict, known: frozenset) -> None:
+def _drop_unknown(value: dict[str, Any], known: frozenset[str]) -> None:
     for key in [k for k in value if k not in known]:
         del value[key]
 
