@@ -10,7 +10,7 @@ game is over may all cards be shown to all (R11).
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from .game import Game
 from .moves import PASS
@@ -25,14 +25,7 @@ class SeatSummary(TypedDict):
     challenges_lost: int
 
 
-class Summary(TypedDict):
-    """A finished game's summary (see `summarize`)."""
-
-    out: list[int]
-    seats: list[SeatSummary]
-
-
-def summarize(game: Game) -> Summary:
+def summarize(game: Game) -> dict[str, Any]:
     """The summary of `game`, which is over and was made by `Game.new` (as the server's
     games are), as plain data (protocol.messages.SUMMARY):
 
@@ -47,7 +40,7 @@ def summarize(game: Game) -> Summary:
     if not game.over:
         raise ValueError("a game has a summary only once it is over (R11)")
     replay = Game.new(game.options, game.seed)
-    seats = [SeatSummary(claims={}, bluffs=0, challenges_won=0, challenges_lost=0)
+    seats: list[SeatSummary] = [SeatSummary(claims={}, bluffs=0, challenges_won=0, challenges_lost=0)
              for _ in range(game.options.players)]
     challenger = None
     for seat, m in game.history:

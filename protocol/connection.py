@@ -102,7 +102,7 @@ class Connection:
 
     # ------------------------------------------------------------------ receiving
 
-    def receive_data(self, data: bytes) -> None:
+    def receive_data(self, data: bytes | bytearray) -> None:
         """Bytes the socket received; b"" means the peer closed its side.
 
         Take every message with next_message (until NEED_DATA) before feeding more: then

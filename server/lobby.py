@@ -30,7 +30,6 @@ identities are limited per address and hour.
 from __future__ import annotations
 
 import ipaddress
-import itertools
 import secrets
 import time
 from collections import Counter
@@ -155,13 +154,14 @@ class Lobby:
                 self._lobby_lines = _per_minute(self.config.lobby_chat_per_minute)
                 nursery.start_soon(self._push)
                 nursery.start_soon(self.quick.run)
-                if self.recorder:
-                    await nursery.start(self.recorder.run)
+                recorder = self.recorder
+                if recorder:
+                    await nursery.start(recorder.run)
                     if self.config.backup_dir:
-                        nursery.start_soon(backups.run, self.recorder.store, self.config)
+                        nursery.start_soon(backups.run, recorder.store, self.config)
                     kept, self._to_resume = self._to_resume, []
                     if self.config.forget_tables:
-                        await self.recorder.commit(
+                        await recorder.commit(
                             [change for saved in kept for change in (
                                 TableClosed(time.time(), saved["row"]),
                                 TableGone(saved["row"]))])
@@ -176,8 +176,8 @@ class Lobby:
                             self._set_aside(saved, exc)
                             damaged.append(saved["row"])
                     if damaged:
-                        await self._close_damaged(damaged)
-                    nursery.start_soon(self._prune_unless_damaged)
+                        await self._close_damaged(recorder, damaged)
+                    nursery.start_soon(self._prune_unless_damaged, recorder)
                 task_status.started()
         finally:
             if self.recorder:
@@ -194,6 +194,7 @@ class Lobby:
         seat's grace as it is left), and from now on connections that end are the server's
         own goodbyes, not players going away (the next start gives them the whole grace)."""
         self._keeping = True
+        assert self.recorder is not None  # only a server that keeps_tables keeps them
         await self.recorder.commit([t.kept() for t in self.tables.values() if not t.closed])
 
     async def end_tables(self) -> None:
@@ -208,17 +209,18 @@ class Lobby:
 
     def arrive(self, session: Session, name: str, token: str | None) -> str:
         self.sessions.add(session)
-        key = token_key(token) if token else None
+        key = token_key(token) if token else ""
         table = self.tokens.get(key) if key else None
         # A banned address, or a token of a banned identity's seat, goes no further.
         self._turn_away_if_banned(session, table.seats.player_for(key) if table else None)
         held = table.seats.name_for(key) if table is not None else None
         # A returning player's name is its seat's; a session that asked for none, or for
         # one no suffix frees, has the guest name the server gave it, reserved for it.
-        name = (held or self._unique(name, own=session.asked is None)
-                or self._unique(session.name, own=True))
-        self._take_name(session, name)
-        return name
+        unique = (held or self._unique(name, own=session.asked is None)
+                  or self._unique(session.name, own=True))
+        assert unique is not None  # the guest name a session was given is free for it
+        self._take_name(session, unique)
+        return unique
 
     def reconnect(self, session: Session, token: str) -> str | None:
         key = token_key(token)
@@ -257,6 +259,7 @@ class Lobby:
             elif kind == "join":
                 self._join(session, msg)
             elif kind in history.ASKED:
+                assert self._nursery is not None  # made in run, before any session
                 self.history.ask(session, msg, self._nursery)
             elif kind == "say" and msg.scope == "lobby":
                 self._lobby_chat(session, msg)
@@ -304,7 +307,9 @@ class Lobby:
     def issue(self, token: str, table: Table) -> None:
         self.tokens[token] = table
         self._issued[table].add(token)
-        self._take_name(token, table.seats.name_for(token))
+        name = table.seats.name_for(token)
+        assert name is not None  # a token is issued to its seat, which has a name
+        self._take_name(token, name)
 
     def revoke(self, token: str) -> None:
         table = self.tokens.pop(token, None)
@@ -429,27 +434,27 @@ class Lobby:
             if isinstance(seat, dict) and isinstance(seat.get("token"), str):
                 self._damaged[seat["token"]] = saved["id"]
 
-    async def _close_damaged(self, rows: list[int]) -> None:
+    async def _close_damaged(self, recorder: Recorder, rows: list[int]) -> None:
         """Close the damaged tables at `rows` in the store, so that the next start does not
         try them again, if the store can still write that. Written once and not retried (as
         the recorder would, pausing nothing here but the startup): a file too damaged to take
         it leaves them open, to be set aside again. Nothing else writes yet."""
         closed = [TableClosed(time.time(), row) for row in rows]
         try:
-            await trio.to_thread.run_sync(self.recorder.store.write, closed)
+            await trio.to_thread.run_sync(recorder.store.write, closed)
         except StoreError as exc:
             log.error("damaged_tables_not_closed", tables=len(rows), error=str(exc))
 
-    async def _prune_unless_damaged(self) -> None:
+    async def _prune_unless_damaged(self, recorder: Recorder) -> None:
         """Prune old games (server/retention.py) if the file's pages are sound. Removing rows
         rewrites the pages beside them, and a write that meets a damaged page fails and is
         tried again, holding up every table's writes behind it: a damaged store is left as
         it is, and said so once, for its operator to restore or recover."""
-        damage = await trio.to_thread.run_sync(self.recorder.store.damage)
+        damage = await trio.to_thread.run_sync(recorder.store.damage)
         if damage is not None:
             log.error("store_damaged", error=damage, pruning="off")
             return
-        await retention.run(self.recorder, self.config)
+        await retention.run(recorder, self.config)
 
     def _new_table_id(self) -> str:
         table_id = secrets.token_hex(3)
@@ -463,7 +468,9 @@ class Lobby:
         self._members.setdefault(table, set())
         self._issued.setdefault(table, set())
         if table.private:
+            assert table.code_hash is not None  # a private table has its code
             self.codes[table.code_hash] = table
+        assert self._nursery is not None  # made in run, before any table
         self._nursery.start_soon(self._run_table, table)
 
     def _join(self, session: Session, msg) -> None:
@@ -495,6 +502,7 @@ class Lobby:
         if made is not None:
             made.take()
         if self.recorder:
+            assert self._nursery is not None  # made in run, before any session
             self._nursery.start_soon(self.recorder.commit, [visit])
         player = player_id(msg.key)
         self._free_name(session)
@@ -546,6 +554,7 @@ class Lobby:
                 tries = self._code_tries.pop(key, None) or TokenBucket(1 / CODE_RETRY,
                                                                        CODE_TRIES)
                 self._code_tries[key] = tries  # last: the address that tried one last
+            assert tries is not None  # else the crowd's bucket, made in run
             tries.take()
             log.info("wrong_code", session=session.number, address=session.address)
         return table
@@ -576,6 +585,7 @@ class Lobby:
         if own is not None and own.peek() < 1:
             raise Refused("rate_limited", "Your address is chatting too fast in the lobby: "
                           "wait a little.")
+        assert self._lobby_lines is not None  # made in run, before any session
         if self._lobby_lines.peek() < 1:
             raise Refused("rate_limited", "The lobby has as much chat as it carries: wait a "
                           "little.")
@@ -650,6 +660,7 @@ class Lobby:
         if kind == "address" and msg.minutes and value == sharer(session.address):
             raise Refused("not_allowed", "That address is your own: the ban would turn you "
                           "away too.")
+        assert session.player is not None  # _operator: an operator has a key
         ban, change = self.moderation.ban(kind, value, msg.minutes, msg.reason or "",
                                           session.player)
         log.info("moderation", act="ban", by=session.name, operator=session.player,
@@ -660,7 +671,8 @@ class Lobby:
                         else sharer(other.address) == value):
                     other.close("banned", _ban_sentence(ban))
         if self.recorder:
-            self._nursery.start_soon(self._kept, session, msg.id, change)
+            assert self._nursery is not None  # made in run, before any session
+            self._nursery.start_soon(self._kept, self.recorder, session, msg.id, change)
         else:
             session.send(Ok(re=msg.id))
 
@@ -688,9 +700,10 @@ class Lobby:
             return "key", target.player
         return "address", sharer(target.address)
 
-    async def _kept(self, session: Session, request_id: int, change) -> None:
+    async def _kept(self, recorder: Recorder, session: Session, request_id: int,
+                    change) -> None:
         """Answer `ok` to the act `request_id` once the store keeps its `change`."""
-        await self.recorder.commit([change])
+        await recorder.commit([change])
         session.send(Ok(re=request_id))
 
     # ------------------------------------------------------------------ tables
@@ -715,7 +728,7 @@ class Lobby:
             self._made[maker] -= 1
             if not self._made[maker]:  # whoever has no table open is forgotten
                 del self._made[maker]
-        if table.private:
+        if table.private and table.code_hash is not None:
             self.codes.pop(table.code_hash, None)
         for token in self._issued.pop(table):
             self.tokens.pop(token, None)
@@ -736,7 +749,9 @@ class Lobby:
         the server gave, which is not reserved from its session."""
         if not self._taken(name, own):
             return name
-        for number in itertools.count(2):
+        number = 1
+        while True:  # ends: the suffixes run into reserved names, or free ones
+            number += 1
             suffix = f"-{number}"
             candidate = name[:NAME.max_len - len(suffix)] + suffix
             if reserved(candidate) is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from .changes import Banned
 
@@ -56,7 +56,8 @@ def until_text(until: float) -> str:
 class Moderation:
     """The operators, bans and mutes of one server (see the module docstring)."""
 
-    def __init__(self, operators: frozenset[str], kept: list[tuple] = ()) -> None:
+    def __init__(self, operators: frozenset[str],
+                 kept: Sequence[tuple[str, str, float, str, str]] = ()) -> None:
         """`kept`: the bans the store holds, as (kind, value, until, reason, by) rows."""
         self.operators = operators
         #: The wall clock bans and mutes are timed by (a test moves it on).
@@ -73,7 +74,7 @@ class Moderation:
         """The ban in force on `value` of `kind`, if any (one that ran out is forgotten)."""
         ban = self._bans.get((kind, value)) if value is not None else None
         if ban is not None and ban.until <= self.clock():
-            del self._bans[(kind, value)]
+            del self._bans[(kind, ban.value)]
             return None
         return ban
 

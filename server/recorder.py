@@ -102,7 +102,7 @@ class Recorder:
         pauses at once: its changes wait behind the failing ones."""
         self._put((changes, None, waiting, held))
         if self.failing is not None:
-            self._pause(waiting)
+            self._pause(waiting, self.failing)
 
     def _put(self, entry: tuple) -> None:
         self._queue.append(entry)
@@ -183,9 +183,9 @@ class Recorder:
         """Writes wait, for `why`: everyone waiting on `batch` pauses."""
         self.failing = why
         for _, _, waiting, _ in batch:
-            self._pause(waiting)
+            self._pause(waiting, why)
 
-    def _pause(self, waiting: Waiting | None) -> None:
+    def _pause(self, waiting: Waiting | None, why: str) -> None:
         if waiting is not None and waiting not in self._paused:
             self._paused.add(waiting)
-            waiting.pause(self.failing)
+            waiting.pause(why)

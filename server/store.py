@@ -27,16 +27,17 @@ import re
 import secrets
 import shlex
 import sqlite3
+import sys
 import tempfile
 import urllib.parse
 from typing import Callable, Iterator, Sequence, cast
 
 import platformdirs
 
-try:
-    import fcntl
-except ImportError:  # Windows: one server per file is then the operator's care
+if sys.platform == "win32":  # no flock: one server per file is then the operator's care
     fcntl = None
+else:
+    import fcntl
 
 from engine import record as records
 

@@ -46,7 +46,8 @@ class Thinkers:
     def __init__(self, config: ServerConfig) -> None:
         self.allowed = allowed_strategies(config.bot_strategies)
         self._workers = trio.CapacityLimiter(config.bot_threads)
-        self._settings = {"ismcts": {"playouts": config.bot_playouts}}
+        self._settings: dict[str, dict[str, float]] = {
+            "ismcts": {"playouts": config.bot_playouts}}
 
     def make(self, name: str, seed: int) -> Strategy:
         settings = dict(self._settings.get(strategy_of(name), {}))
