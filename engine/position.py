@@ -512,7 +512,7 @@ class _Builder:
                 if value is not None and (type(value) is not int or not 0 <= value < self.n):
                     self.fail(f"{where}: {name} must be a seat from 0 to {self.n - 1}.")
             cards = ((e.card,) if e.card is not None else ()) + tuple(e.cards or ())
-            if e.cards is not None and not isinstance(e.cards, tuple) or any(
+            if (e.cards is not None and not isinstance(e.cards, tuple)) or any(
                     c not in self.cast for c in cards):
                 self.fail(f"{where}: its cards must be characters of the "
                           f"{self.options.variant} game ({_names(self.cast)}).")

@@ -8,8 +8,9 @@ seed; `check` says what is wrong with data that claims to be a record.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from datetime import UTC, datetime
+from collections.abc import Iterator
+from typing import Any
 
 from .errors import IllegalMove, OptionsError
 from .events import Event
@@ -33,7 +34,7 @@ def iso(seconds: float | None) -> str | None:
     """A POSIX time as records write it: UTC, to the second, ISO 8601."""
     if seconds is None:
         return None
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
 
 
 def make(*, game: int, table: str, table_name: str, number: int, options: dict[str, Any], seed: int,

@@ -9,7 +9,8 @@ not. This module knows nothing of messages or sockets.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Check = Callable[[Any], Any]
 

@@ -158,7 +158,7 @@ class History:
             self._cache.move_to_end(msg.game)
         # A private game is unknown to whoever did not play it: the same answer as for a
         # game that does not exist, so that its id tells a stranger nothing.
-        if packed is None or packed.keepers is not None and viewer not in packed.keepers:
+        if packed is None or (packed.keepers is not None and viewer not in packed.keepers):
             return Error(code="no_such_game", re=msg.id,
                          message=f"There is no finished game {msg.game}.")
         if packed.frame is not None:

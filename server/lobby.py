@@ -202,7 +202,7 @@ class Lobby:
         closes, in the store too; returns once all have (the caller bounds the wait)."""
         for table in list(self.tables.values()):
             table.submit(None, End())
-        while self.tables:
+        while self.tables:  # noqa: ASYNC110 — each table closes on its own; none signals
             await trio.sleep(0.05)
 
     # ------------------------------------------------------------------ Router
@@ -763,7 +763,7 @@ class Lobby:
         """Someone here has `name` (or a lookalike), an identity holds it (which a guest
         may not take), or it is a guest's or a bot's (unless it is the session's `own`)."""
         return (bool(self._names[name_key(name)]) or self.identities.holder(name) is not None
-                or not own and reserved(name) is not None)
+                or (not own and reserved(name) is not None))
 
     def _take_name(self, holder: Session | str, name: str) -> None:
         key = name_key(name)

@@ -12,7 +12,8 @@ anyone itself: the lobby opens the tables `match` forms (`Lobby._form`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Generic, Protocol, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 import trio
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 

@@ -15,7 +15,8 @@ import itertools
 import os
 import secrets
 from collections import deque
-from typing import Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import trio
 

@@ -30,7 +30,8 @@ import sqlite3
 import sys
 import tempfile
 import urllib.parse
-from typing import Callable, Iterator, Sequence, cast
+from collections.abc import Callable, Iterator, Sequence
+from typing import cast
 
 import platformdirs
 
@@ -759,7 +760,7 @@ class Store:
             "SELECT g.number, g.options, g.seed, g.players, g.started, g.finished, g.winner, "
             "g.out, t.id, t.name FROM games g JOIN tables t ON t.row = g.table_row "
             "WHERE g.id = ?", (game_id,)).fetchone()
-        if row is None or finished and row[5] is None:
+        if row is None or (finished and row[5] is None):
             return None
         number, options, seed, players, started, ended, winner, out, table, table_name = row
         moves = [

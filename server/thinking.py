@@ -15,7 +15,7 @@ server's budget caps a level's, never raises it.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import trio
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from math import sqrt
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..events import visible_to
 from ..game import Game

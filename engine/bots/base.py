@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Protocol, Sequence
+from collections.abc import Sequence
+from typing import ClassVar, Protocol
 
 from ..events import Event
 from ..moves import Move

@@ -9,7 +9,7 @@ player. Only its own turns slip: its answers stay the heuristic's.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..moves import Move
 from .base import Sight

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from collections import Counter
 from math import comb
-from typing import Callable, ClassVar, Sequence
+from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 from .. import cards as C
 from ..events import Event

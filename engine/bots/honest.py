@@ -7,7 +7,7 @@ of the claimed character. It coups when it can, and aims at the strongest oppone
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .. import cards as C
 from ..events import Event

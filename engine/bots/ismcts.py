@@ -32,7 +32,7 @@ sets a smaller budget.
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .. import cards as C
 from ..events import Event
@@ -203,10 +203,10 @@ class Ismcts(Strategy):
             # The claims are a set of strings, whose order changes with each process's hash
             # seed: dealt in the cards' own order, a seed gives the same world everywhere.
             for claim in C.sort_cards(self.memory.claims.get(seat, ())):
-                if len(hands[seat]) < view.influence[seat] and claim in pool:
-                    if rng.random() < TRUST:
-                        pool.remove(claim)
-                        hands[seat].append(claim)
+                if (len(hands[seat]) < view.influence[seat] and claim in pool
+                        and rng.random() < TRUST):
+                    pool.remove(claim)
+                    hands[seat].append(claim)
             while len(hands[seat]) < view.influence[seat]:
                 hands[seat].append(pool.pop())
         drawn = list(view.drawn)
