@@ -749,7 +749,8 @@ class Store:
                                          f"{_why(exc, self.path)}") from exc
                     skipped(game_id, _why(exc, self.path))
                     continue
-                yield record
+                if record is not None:  # else pruned since the list was read: gone
+                    yield record
         finally:
             conn.close()
 
