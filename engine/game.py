@@ -83,7 +83,7 @@ def _resume_after_loss(view: View) -> str:
     return _AFTER_CHALLENGE[view.step, view.waiting[0] == view.challenger]
 
 
-_others_cache: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+_others_cache: dict[tuple[int, int | None, int, int], tuple[int, ...]] = {}
 
 
 class Game:
@@ -408,12 +408,11 @@ class Game:
 
     def _others(self, seat: int) -> tuple[int, ...]:
         """Seats with influence other than `seat`, in turn order after the actor."""
-        actor = self.actor
-        assert actor is not None  # windows open only after the draft
-        key = (self.options.players, actor, seat, self.alive_mask)
+        key = (self.options.players, self.actor, seat, self.alive_mask)
         others = _others_cache.get(key)
         if others is None:
             n, start, _, mask = key
+            assert start is not None  # windows open only after the draft
             turn_order = ((start + i) % n for i in range(n))
             others = _others_cache[key] = tuple(
                 s for s in turn_order if mask >> s & 1 and s != seat
@@ -568,18 +567,16 @@ class Game:
             self._open(OVER, ())
             ev.append(_new(Event, ("win", winner, None, None, None, None, None, None, None)))
 
-    def _gone(self) -> bool:
+    def _gone(self, actor: int, target: int | None) -> bool:
         """R5.2: the actor or the target was exiled before the action resolved."""
-        actor, target = self.actor, self.target
-        assert actor is not None
         return not self.alive[actor] or (target is not None and not self.alive[target])
 
     def _block_stage(self, ev: list[Event]) -> None:
         """R5 step 3: the seats allowed by R4 may block a blockable action that stands."""
-        if self._gone():
-            return self._fail(ev)
         action, actor, target = self.action, self.actor, self.target
-        assert actor is not None
+        assert actor is not None  # a turn's stages follow its declaration
+        if self._gone(actor, target):
+            return self._fail(ev)
         if action == C.FOREIGN_AID:
             blockers = self._others(actor)
         elif action == C.ASSASSINATE or action == C.STEAL:
@@ -593,12 +590,12 @@ class Game:
 
     def _resolve(self, ev: list[Event]) -> None:
         """R5 step 5: the action takes effect (R4)."""
-        if self._gone():
-            return self._fail(ev)
         action = self.action
         actor = self.actor
         target = self.target
-        assert action is not None and actor is not None
+        assert action is not None and actor is not None  # a declared action
+        if self._gone(actor, target):
+            return self._fail(ev)
         gain = C.GAIN.get(action)
         if gain is not None:  # R1.5: never more than the treasury holds
             amount = gain if gain <= self.treasury else self.treasury

@@ -283,7 +283,9 @@ def _pass(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> M
 
 
 def _proof_moves(s: Table, seat: int) -> tuple[Move, ...]:
-    return _PROVE_OR_CONCEDE if s.claim in _hand(s, seat) else _CONCEDE_ONLY
+    hand = s.hands[seat]
+    assert hand is not None  # the claimant sees its own hand
+    return _PROVE_OR_CONCEDE if s.claim in hand else _CONCEDE_ONLY
 
 
 def _refuse_proof(s: Table, seat: int, m: Move) -> IllegalMove:
