@@ -28,6 +28,7 @@ import os
 import random
 import tempfile
 import time
+from typing import Any
 
 import trio
 
@@ -56,9 +57,10 @@ def write_tables(store: Store, numbers: range, moves: int, rng: random.Random) -
     for n in numbers:
         row, game_id = store.take_table_row(), store.take_game_id()
         names = [f"p{n}-{s}" for s in range(4)]
-        options = {"seats": 4, "variant": "base", "two_player_draft": True, "treasury": 50,
-                   "response_clock": 20, "turn_clock": 60, "private": False,
-                   "on_disconnect": "bot", "name": f"table {n}"}
+        options: dict[str, Any] = {
+            "seats": 4, "variant": "base", "two_player_draft": True, "treasury": 50,
+            "response_clock": 20, "turn_clock": 60, "private": False, "on_disconnect": "bot",
+            "name": f"table {n}"}
         seats = [{"name": name, "token": token_key(f"token-{n}-{s}"), "bot": None,
                   "bot_seed": None, "ready": True} for s, name in enumerate(names)]
         state = {"status": "playing", "creator_seat": 0, "games": 1, "seats": seats}
