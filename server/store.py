@@ -237,6 +237,7 @@ def _many_rows(statement: str, rows: list[tuple]) -> Iterator[tuple[str, list]]:
 def _update_parts(statement: str) -> tuple[str, list[str], str]:
     """"UPDATE t SET a = ?, b = ? WHERE k = ?" as its table, columns and key: t, [a, b], k."""
     match = re.fullmatch(r"UPDATE (\w+) SET (.+) WHERE (\w+) = \?", statement)
+    assert match is not None, statement  # write() sends only UPDATEs of this form here
     columns = [part.split("=")[0].strip() for part in match.group(2).split(",")]
     return match.group(1), columns, match.group(3)
 
@@ -273,6 +274,7 @@ class Store:
         locked against a second server; or only to read, where a server may be writing."""
         self.path = path
         self._lock = None
+        self._writer: sqlite3.Connection | None = None  # the writer's connection, if it is one
         try:
             if writer:
                 self._lock = _lock(path)
@@ -287,7 +289,6 @@ class Store:
             else:
                 if not os.path.exists(path):
                     raise StoreError(f"cannot use {path}: there is no such file")
-                self._writer = None
                 version = self._reader().execute("PRAGMA user_version").fetchone()[0]
                 if version != SCHEMA_VERSION:
                     raise StoreError(f"cannot read {path}: its schema is version {version}, "
@@ -333,15 +334,20 @@ class Store:
         (its mode, its directory, a read-only file system) read-only without a word: a
         server on it resumed its tables, then hung every new one. So a write is tried, of
         the schema version the file holds already, and rolled back."""
-        conn = self._writer
+        conn = self._writing()
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         finally:
             conn.execute("ROLLBACK")
 
+    def _writing(self) -> sqlite3.Connection:
+        """The writer's connection: writes are the writer's alone."""
+        assert self._writer is not None, "this store was opened only to read"
+        return self._writer
+
     def close(self) -> None:
-        if getattr(self, "_writer", None) is not None:
+        if self._writer is not None:
             self._writer.close()
         if self._lock is not None:
             self._lock.close()  # and with it the lock
@@ -361,7 +367,7 @@ class Store:
     def write(self, changes: Sequence[Change]) -> None:
         """Every change in one transaction, kind by kind in ORDER: all of them are on the
         disk when this returns, or none is and StoreError says why."""
-        conn = self._writer
+        conn = self._writing()
         try:
             conn.execute("BEGIN")
             try:
@@ -383,6 +389,7 @@ class Store:
                     statement, names = _positional(kind.SQL)
                     rows = [tuple(_json(getattr(change, name)) for name in names)
                             for change in changed]
+                    many: Iterator[tuple[str, Sequence[object]]]
                     if " VALUES (" in statement:  # an INSERT of a row
                         many = _many_rows(statement, rows)
                     elif statement.startswith("UPDATE"):  # an UPDATE of a row by its key
@@ -460,13 +467,14 @@ class Store:
     def server_id(self) -> str:
         """This server's id (16 random bytes as hex), made and kept the first time it is
         asked: what its players' identities sign for."""
+        conn = self._writing()
         try:
-            row = self._writer.execute(
+            row = conn.execute(
                 "SELECT value FROM meta WHERE key = 'server_id'").fetchone()
             if row is not None:
                 return row[0]
             value = secrets.token_hex(16)
-            self._writer.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?)", (value,))
+            conn.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?)", (value,))
         except sqlite3.Error as exc:
             raise StoreError(f"cannot use {self.path}: {_why(exc, self.path)}") from exc
         return value

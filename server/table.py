@@ -296,7 +296,7 @@ class Table:
                             finally:
                                 self._idle = False
                     else:  # a move is due now: the others run first, and what came is read
-                        await trio.sleep(0)
+                        await trio.lowlevel.checkpoint()
                         with contextlib.suppress(trio.WouldBlock):
                             first = self._inbox.receive_nowait()
                     if first is not None:
@@ -756,9 +756,9 @@ class Table:
         move_accepted) just before its update, in the same write."""
         game = self._current_game()
         if self.game_id is not None:  # the store keeps the game
-            seat, move = game.history[-1]
+            moved, move = game.history[-1]
             self.handover.record(MovePlayed(
-                game=self.game_id, n=len(game.history) - 1, seat=seat,
+                game=self.game_id, n=len(game.history) - 1, seat=moved,
                 move=move.to_dict() if move else None, state_id=game.state_id - 1,
                 ms=self._ms(), by=by))
         self.clocks.follow(game, self.seats, trio.current_time())
@@ -784,6 +784,7 @@ class Table:
                 self.handover.record(GameResult(finished=time.time(), winner=game.winner,
                                                 out=list(game.exiled), id=self.game_id))
                 self._rate(self.game_id)
+            assert game.winner is not None  # a game is over once it has its winner
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
@@ -794,8 +795,9 @@ class Table:
         counts."""
         if self.standing is None:
             return
-        result = self.standing.result(len(self.seats), self._current_game().winner,
-                                      self.config.rated_min_turns)
+        won = self._current_game().winner
+        assert won is not None  # rated once the game is over
+        result = self.standing.result(len(self.seats), won, self.config.rated_min_turns)
         if result is None:
             log.info("game_not_counted", table=self.id, game=game_id,
                      turns=dict(self.standing.turns))
