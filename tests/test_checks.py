@@ -3,7 +3,7 @@ each as configured in pyproject.toml, report nothing.
 
 Each runs in its own process from this interpreter's environment, where the `test` extra
 installed it. mypy's cache goes to a temporary directory: the run is cold, as in CI, and a
-stale cache from another checkout can never hide an error (about 11 s of wall time, 6 s of
+stale cache from another checkout can never hide an error (11-14 s of wall time, 6 s of
 CPU, on the 2-core machine under load; a warm run is under 1 s).
 """
 
