@@ -122,6 +122,7 @@ import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import trio
@@ -177,7 +178,9 @@ class Server:
             [*COUP, "serve", "--port", "0", "--log-json", *flags], cwd=ROOT, text=True,
             env=os.environ | {"XDG_DATA_HOME": self.data.name},
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            preexec_fn=lambda: ctypes.CDLL(None).prctl(1, signal.SIGTERM))
+            # PR_SET_PDEATHSIG is set in the child or nowhere; a child stuck there would
+            # show as a setup timeout, never as a wrong figure
+            preexec_fn=lambda: ctypes.CDLL(None).prctl(1, signal.SIGTERM))  # noqa: PLW1509
         self.pid = self.proc.pid
         self.log: Counter[str] = Counter()  # its warnings and errors, by event
         first: queue.Queue[str] = queue.Queue()
@@ -189,8 +192,10 @@ class Server:
             raise RuntimeError("coup serve did not say where it listens") from None
 
     def _read_stderr(self, first: queue.Queue[str]) -> None:
-        first.put(self.proc.stderr.readline())
-        for line in self.proc.stderr:
+        stderr = self.proc.stderr
+        assert stderr is not None  # started with stderr=PIPE
+        first.put(stderr.readline())
+        for line in stderr:
             record = json.loads(line) if line.startswith("{") else {"level": "error"}
             if record.get("level") in ("warning", "error"):
                 self.log[f"{record['level']}:{record.get('event')}"] += 1
@@ -252,6 +257,7 @@ class Client:
             if not (data := await self.stream.receive_some(65536)):
                 return None
             self.unpacker.feed(data)
+        return None  # BOUND reads and not one message: as good as closed
 
     async def request(self, t: str, **fields) -> dict:
         rid, passed = next(self.ids), []
@@ -296,7 +302,7 @@ class Seen:
         for kind, sent in self.waiting.values():  # those in flight count as answered now
             self.answered(kind, sent)
         self.waiting.clear()
-        out = {}
+        out: dict[str, Any] = {}
         for kind, labels in kinds.items():
             taken = [s for t, s in self.samples[kind] if within(t, spans)]
             out |= {f"{prefix}{kind}_{label}_ms": pct(taken, PERCENTILES[label])
@@ -518,7 +524,8 @@ async def baseline(nursery, pinger: Client, seen: Seen, seconds: float
 
 
 async def search(server: Server, seconds: float) -> dict:
-    seen, counts, out = Seen(), Counter(), {"search_tables": 0, "search_refused": None}
+    seen, counts = Seen(), Counter[str]()
+    out: dict[str, Any] = {"search_tables": 0, "search_refused": None}
     async with trio.open_nursery() as nursery:
         pinger = await witnesses(nursery, server.port, seen)
         t0, t1, t2 = await baseline(nursery, pinger, seen, seconds)
@@ -590,8 +597,11 @@ async def _huge_session(server: Server, seconds: float) -> dict:
         env=os.environ | {"XDG_DATA_HOME": data}, stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
+    stderr = proc.stderr
+    assert stderr is not None  # started with stderr=PIPE
+
     async def logged(event: str) -> dict:
-        while line := await asyncio.wait_for(proc.stderr.readline(), SETUP_TIMEOUT):
+        while line := await asyncio.wait_for(stderr.readline(), SETUP_TIMEOUT):
             if line.startswith(b"{") and (record := json.loads(line))["event"] == event:
                 return record
         raise RuntimeError(f"coup ssh ended before {event}")
@@ -630,7 +640,8 @@ async def _huge_session(server: Server, seconds: float) -> dict:
 
 
 async def slots(server: Server, seconds: float) -> dict:
-    seen, out = Seen(), {"slots_tables": 0, "slots_refused": None, "slots_neighbour": 0}
+    seen = Seen()
+    out: dict[str, Any] = {"slots_tables": 0, "slots_refused": None, "slots_neighbour": 0}
     async with trio.open_nursery() as nursery:
         pinger = await witnesses(nursery, server.port, seen)
         t0, t1, t2 = await baseline(nursery, pinger, seen, seconds)
@@ -655,7 +666,7 @@ async def slots(server: Server, seconds: float) -> dict:
 
 
 async def chat(server: Server, seconds: float) -> dict:
-    seen, heard, said = Seen(), [], Counter()
+    seen, heard, said = Seen(), [], Counter[str]()
     async with trio.open_nursery() as nursery:
         pinger = await witnesses(nursery, server.port, seen)
         viewer = await Client.connect(server.port, "viewer")
@@ -667,7 +678,9 @@ async def chat(server: Server, seconds: float) -> dict:
 
         nursery.start_soon(listen)
         attackers = await connect_many(server.port, [f"chat-{i}" for i in range(CHATTERS)],
-                                       lambda client, _: trio.lowlevel.checkpoint(), ATTACKER)
+                                       # connect_many awaits what its callback returns
+                                       lambda client, _: trio.lowlevel.checkpoint(),  # noqa: ASYNC105
+                                       ATTACKER)
         t0, t1, t2 = await baseline(nursery, pinger, seen, seconds)
 
         async def chatter(client: Client) -> None:

@@ -22,12 +22,12 @@ import json
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from engine import Options
 from engine.bots import make
 from engine.bots.arena import Standing, play
-from engine.bots.base import Strategy
+from engine.bots.base import Strategy, hand_of, target_of
 from engine.bots.heuristic import PERSONALITIES
 from engine.cards import CLAIMS_IN, COUP, TAX
 from engine.events import Event
@@ -50,7 +50,7 @@ class AlwaysBluffer(Strategy):
         kinds = {m.kind: m for m in moves}
         if COUP in kinds:
             return max((m for m in moves if m.kind == COUP),
-                       key=lambda m: (view.coins[m.target], -m.target))
+                       key=lambda m: (view.coins[target_of(m)], -target_of(m)))
         for kind in (TAX, "block", "prove", "concede", "pass"):
             if kind in kinds:
                 return kinds[kind]
@@ -77,7 +77,7 @@ class Recorder(Strategy):
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         move = self.inner.choose(view, moves)
-        hand = view.hands[view.seat] or ()
+        hand = hand_of(view)
         claim = move.card if move.kind == "block" else CLAIMS_IN[view.options.variant].get(
             move.kind)
         if claim is not None and move.kind in CLAIMED:

@@ -18,9 +18,11 @@ Figures (`--json`: one object): `ladder` (a list of lines), `bluffs` (a list of 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from engine.bots.arena import TABLE_SEATS, tournament
 from engine.bots.levels import LADDER
@@ -38,7 +40,7 @@ def line(upper: str, lower: str, seats: int, games: int, seed: int = 0) -> dict:
     """`upper` alone against seats - 1 of `lower`, `games` games: both win rates, their
     intervals, and whether the upper's lies wholly above the lower's."""
     standings = tournament([upper] + [lower] * (seats - 1), games, seed=seed)
-    rates = {}
+    rates: dict[str, dict[str, Any]] = {}
     for name in (upper, lower):
         low, high = standings[name].interval()
         rates[name] = {"win_rate": round(standings[name].win_rate, 4),
@@ -50,7 +52,7 @@ def line(upper: str, lower: str, seats: int, games: int, seed: int = 0) -> dict:
 def ladder(quick: bool = False, seed: int = 0) -> list[dict]:
     """Every level against the one below, heads-up then alone against TABLE_SEATS - 1."""
     lines = []
-    for below, above in zip(LADDER, LADDER[1:]):
+    for below, above in itertools.pairwise(LADDER):
         counts = GAMES.get(above.strategy, OTHERWISE)
         for seats, games in zip((2, TABLE_SEATS), counts):
             lines.append(line(above.name, below.name, seats, QUICK_GAMES if quick else games,

@@ -75,6 +75,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import trio
 
@@ -168,7 +170,7 @@ class Generator:
     def __init__(self, think: float, rng: random.Random) -> None:
         self.think = think
         self.rng = rng
-        self.timers: list[tuple[float, int, object, object]] = []
+        self.timers: list[tuple[float, int, Peer, Callable[[Any], None], object]] = []
         self.seq = 0
         self.timers_due = 0.0  # when the timer being run was due
         self.in_window = False
@@ -178,9 +180,10 @@ class Generator:
         self.rejected: Counter[str] = Counter()
         self.problems: Counter[str] = Counter()
 
-    def at(self, when: float, call, arg) -> None:
+    def at(self, when: float, peer: Peer, call: Callable[[Any], None], arg: object) -> None:
+        """Run `call(arg)`, a step of `peer`, at `when`."""
         self.seq += 1
-        heapq.heappush(self.timers, (when, self.seq, call, arg))
+        heapq.heappush(self.timers, (when, self.seq, peer, call, arg))
 
     def thinking(self) -> float:
         return self.rng.expovariate(1 / self.think)
@@ -236,6 +239,7 @@ class Seat(Spectator):
         if gen.in_window:
             gen.lags.append(time.monotonic() - gen.timers_due)
         engine_view = View.from_dict(view)
+        assert self.seat is not None  # seated before its first decision
         moves = legal_moves(engine_view, self.seat)
         chosen = moves[int(gen.rng.random() * len(moves))]
         request_id = self.new_id()
@@ -272,7 +276,8 @@ class Seat(Spectator):
                     self.send({"t": "rematch", "id": self.new_id()})
             elif self.seat in view["waiting"] and view["opened"] != self.planned:
                 self.planned = view["opened"]
-                self.gen.at(time.monotonic() + self.gen.thinking(), self.decide, self.planned)
+                self.gen.at(time.monotonic() + self.gen.thinking(), self, self.decide,
+                            self.planned)
         elif kind == "move_accepted":
             sent_at = self.sent.pop(msg["re"], None)
             if self.gen.in_window:
@@ -380,9 +385,9 @@ def _play(peers: list[Spectator], seats: list[Seat], gen: Generator, pipe, warmu
                 gen.in_window = False
                 break
             while timers and timers[0][0] <= now:
-                due, _, call, arg = heapq.heappop(timers)
+                due, _, peer, call, arg = heapq.heappop(timers)
                 gen.timers_due = due
-                loop.guarded(call.__self__, call, arg)
+                loop.guarded(peer, call, arg)
             next_at = min(timers[0][0] if timers else math.inf,
                           window_start if not gen.in_window else window_end)
             timeout = None if next_at == math.inf else max(0.0, next_at - time.monotonic())
@@ -392,7 +397,7 @@ def _play(peers: list[Spectator], seats: list[Seat], gen: Generator, pipe, warmu
                 window_start = go_at + warmup
                 window_end = window_start + seconds
                 for seat in seats:
-                    gen.at(go_at + gen.rng.random() * gen.think, seat.ready, None)
+                    gen.at(go_at + gen.rng.random() * gen.think, seat, seat.ready, None)
     finally:
         loop.close()
     pipe.send(("result", {

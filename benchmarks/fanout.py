@@ -47,7 +47,7 @@ import trio
 
 from engine import Game, Move, Options, View, legal_moves, summarize, visible_to
 from engine.views import public_dict, view_dict
-from protocol import Connection, Hello, Role, UpdateFrames, Welcome
+from protocol import Connection, Hello, MoveRequest, Role, UpdateFrames, Welcome
 
 from .server import (
     Child, Peer, cpu_seconds, drive, open_sockets, process_cpu_seconds, raise_file_limit,
@@ -70,6 +70,7 @@ def _relay_main(pipe) -> None:
     def update(fds: list[int | None], state_id: int) -> None:
         seat_to_move = state_id % 4
         for seat, fd in enumerate(fds):
+            assert fd is not None  # updates start once every seat has sat
             view = dict(views[seat], state_id=state_id, opened=state_id, actor=seat_to_move,
                         waiting=[seat_to_move])
             try:
@@ -81,7 +82,7 @@ def _relay_main(pipe) -> None:
     async def handler(stream: trio.SocketStream) -> None:
         fd = stream.socket.fileno()
         unpacker = msgpack.Unpacker(raw=False)
-        fds = None
+        fds: list[int | None] | None = None  # its table's sockets, by seat
         while True:
             await trio.lowlevel.wait_readable(fd)
             try:
@@ -100,6 +101,7 @@ def _relay_main(pipe) -> None:
                     if None not in fds:
                         update(fds, 0)
                 else:
+                    assert fds is not None  # a bot sits before it moves
                     update(fds, msg["state_id"] + 1)
 
     async def run() -> None:
@@ -172,6 +174,7 @@ def rules_cpu_us(games: int, seed: int) -> float:
         for seat, frame in moves:
             server.receive_data(frame)
             msg = server.next_message()
+            assert isinstance(msg, MoveRequest)  # every frame played is a move
             events = game.apply(seat, Move.from_dict(msg.move), msg.state_id)
             summary = summarize(game) if game.over else None
             as_dicts = {e: e.to_dict() for e in events}
@@ -198,11 +201,14 @@ def measure(tables: int, seconds: float, seed: int) -> dict:
         end = start + seconds
         bots = [RelayBot(sock, i // 4, i % 4, random.Random(rng.getrandbits(64)), latencies,
                          end) for i, sock in enumerate(socks)]
-        relay_cpu = process_cpu_seconds(relay.process.pid)
+        relay_before = process_cpu_seconds(relay.pid)
         bots_cpu = cpu_seconds()
         drive(bots, end)  # every table plays until the end: the bots are cut off there
         bots_cpu = cpu_seconds() - bots_cpu
-        relay_cpu = process_cpu_seconds(relay.process.pid) - relay_cpu
+        relay_after = process_cpu_seconds(relay.pid)
+        if relay_before is None or relay_after is None:
+            raise RuntimeError("the relay's CPU time cannot be read (no /proc)")
+        relay_cpu = relay_after - relay_before
     finally:
         relay.stop()
     lat = sorted(latencies)

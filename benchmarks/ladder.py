@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
         for line in board:
             line["name"] = line["name"].removesuffix("-bot")  # the strategy's, as the arena's
         placed = places(os.path.join(folder, "coup.db"))
-    arena = {}
+    arena: dict[str, float] = {}
     if arena_games:
         standings = tournament(list(STRATEGIES), arena_games)
         arena = {name: round(s.win_rate, 4) for name, s in standings.items()}
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  order by rating: {', '.join(by_rating)}; by mean place: {', '.join(by_place)}"
           f" — {'the same' if by_rating == by_place else 'DIFFERENT'}")
     if arena:
-        by_arena = sorted(arena, key=arena.get, reverse=True)
+        by_arena = sorted(arena, key=arena.__getitem__, reverse=True)
         print(f"  order by the arena's win rates "
               f"({arena_games} games): {', '.join(by_arena)}"
               f" — {'the same' if by_rating == by_arena else 'DIFFERENT'}")

@@ -28,14 +28,16 @@ import os
 import random
 import tempfile
 import time
+from typing import Any
 
 import trio
 
 from engine import Game, Options
 from engine.bots import make
 from server import Server, ServerConfig
+from server.changes import Change, GamePlayer, MovePlayed, NewGame, NewTable
+from server.seats import token_key
 from server.store import Store
-from server.table import token_key
 from tests.server.damage import moves_pages, overwrite
 
 
@@ -55,28 +57,34 @@ def write_tables(store: Store, numbers: range, moves: int, rng: random.Random) -
     for n in numbers:
         row, game_id = store.take_table_row(), store.take_game_id()
         names = [f"p{n}-{s}" for s in range(4)]
-        options = {"seats": 4, "variant": "base", "two_player_draft": True, "treasury": 50,
-                   "response_clock": 20, "turn_clock": 60, "private": False,
-                   "on_disconnect": "bot", "name": f"table {n}"}
+        options: dict[str, Any] = {
+            "seats": 4, "variant": "base", "two_player_draft": True, "treasury": 50,
+            "response_clock": 20, "turn_clock": 60, "private": False, "on_disconnect": "bot",
+            "name": f"table {n}"}
         seats = [{"name": name, "token": token_key(f"token-{n}-{s}"), "bot": None,
                   "bot_seed": None, "ready": True} for s, name in enumerate(names)]
         state = {"status": "playing", "creator_seat": 0, "games": 1, "seats": seats}
         game = Game.new(Options(players=4), rng.randrange(2**63))
         bots = [make("random", rng.randrange(2**32)) for _ in range(4)]
-        changes = [
-            ("table", (row, table_id(n), options["name"], options, None, state, now)),
-            ("game", (game_id, row, 1, game.options.to_dict(), str(game.seed),
-                      [{"seat": s, "name": name, "bot": None} for s, name in enumerate(names)],
-                      now, False)),
+        changes: list[Change] = [
+            NewTable(row=row, id=table_id(n), name=options["name"], options=options, code=None,
+                     state=state, created=now),
+            NewGame(id=game_id, table_row=row, number=1, options=game.options.to_dict(),
+                    seed=str(game.seed),
+                    players=[{"seat": s, "name": name, "bot": None}
+                             for s, name in enumerate(names)],
+                    started=now, rated=False),
         ]
-        changes += [("player", (game_id, s, name, None)) for s, name in enumerate(names)]
+        changes += [GamePlayer(game=game_id, seat=s, name=name, player=None)
+                    for s, name in enumerate(names)]
         for k in range(moves):
             if game.over:
                 break
             seat = game.waiting[0]
             move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
             game.apply(seat, move)
-            changes.append(("move", (game_id, k, seat, move.to_dict(), k, 1000 * k, "player")))
+            changes.append(MovePlayed(game=game_id, n=k, seat=seat, move=move.to_dict(),
+                                      state_id=k, ms=1000 * k, by="player"))
         store.write(changes)
 
 

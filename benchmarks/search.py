@@ -20,7 +20,7 @@ import argparse
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Sequence
+from collections.abc import Sequence
 
 from engine import Move, Options, View
 from engine.bots import make

@@ -84,6 +84,7 @@ import socket
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import msgpack
@@ -186,7 +187,7 @@ def _game_server_main(pipe, tables: int, db: str | None) -> None:
     async def run() -> None:
         srv = Server(config)
         async with trio.open_nursery() as nursery:
-            host, port = await nursery.start(srv.serve)
+            _host, port = await nursery.start(srv.serve)
             pipe.send(("port", port))
             await trio.to_thread.run_sync(pipe.recv)  # "stop"
             nursery.cancel_scope.cancel()
@@ -250,6 +251,11 @@ class Child:
         self.process.start()
         child_end.close()
 
+    @property
+    def pid(self) -> int:
+        assert self.process.pid is not None  # started in __init__
+        return self.process.pid
+
     def port(self, timeout: float = 60) -> int:
         if not self.pipe.poll(timeout):
             raise RuntimeError("the server process did not start")
@@ -259,12 +265,12 @@ class Child:
 
     def stop(self, timeout: float = 60) -> dict:
         """Stop the server; its report ({} if it died), with VmHWM as a fallback."""
-        hwm = memory_mb(self.process.pid)
+        hwm = memory_mb(self.pid)
         report: dict = {}
         try:
             self.pipe.send("stop")
             if self.pipe.poll(timeout):
-                kind, report = self.pipe.recv()
+                _kind, report = self.pipe.recv()
         except (EOFError, OSError, BrokenPipeError):
             pass
         self.process.join(10)
@@ -340,7 +346,7 @@ class Loop:
     generator one recv, the unpacking and the peer's own work, and it stays light next to
     the server it measures. `poll` handles what is ready; `close` closes every socket."""
 
-    def __init__(self, peers: list[Peer]) -> None:
+    def __init__(self, peers: Sequence[Peer]) -> None:
         self.selector = selectors.DefaultSelector()
         #: Peers not yet done.
         self.live = 0
@@ -412,11 +418,12 @@ class Loop:
     def close(self) -> None:
         for key in list(self.selector.get_map().values()):
             if key.data is not None:
+                assert isinstance(key.fileobj, socket.socket)  # a peer's, as registered
                 key.fileobj.close()
         self.selector.close()
 
 
-def drive(peers: list[Peer], until: float) -> bool:
+def drive(peers: Sequence[Peer], until: float) -> bool:
     """Run `peers` on a bare `Loop` until each is done; False if time.perf_counter()
     reached `until` first. Every socket is closed on return."""
     loop = Loop(peers)
@@ -519,6 +526,7 @@ class Bot(Peer):
 
     def move(self) -> None:
         # The engine's view is built only when this seat has a decision to make.
+        assert self.view is not None and self.seat is not None  # seated, and told so
         view = View.from_dict(self.view)
         moves = legal_moves(view, self.seat)
         chosen = moves[int(self.rng.random() * len(moves))]
@@ -605,8 +613,9 @@ async def set_up_tables(port: int, tables: int, stats: Stats) -> tuple[list[list
     groups = [setups[4 * t:4 * t + 4] for t in range(tables)]
     ready: list[list[Setup]] = []
 
-    async def seat(group: list[Setup | None]) -> None:
-        if any(s is None for s in group):
+    async def seat(connected: list[Setup | None]) -> None:
+        group = [s for s in connected if s is not None]
+        if len(group) < len(connected):
             return
         try:
             joined = await group[0].request({"t": "create_table", "options": {
@@ -653,7 +662,7 @@ def run_tables(port: int, tables: int, timeout: float, seed: int,
     server_cpu = (server_cpu_end - server_cpu_start
                   if server_cpu_start is not None and server_cpu_end is not None else None)
     finished = [g for g in groups if all(b.over for b in g)]
-    ends = [b.finished_at for g in finished for b in g]
+    ends = [b.finished_at for g in finished for b in g if b.finished_at is not None]
     wall = (max(ends) if ends else time.perf_counter()) - start
     if not in_time:
         stats.problems["timed out"] += 1
@@ -903,10 +912,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  server warnings/errors logged: {extra['server_log']}")
         if extra["echo_failed"]:
             print(f"  echo connections that failed: {extra['echo_failed']}")
-    if extra["problems"] or extra["server_log"]:
-        if args.json:
-            print(json.dumps({"problems": extra["problems"], "server_log": extra["server_log"]}),
-                  file=sys.stderr)
+    if (extra["problems"] or extra["server_log"]) and args.json:
+        print(json.dumps({"problems": extra["problems"], "server_log": extra["server_log"]}),
+              file=sys.stderr)
     profile = os.environ.get(PROFILE_ENV)
     if profile and os.path.exists(profile):
         print_profile(profile)

@@ -120,9 +120,9 @@ async def _burst(port: int, door: int, sessions: int) -> dict:
     players = [asyncio.ensure_future(_open(port, f"p{n}", opened, start, ready))
                for n in range(sessions)]
     while len(opened) < sessions:
-        failed = [p for p in players if p.done() and p.exception()]
+        failed = [error for p in players if p.done() and (error := p.exception())]
         if failed:
-            raise failed[0].exception()
+            raise failed[0]
         await asyncio.sleep(0.05)
     elapsed = max(opened)
     await asyncio.sleep(1)  # every client settled in its lobby

@@ -432,7 +432,7 @@ class Refused(Exception):
 
 def _since(text: str) -> float:
     """A date or ISO 8601 time (UTC unless it says otherwise) as a POSIX time."""
-    from datetime import datetime, timezone
+    from datetime import UTC, datetime
 
     try:
         when = datetime.fromisoformat(text)
@@ -440,7 +440,7 @@ def _since(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not YYYY-MM-DD nor an ISO 8601 time") from None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return when.timestamp()
 
 

@@ -65,7 +65,10 @@ class Browser:
                                       ip_version=IPVersion.V4Only, use_asyncio=False)
         except ZeroconfError as exc:  # one kind of failure for callers: the network's
             raise OSError(str(exc) or repr(exc)) from exc
-        self._browser = ServiceBrowser(self._zeroconf, SERVICE_TYPE, listener=self)
+        # zeroconf types its listener as its own class; this one has the three methods it
+        # calls, and subclassing would import zeroconf with this module
+        self._browser = ServiceBrowser(self._zeroconf, SERVICE_TYPE,
+                                       listener=self)  # type: ignore[arg-type]
 
     def close(self) -> None:
         self._browser.cancel()

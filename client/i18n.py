@@ -61,7 +61,7 @@ def set_language(lang: str | None) -> str:
     back to English for a language without a catalog; an explicit unsupported `lang` (a `--lang`
     the user typed) raises ValueError with a sentence naming the supported languages.
     """
-    global _translations, _language
+    global _translations, _language  # noqa: PLW0603 — the process's one language
     if lang is None:
         code = _from_environment()
     elif (found := _catalog_for(lang)) is not None:

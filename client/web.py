@@ -182,8 +182,8 @@ def origins(public_url: str | None, host: str, port: int) -> frozenset[str]:
         parts = urlsplit(public_url.lower())
         default = {"http": 80, "https": 443}.get(parts.scheme)
         # A browser names no port that is its scheme's own: https://host, not :443.
-        port = "" if parts.port in (None, default) else f":{parts.port}"
-        return frozenset({f"{parts.scheme}://{_bracketed(parts.hostname or '')}{port}"})
+        shown = "" if parts.port in (None, default) else f":{parts.port}"
+        return frozenset({f"{parts.scheme}://{_bracketed(parts.hostname or '')}{shown}"})
     names = [host] + (["localhost", "127.0.0.1", "::1"] if _loopback(host) else [])
     return frozenset(f"http://{_bracketed(name)}:{port}".lower() for name in names)
 
@@ -302,7 +302,7 @@ def _is_url(text: str) -> bool:
     is one)."""
     parts = urlsplit(text)
     try:
-        parts.port
+        parts.port  # noqa: B018 — read for the ValueError a bad port raises
     except ValueError:
         return False
     return parts.scheme in ("http", "https") and bool(parts.hostname)
@@ -401,11 +401,14 @@ def _door(args: argparse.Namespace, secret: bytes | None):
             # textual-serve makes the page's URLs from public_url, set by `settle` from the
             # configured address: the request's Host is the browser's to write.
             response = await super().handle_index(request)
+            assert isinstance(response, web.Response) and response.text is not None  # the page
             static = request.app.router["static"].url_for(filename="/")
             response.text = own_font(response.text, f"{self.public_url}{static}")
             return response
 
-        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        # aiohttp takes any response from a handler: a refused origin gets a 403, no socket
+        async def handle_websocket(  # type: ignore[override]
+                self, request: web.Request) -> web.StreamResponse:
             """A session: its own client process while the browser stays, as textual-serve
             runs one (but in a home of its own), if it comes from the door's own page."""
             origin = request.headers.get("Origin", "")
@@ -446,8 +449,9 @@ def _door(args: argparse.Namespace, secret: bytes | None):
                 shutil.rmtree(home, ignore_errors=True)
             return websocket
 
-        async def _process_messages(self, websocket: web.WebSocketResponse,
-                                    session: Session) -> None:
+        # Only our handle_websocket calls it, with our Session (its last_input is read here)
+        async def _process_messages(  # type: ignore[override]
+                self, websocket: web.WebSocketResponse, session: Session) -> None:
             """What the page sends: ["stdin", text], ["resize", {width, height}],
             ["ping", data], ["blur"], ["focus"]. Anything else, or any of them malformed,
             is the browser's mistake and is let go (textual-serve's own raises on it)."""
@@ -477,7 +481,8 @@ def _door(args: argparse.Namespace, secret: bytes | None):
                                  session: Session) -> None:
             """Close the session once nothing was typed for --idle-minutes, with a line."""
             loop = asyncio.get_running_loop()
-            while (left := session.last_input + self.idle - loop.time()) > 0:
+            # a sleep to the deadline, which typing moves on: no event to wait for
+            while (left := session.last_input + self.idle - loop.time()) > 0:  # noqa: ASYNC110
                 await asyncio.sleep(left)
             line = idle(args.idle_minutes)
             await websocket.send_bytes(f"\r\ncoup: {line}\r\n".encode())

@@ -7,6 +7,8 @@ nothing else; display text lives with the client's translations, never here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 DUKE = "duke"
 ASSASSIN = "assassin"
 CAPTAIN = "captain"
@@ -112,6 +114,6 @@ def copies_in_game(players: int, draft: bool) -> int:
     return 3 if draft else copies_for(players)
 
 
-def sort_cards(cards) -> tuple[str, ...]:
+def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
     """Cards in canonical order, so equal multisets compare equal."""
     return tuple(sorted(cards, key=_ORDER.__getitem__))

@@ -49,7 +49,8 @@ Private kinds:
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 #: Why an action had no effect (the `reason` of a `fail` event), in the order the engine
 #: judges them: its actor, then its target, was exiled before it resolved (R5.2); the actor
@@ -70,9 +71,9 @@ class Event(NamedTuple):
     reason: str | None = None
     to: tuple[int, ...] | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The event as plain data (audience left out: the recipient already passed it)."""
-        d: dict = {"kind": self.kind}
+        d: dict[str, Any] = {"kind": self.kind}
         for name in ("seat", "target", "card", "cards", "amount", "action", "reason"):
             value = getattr(self, name)
             if value is not None:
@@ -80,6 +81,6 @@ class Event(NamedTuple):
         return d
 
 
-def visible_to(events, seat: int | None) -> list[Event]:
+def visible_to(events: Iterable[Event], seat: int | None) -> list[Event]:
     """The events `seat` may see (a spectator is seat None and sees public ones only)."""
     return [e for e in events if e.to is None or (seat is not None and seat in e.to)]

@@ -86,7 +86,7 @@ def parse_json(source: str, path: str) -> Any:
     return value
 
 
-def parse_toml(source: str, path: str) -> dict:
+def parse_toml(source: str, path: str) -> dict[str, Any]:
     """The TOML table of `source`, checked as `check_plain` does; FileError if it is not
     TOML, or breaks a limit."""
     try:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Iterable
 from itertools import repeat, starmap
 from operator import itemgetter
 
@@ -73,15 +74,16 @@ _AFTER_CHALLENGE = {
 }
 
 
-def _resume_after_loss(view) -> str:
+def _resume_after_loss(view: View) -> str:
     """Where play resumes after the open loss, from public facts alone: a view has no
     `resume`, but the loser tells whether the claim was proved (the challenger loses then)."""
     if view.reason != CHALLENGE:
         return END  # a Coup or an Assassinate
+    assert view.step is not None  # a challenge's loss: the challenged step is open
     return _AFTER_CHALLENGE[view.step, view.waiting[0] == view.challenger]
 
 
-_others_cache: dict[tuple, tuple[int, ...]] = {}
+_others_cache: dict[tuple[int, int | None, int, int], tuple[int, ...]] = {}
 
 
 class Game:
@@ -103,6 +105,44 @@ class Game:
         "blocker", "block_card", "step", "keep_count", "reason", "resume", "winner",
         "offer", "offer_id", "draws",
     )
+    # The slots' types (annotations only: a value here would clash with the slot).
+    options: Options
+    seed: int
+    rng: random.Random
+    state_id: int
+    history: list[tuple[int, Move | None]]  # (seat, move), None for a forfeit
+    phase: str
+    waiting: tuple[int, ...]
+    opened: int  # the state_id at which the open decision was opened
+    coins: list[int]
+    treasury: int
+    hands: list[list[str]]
+    revealed: list[list[str]]
+    alive: list[bool]
+    alive_mask: int
+    exiled: list[int]
+    deck: list[str]  # top card last
+    removed: list[str]
+    drawn: list[str]
+    draft_sets: list[tuple[str, ...] | None]
+    shown: str | None
+    first_seat: int
+    actor: int | None  # None only during the draft
+    action: str | None
+    target: int | None
+    claim: str | None
+    claimant: int | None
+    challenger: int | None
+    blocker: int | None
+    block_card: str | None
+    step: str | None
+    keep_count: int | None
+    reason: str | None
+    resume: str | None
+    winner: int | None
+    offer: tuple[Move, ...]
+    offer_id: int
+    draws: list[str]
 
     # ----------------------------------------------------------------- making games
 
@@ -133,7 +173,7 @@ class Game:
         return g
 
     @classmethod
-    def replay(cls, options: Options, seed: int, history) -> Game:
+    def replay(cls, options: Options, seed: int, history: Iterable[tuple[int, Move | None]]) -> Game:
         """The game that options, seed and the (seat, move) list produce (a move of None is
         a forfeit); raises IllegalMove if a move in it is not legal where it stands."""
         g = cls.new(options, seed)
@@ -155,7 +195,7 @@ class Game:
         deck: list[str] | None = None,
         actor: int = 0,
         seed: int = 0,
-        **fields,
+        **fields: object,
     ) -> Game:
         """Any position, for tests: hands, face-up cards, coins and the deck (top card
         first) as given, `actor` to declare its action. Any other state field (phase,
@@ -240,7 +280,7 @@ class Game:
         return g
 
     @classmethod
-    def _blank(cls, options: Options, seed) -> Game:
+    def _blank(cls, options: Options, seed: int) -> Game:
         g = cls.__new__(cls)
         n = options.players
         g.options = options
@@ -357,6 +397,7 @@ class Game:
                 if not self.waiting:
                     self._window_closed(ev)
             else:  # LOSE: its cards are all face up already
+                assert self.resume is not None  # set with every LOSE decision
                 _RESUME[self.resume](self, ev)
         return ev
 
@@ -371,6 +412,7 @@ class Game:
         others = _others_cache.get(key)
         if others is None:
             n, start, _, mask = key
+            assert start is not None  # windows open only after the draft
             turn_order = ((start + i) % n for i in range(n))
             others = _others_cache[key] = tuple(
                 s for s in turn_order if mask >> s & 1 and s != seat
@@ -384,6 +426,7 @@ class Game:
             n = self.options.players
             alive = self.alive
             seat = self.actor
+            assert seat is not None  # the draft names its first turn's seat
             while True:
                 seat = (seat + 1) % n
                 if alive[seat]:
@@ -427,12 +470,16 @@ class Game:
         if m.kind == CHALLENGE:  # R6.1: the first challenge ends the window
             ev.append(_new(Event, ("challenge", seat, self.claimant, self.claim, None, None, None, None, None)))
             self.challenger = seat
-            self._open(PROVE_PHASE, (self.claimant,))
+            claimant = self.claimant
+            assert claimant is not None  # a challenge window always has its claimant
+            self._open(PROVE_PHASE, (claimant,))
         else:  # R7.2: the first block ends the window
+            card = m.card
+            assert card is not None  # legality offers blocks only as a character
             self.blocker = seat
-            self.block_card = m.card
-            ev.append(_new(Event, ("block", seat, self.actor, m.card, None, None, None, None, None)))
-            self._open_challenge(CHALLENGE_BLOCK, seat, m.card)
+            self.block_card = card
+            ev.append(_new(Event, ("block", seat, self.actor, card, None, None, None, None, None)))
+            self._open_challenge(CHALLENGE_BLOCK, seat, card)
 
     def _window_closed(self, ev: list[Event]) -> None:
         """Everyone still able to answer passed."""
@@ -446,8 +493,10 @@ class Game:
 
     def _answer_challenge(self, seat: int, m: Move, ev: list[Event]) -> None:
         claim = self.claim
+        step = self.step
+        assert claim is not None and step is not None  # PROVE follows a challenged claim
         proved = m.kind == PROVE
-        resume = _AFTER_CHALLENGE[self.step, proved]
+        resume = _AFTER_CHALLENGE[step, proved]
         if proved:  # R6.3
             hand = self.hands[seat]
             hand.remove(claim)
@@ -458,11 +507,14 @@ class Game:
             ev.append(_new(Event, ("prove", seat, None, claim, None, None, None, None, None)))
             ev.append(_new(Event, ("redraw", seat, None, None, None, None, None, None, None)))
             ev.append(_new(Event, ("drew", seat, None, None, (new,), None, None, None, (seat,))))
-            self._lose(self.challenger, CHALLENGE, resume, ev)
+            challenger = self.challenger
+            assert challenger is not None
+            self._lose(challenger, CHALLENGE, resume, ev)
         else:  # R6.4
             ev.append(_new(Event, ("concede", seat, None, claim, None, None, None, None, None)))
-            if self.step == CHALLENGE_ACTION:
-                cost = C.COST.get(self.action, 0)
+            action = self.action
+            if step == CHALLENGE_ACTION and action is not None:
+                cost = C.COST.get(action, 0)
                 if cost:
                     self.coins[seat] += cost
                     self.treasury -= cost
@@ -486,9 +538,11 @@ class Game:
             self.opened = self.state_id
 
     def _choose_loss(self, seat: int, m: Move, ev: list[Event]) -> None:
-        self._turn_up(seat, m.card, ev)
+        card, resume = m.card, self.resume
+        assert card is not None and resume is not None  # a lose move names its card
+        self._turn_up(seat, card, ev)
         if self.winner is None:
-            _RESUME[self.resume](self, ev)
+            _RESUME[resume](self, ev)
 
     def _turn_up(self, seat: int, card: str, ev: list[Event]) -> None:
         hand = self.hands[seat]
@@ -513,20 +567,21 @@ class Game:
             self._open(OVER, ())
             ev.append(_new(Event, ("win", winner, None, None, None, None, None, None, None)))
 
-    def _gone(self) -> bool:
+    def _gone(self, actor: int, target: int | None) -> bool:
         """R5.2: the actor or the target was exiled before the action resolved."""
-        target = self.target
-        return not self.alive[self.actor] or (target is not None and not self.alive[target])
+        return not self.alive[actor] or (target is not None and not self.alive[target])
 
     def _block_stage(self, ev: list[Event]) -> None:
         """R5 step 3: the seats allowed by R4 may block a blockable action that stands."""
-        if self._gone():
+        action, actor, target = self.action, self.actor, self.target
+        assert actor is not None  # a turn's stages follow its declaration
+        if self._gone(actor, target):
             return self._fail(ev)
-        action = self.action
         if action == C.FOREIGN_AID:
-            blockers = self._others(self.actor)
+            blockers = self._others(actor)
         elif action == C.ASSASSINATE or action == C.STEAL:
-            blockers = (self.target,)
+            assert target is not None  # both are targeted (R4)
+            blockers = (target,)
         else:
             return self._resolve(ev)
         self.step = BLOCK_STEP
@@ -535,11 +590,12 @@ class Game:
 
     def _resolve(self, ev: list[Event]) -> None:
         """R5 step 5: the action takes effect (R4)."""
-        if self._gone():
-            return self._fail(ev)
         action = self.action
         actor = self.actor
         target = self.target
+        assert action is not None and actor is not None  # a declared action
+        if self._gone(actor, target):
+            return self._fail(ev)
         gain = C.GAIN.get(action)
         if gain is not None:  # R1.5: never more than the treasury holds
             amount = gain if gain <= self.treasury else self.treasury
@@ -547,8 +603,10 @@ class Game:
             self.coins[actor] += amount
             ev.append(_new(Event, ("gain", actor, None, None, None, amount, None, None, None)))
         elif action == C.COUP or action == C.ASSASSINATE:
+            assert target is not None  # a targeted action (R4)
             return self._lose(target, action, END, ev)
         elif action == C.STEAL:  # R4.2
+            assert target is not None
             amount = min(2, self.coins[target])
             self.coins[target] -= amount
             self.coins[actor] += amount
@@ -562,6 +620,7 @@ class Game:
             ev.append(_new(Event, ("drew", actor, None, None, tuple(drawn), None, None, None, (actor,))))
             return self._open(KEEP_PHASE, (actor,))
         else:  # Examine, R4.4
+            assert target is not None
             ev.append(_new(Event, ("examine", actor, target, None, None, None, None, None, None)))
             hand = self.hands[target]
             if len(hand) == 1:
@@ -572,8 +631,9 @@ class Game:
     def _fail(self, ev: list[Event]) -> None:
         """The action ends with no effect; the event says why, an exile first (R5.2), then a
         conceded claim (R6.4) or a block that stands (R7.1)."""
-        target = self.target
-        if not self.alive[self.actor]:
+        actor, target = self.actor, self.target
+        assert actor is not None
+        if not self.alive[actor]:
             reason = "actor_out"
         elif target is not None and not self.alive[target]:
             reason = "target_out"
@@ -586,6 +646,7 @@ class Game:
 
     def _keep(self, seat: int, m: Move, ev: list[Event]) -> None:
         kept = m.cards
+        assert kept is not None  # a keep move names the cards kept
         pool = self.hands[seat] + self.drawn
         for card in kept:
             pool.remove(card)
@@ -598,19 +659,23 @@ class Game:
         self._next_turn(ev)
 
     def _choose_shown(self, seat: int, m: Move, ev: list[Event]) -> None:
+        assert m.card is not None  # a show move names its card
         self._show(seat, m.card, ev)
 
     def _show(self, seat: int, card: str, ev: list[Event]) -> None:
+        actor = self.actor
+        assert actor is not None
         self.shown = card
-        ev.append(_new(Event, ("shown", seat, self.actor, card, None, None, None, None, (seat, self.actor))))
-        self._open(DECIDE_PHASE, (self.actor,))
+        ev.append(_new(Event, ("shown", seat, actor, card, None, None, None, None, (seat, actor))))
+        self._open(DECIDE_PHASE, (actor,))
 
     def _decide(self, seat: int, m: Move, ev: list[Event]) -> None:
-        target = self.target
+        target, shown = self.target, self.shown
+        assert target is not None and shown is not None  # an Examine's card was shown
         if m.swap:
             hand = self.hands[target]
-            hand.remove(self.shown)
-            self.deck.append(self.shown)
+            hand.remove(shown)
+            self.deck.append(shown)
             _shuffle(self.deck, self.rng)
             new = self._draw()
             hand.append(new)
@@ -623,6 +688,7 @@ class Game:
     def _draft(self, seat: int, m: Move, ev: list[Event]) -> None:
         """R1.7: two simultaneous secret picks, then a card each from the third set."""
         card = m.card
+        assert card is not None  # a draft pick names its card
         self.hands[seat] = [card]
         ev.append(_new(Event, ("drafted", seat, None, None, None, None, None, None, None)))
         ev.append(_new(Event, ("picked", seat, None, card, None, None, None, None, (seat,))))
@@ -651,6 +717,7 @@ class Game:
     def _end_draft(self) -> None:
         """The draft sets go (R1.7.2): what each seat did not pick leaves the game, unseen."""
         for s, drafted in enumerate(self.draft_sets):
+            assert drafted is not None  # the sets go only once, here
             rest = list(drafted)
             for card in self.hands[s]:
                 rest.remove(card)

@@ -5,8 +5,7 @@ table (coins, who is alive, the open decision) and the mover's own private cards
 `drawn`, `draft_sets` at the mover's seat). So the same code runs on the server's Game and on
 the View a client was sent, and gives the same answer (a property test holds it to that).
 
-A table `s` here is anything with these attributes: options, phase, waiting, opened,
-state_id, coins, alive, alive_mask, hands, drawn, draft_sets, step, action, claim, keep_count.
+A table `s` here is anything with the attributes of `Table`: a Game, or a View.
 
 What each phase asks is written once, in `DECISIONS` at the end: the moves it allows, why
 it refuses any other, and what R10 plays for a seat whose clock ran out.
@@ -14,8 +13,10 @@ it refuses any other, and what R10 plays for a seat whose clock ran out.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any, Callable, NamedTuple
+from typing import NamedTuple, Protocol
 
 from . import cards as C
 from .errors import IllegalMove
@@ -23,6 +24,7 @@ from .moves import (
     BLOCK, CHALLENGE, CONCEDE, DRAFT_PICK, EXAMINE_DECISION, KEEP, LOSE, PASS, PROVE, SHOW,
     Move, fields_of, malformed, move,
 )
+from .options import Options
 
 # Phases: what kind of decision is open.
 DRAFT = "draft"            # both seats pick a first card (R1.7)
@@ -48,20 +50,57 @@ _PROVE_OR_CONCEDE = (move(PROVE), move(CONCEDE))
 _CONCEDE_ONLY = (move(CONCEDE),)
 _KEEP_OR_SWAP = (move(EXAMINE_DECISION, swap=False), move(EXAMINE_DECISION, swap=True))
 
-_turn_cache: dict[tuple, tuple[Move, ...]] = {}
-_block_cache: dict[tuple, tuple[Move, ...]] = {}
-_card_cache: dict[tuple, tuple[Move, ...]] = {}
-_keep_cache: dict[tuple, tuple[Move, ...]] = {}
+_turn_cache: dict[tuple[str, int, int, int], tuple[Move, ...]] = {}
+_block_cache: dict[tuple[str, str], tuple[Move, ...]] = {}
+_card_cache: dict[tuple[str, ...], tuple[Move, ...]] = {}
+_keep_cache: dict[tuple[int | str, ...], tuple[Move, ...]] = {}
 
 
-def legal_moves(s, seat: int) -> tuple[Move, ...]:
+class Table(Protocol):
+    """What legality reads of a table: the server's Game and a viewer's View both have it.
+    Read-only, so a game's lists and a view's tuples both fit; the mover's own hand and
+    draft set are never None in either."""
+
+    @property
+    def options(self) -> Options: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def waiting(self) -> tuple[int, ...]: ...
+    @property
+    def opened(self) -> int: ...
+    @property
+    def state_id(self) -> int: ...
+    @property
+    def coins(self) -> Sequence[int]: ...
+    @property
+    def alive(self) -> Sequence[bool]: ...
+    @property
+    def alive_mask(self) -> int: ...
+    @property
+    def hands(self) -> Sequence[Sequence[str] | None]: ...
+    @property
+    def drawn(self) -> Sequence[str]: ...
+    @property
+    def draft_sets(self) -> Sequence[Sequence[str] | None]: ...
+    @property
+    def step(self) -> str | None: ...
+    @property
+    def action(self) -> str | None: ...
+    @property
+    def claim(self) -> str | None: ...
+    @property
+    def keep_count(self) -> int | None: ...
+
+
+def legal_moves(s: Table, seat: int) -> tuple[Move, ...]:
     """Every move `seat` may make now, fully enumerated; () if it owes no decision."""
     if seat not in s.waiting:
         return ()
     return MOVES_IN[s.phase](s, seat)
 
 
-def check_stale(s, seat: int, state_id: int | None) -> None:
+def check_stale(s: Table, seat: int, state_id: int | None) -> None:
     """Refuse a move made against a state older than the decision it answers.
 
     A seat answering an open window may have seen other seats pass since the window opened:
@@ -79,7 +118,7 @@ def check_stale(s, seat: int, state_id: int | None) -> None:
         )
 
 
-def check(s, seat: int, m: Move, state_id: int | None = None) -> None:
+def check(s: Table, seat: int, m: Move, state_id: int | None = None) -> None:
     """Raise IllegalMove unless `m` is legal for `seat` now, made against `state_id`."""
     if state_id is not None and state_id != s.state_id:
         check_stale(s, seat, state_id)
@@ -87,7 +126,7 @@ def check(s, seat: int, m: Move, state_id: int | None = None) -> None:
         raise explain(s, seat, m)
 
 
-def explain(s, seat: object, m: object) -> IllegalMove:
+def explain(s: Table, seat: object, m: object) -> IllegalMove:
     """Why `m` is not a legal move for `seat` now: the error to raise for an illegal move.
     The first failure in the order docs/PROTOCOL.md gives is the answer: the move's form
     (`moves.malformed`), the game being over, the fields its kind takes and the variant, the
@@ -97,6 +136,7 @@ def explain(s, seat: object, m: object) -> IllegalMove:
     form = malformed(m)
     if form is not None:
         return form
+    assert isinstance(m, Move)  # malformed() passes nothing else
     if s.phase == OVER:
         return IllegalMove("game_over", "The game is over.")
     if type(seat) is not int or not 0 <= seat < s.options.players:
@@ -124,7 +164,7 @@ def explain(s, seat: object, m: object) -> IllegalMove:
     return _REFUSE[s.phase](s, seat, m)
 
 
-def default_move(s, seat: int, rng) -> Move:
+def default_move(s: Table, seat: int, rng: random.Random) -> Move:
     """What the server plays for a seat whose deadline passed (R10).
 
     A response passes; a turn takes Income, or Coups the next seat in turn order when 10+
@@ -145,7 +185,7 @@ def default_move(s, seat: int, rng) -> Move:
 # after explain's checks common to every phase), and R10's default (s, seat, moves, rng).
 
 
-def _action_moves(s, seat: int) -> tuple[Move, ...]:
+def _action_moves(s: Table, seat: int) -> tuple[Move, ...]:
     coins = s.coins[seat]
     bucket = 3 if coins >= C.MUST_COUP else 2 if coins >= 7 else 1 if coins >= 3 else 0
     key = (s.options.variant, seat, bucket, s.alive_mask)
@@ -155,7 +195,7 @@ def _action_moves(s, seat: int) -> tuple[Move, ...]:
     return moves
 
 
-def _turn_moves(variant: str, seat: int, bucket: int, alive) -> tuple[Move, ...]:
+def _turn_moves(variant: str, seat: int, bucket: int, alive: Sequence[bool]) -> tuple[Move, ...]:
     targets = [t for t, a in enumerate(alive) if a and t != seat]
     coups = [move(C.COUP, t) for t in targets]
     if bucket == 3:
@@ -181,7 +221,7 @@ def _block_moves(action: str, variant: str) -> tuple[Move, ...]:
     return moves
 
 
-def _card_moves(kind: str, cards) -> tuple[Move, ...]:
+def _card_moves(kind: str, cards: Sequence[str]) -> tuple[Move, ...]:
     key = (kind, *cards)
     moves = _card_cache.get(key)
     if moves is None:
@@ -191,15 +231,16 @@ def _card_moves(kind: str, cards) -> tuple[Move, ...]:
 
 
 def _keep_moves(cards: tuple[str, ...], count: int) -> tuple[Move, ...]:
-    key = (count, *C.sort_cards(cards))
+    hand = C.sort_cards(cards)
+    key: tuple[int | str, ...] = (count, *hand)
     moves = _keep_cache.get(key)
     if moves is None:
-        combos = sorted(set(combinations(key[1:], count)))
+        combos = sorted(set(combinations(hand, count)))
         moves = _keep_cache[key] = tuple(move(KEEP, cards=k) for k in combos)
     return moves
 
 
-def _refuse_action(s, seat: int, m: Move) -> IllegalMove:
+def _refuse_action(s: Table, seat: int, m: Move) -> IllegalMove:
     kind = m.kind
     if kind not in C.ACTIONS:
         return IllegalMove("not_allowed_now", "It is your turn: choose an action.")
@@ -209,12 +250,12 @@ def _refuse_action(s, seat: int, m: Move) -> IllegalMove:
     cost = C.COST.get(kind, 0)
     if coins < cost:
         return IllegalMove("cannot_afford", f"{kind} costs {cost} coins; you have {coins}.")
-    if kind in C.TARGETED and not s.alive[m.target]:
+    if kind in C.TARGETED and m.target is not None and not s.alive[m.target]:
         return IllegalMove("bad_target", "That player is exiled.")
     return IllegalMove("bad_move", "That move is malformed.")
 
 
-def _income_or_forced_coup(s, seat: int, moves, rng) -> Move:
+def _income_or_forced_coup(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> Move:
     """Income, or a Coup on the next seat in turn order when 10+ coins force it (R3.4)."""
     if s.coins[seat] >= C.MUST_COUP:
         n = s.options.players
@@ -223,43 +264,47 @@ def _income_or_forced_coup(s, seat: int, moves, rng) -> Move:
     return move(C.INCOME)
 
 
-def _responses(s, seat: int) -> tuple[Move, ...]:
+def _responses(s: Table, seat: int) -> tuple[Move, ...]:
     if s.step == BLOCK_STEP:
+        assert s.action is not None  # a block window is on an action
         return _block_moves(s.action, s.options.variant)
     return _CHALLENGE_OR_PASS
 
 
-def _refuse_response(s, seat: int, m: Move) -> IllegalMove:
+def _refuse_response(s: Table, seat: int, m: Move) -> IllegalMove:
     if m.kind == BLOCK and s.step == BLOCK_STEP:
         return IllegalMove("bad_block", f"A {m.card} cannot block a {s.action}.")
     what = "block or pass" if s.step == BLOCK_STEP else "challenge or pass"
     return IllegalMove("not_allowed_now", f"You may only {what} now.")
 
 
-def _pass(s, seat: int, moves, rng) -> Move:
+def _pass(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> Move:
     return move(PASS)
 
 
-def _proof_moves(s, seat: int) -> tuple[Move, ...]:
-    return _PROVE_OR_CONCEDE if s.claim in s.hands[seat] else _CONCEDE_ONLY
+def _proof_moves(s: Table, seat: int) -> tuple[Move, ...]:
+    hand = s.hands[seat]
+    assert hand is not None  # the claimant sees its own hand
+    return _PROVE_OR_CONCEDE if s.claim in hand else _CONCEDE_ONLY
 
 
-def _refuse_proof(s, seat: int, m: Move) -> IllegalMove:
+def _refuse_proof(s: Table, seat: int, m: Move) -> IllegalMove:
     if m.kind == PROVE:
         return IllegalMove("card_not_held", f"You have no {s.claim} to show.")
     return IllegalMove("not_allowed_now", "You must prove your claim or concede.")
 
 
-def _prove_if_possible(s, seat: int, moves, rng) -> Move:
+def _prove_if_possible(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> Move:
     """Proving comes first among the moves when the seat can prove."""
     return moves[0]
 
 
-def _keep_choices(s, seat: int) -> tuple[Move, ...]:
-    return _keep_moves(tuple(s.hands[seat]) + tuple(s.drawn), s.keep_count)
+def _keep_choices(s: Table, seat: int) -> tuple[Move, ...]:
+    assert s.keep_count is not None  # set with every KEEP decision
+    return _keep_moves(tuple(_hand(s, seat)) + tuple(s.drawn), s.keep_count)
 
 
-def _refuse_keep(s, seat: int, m: Move) -> IllegalMove:
+def _refuse_keep(s: Table, seat: int, m: Move) -> IllegalMove:
     if m.kind != KEEP:
         return IllegalMove("not_allowed_now", "You must choose the cards to keep now.")
     return IllegalMove(
@@ -268,42 +313,42 @@ def _refuse_keep(s, seat: int, m: Move) -> IllegalMove:
     )
 
 
-def _keep_original(s, seat: int, moves, rng) -> Move:
-    return move(KEEP, cards=tuple(s.hands[seat]))
+def _keep_original(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> Move:
+    return move(KEEP, cards=tuple(_hand(s, seat)))
 
 
-def _examine_decisions(s, seat: int) -> tuple[Move, ...]:
+def _examine_decisions(s: Table, seat: int) -> tuple[Move, ...]:
     return _KEEP_OR_SWAP
 
 
-def _refuse_examine_decision(s, seat: int, m: Move) -> IllegalMove:
+def _refuse_examine_decision(s: Table, seat: int, m: Move) -> IllegalMove:
     return IllegalMove("not_allowed_now", "You must decide whether the card is kept.")
 
 
-def _let_target_keep(s, seat: int, moves, rng) -> Move:
+def _let_target_keep(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> Move:
     return move(EXAMINE_DECISION, swap=False)
 
 
-def _at_random(s, seat: int, moves, rng) -> Move:
+def _at_random(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> Move:
     return moves[rng.randrange(len(moves))]
 
 
 class Decision(NamedTuple):
     """What an open phase asks of the seats it waits for."""
 
-    moves: Callable[[Any, int], tuple[Move, ...]]
-    refuse: Callable[[Any, int, Move], IllegalMove]
-    default: Callable[[Any, int, tuple[Move, ...], Any], Move]
+    moves: Callable[[Table, int], tuple[Move, ...]]
+    refuse: Callable[[Table, int, Move], IllegalMove]
+    default: Callable[[Table, int, tuple[Move, ...], random.Random], Move]
 
 
-def _card_choice(kind: str, cards: Callable[[Any, int], Any]) -> Decision:
+def _card_choice(kind: str, cards: Callable[[Table, int], Sequence[str]]) -> Decision:
     """A phase in which the seat names one of `cards(s, seat)` with a move of `kind`; on
     a timeout, one is drawn at random."""
 
-    def moves(s, seat: int) -> tuple[Move, ...]:
+    def moves(s: Table, seat: int) -> tuple[Move, ...]:
         return _card_moves(kind, cards(s, seat))
 
-    def refuse(s, seat: int, m: Move) -> IllegalMove:
+    def refuse(s: Table, seat: int, m: Move) -> IllegalMove:
         if m.kind != kind:
             return IllegalMove("not_allowed_now", f"You must choose a card ({kind}) now.")
         return IllegalMove("card_not_held", f"You have no {m.card} to choose.")
@@ -311,12 +356,16 @@ def _card_choice(kind: str, cards: Callable[[Any, int], Any]) -> Decision:
     return Decision(moves, refuse, _at_random)
 
 
-def _hand(s, seat: int):
-    return s.hands[seat]
+def _hand(s: Table, seat: int) -> Sequence[str]:
+    hand = s.hands[seat]
+    assert hand is not None  # the mover always sees its own hand
+    return hand
 
 
-def _draft_set(s, seat: int):
-    return s.draft_sets[seat]
+def _draft_set(s: Table, seat: int) -> Sequence[str]:
+    cards = s.draft_sets[seat]
+    assert cards is not None  # the drafting seat always sees its own set
+    return cards
 
 
 #: What each phase asks of the seats in `waiting` (OVER waits for nobody).

@@ -11,7 +11,7 @@ was handed.
 from __future__ import annotations
 
 from itertools import product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import ACTIONS, CHARACTERS, TARGETED, sort_cards
 from .errors import IllegalMove
@@ -55,9 +55,9 @@ class Move(NamedTuple):
     cards: tuple[str, ...] | None = None
     swap: bool | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The move as plain data: the kind and only the fields it uses."""
-        d: dict = {"kind": self.kind}
+        d: dict[str, Any] = {"kind": self.kind}
         if self.target is not None:
             d["target"] = self.target
         if self.card is not None:
@@ -78,8 +78,9 @@ class Move(NamedTuple):
         if unknown:
             raise IllegalMove("bad_move", f"A move has no field {str(unknown[0])[:40]!r}.")
         cards = data.get("cards")
-        m = Move(data.get("kind"), data.get("target"), data.get("card"),
-                 tuple(cards) if isinstance(cards, list) else cards, data.get("swap"))
+        # _make, not Move(...): the fields are unchecked data until malformed() has passed them
+        m = Move._make((data.get("kind"), data.get("target"), data.get("card"),
+                        tuple(cards) if isinstance(cards, list) else cards, data.get("swap")))
         error = malformed(m)
         if error is not None:
             raise error
@@ -125,17 +126,17 @@ _FIELDS[EXAMINE_DECISION] = ("swap",)
 _KEYS = frozenset(Move._fields)
 
 
-def _shapes() -> dict[tuple, Move]:
+def _shapes() -> dict[tuple[object, ...], Move]:
     """Every move the engine can ever offer, by its fields: each kind with every value its
     fields can take at a legal table (targets are seats below MAX_PLAYERS; an Exchange keeps
     one or two cards). A few hundred moves, made once."""
-    values: dict[str, list] = {
+    values: dict[str, list[Any]] = {
         "target": list(range(MAX_PLAYERS)),
         "card": list(CHARACTERS),
         "cards": sorted({sort_cards(k) for n in (1, 2) for k in product(CHARACTERS, repeat=n)}),
         "swap": [False, True],
     }
-    shapes: dict[tuple, Move] = {}
+    shapes: dict[tuple[object, ...], Move] = {}
     for kind in KINDS:
         wanted = _FIELDS[kind]
         for picked in product(*(values[name] for name in wanted)):

@@ -7,6 +7,7 @@ other server matters are not here: this is only what the rules need.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from .cards import VARIANTS
 from .errors import OptionsError
@@ -61,7 +62,7 @@ class Options:
         """Whether this game deals by the two-player draft (R1.7)."""
         return self.players == 2 and self.two_player_draft
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The options as plain data, for the wire and for records."""
         return {
             "players": self.players,
@@ -72,7 +73,7 @@ class Options:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Options:
+    def from_dict(cls, data: dict[str, Any]) -> Options:
         """Options from plain data; unknown keys and bad values raise OptionsError."""
         if not isinstance(data, dict):
             raise OptionsError("Table options must be a map.")

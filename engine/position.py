@@ -21,8 +21,9 @@ A Position holds every secret of its game: it is for tests and tools, never for 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NoReturn
 
 from . import cards as C
 from . import files
@@ -142,7 +143,7 @@ class Position:
                 waiting=tuple(game.waiting) if phase == RESPOND else None,
                 seat=game.waiting[0] if phase == LOSE_PHASE else None,
                 reason=game.reason, drawn=tuple(game.drawn), shown=game.shown)
-        turn = game.first_seat if phase == DRAFT else game.actor
+        turn = game.first_seat if phase == DRAFT or game.actor is None else game.actor
         return cls(
             options=game.options,
             hands=tuple(tuple(h) for h in game.hands),
@@ -181,7 +182,7 @@ class Position:
         return position
 
     @classmethod
-    def from_dict(cls, data: dict) -> Position:
+    def from_dict(cls, data: dict[str, Any]) -> Position:
         """A position from plain data: `options` (a table of Options; `players` is the
         number of seats unless given, and `two_player_draft` whether the position is in the
         draft or has cards out of the game), `seats` (a list of tables with `hand`,
@@ -244,7 +245,7 @@ class Position:
             seed=data.get("seed", 0),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The position as plain data, the form `from_dict` reads (defaults left out)."""
         revealed = self.revealed or tuple(() for _ in self.hands)
         coins = self.coins or tuple(2 for _ in self.hands)
@@ -278,7 +279,7 @@ class Position:
         return data
 
 
-def _known(data: dict, keys: tuple[str, ...], what: str) -> None:
+def _known(data: dict[str, Any], keys: tuple[str, ...], what: str) -> None:
     unknown = sorted(str(k) for k in data if k not in keys)
     if unknown:
         raise PositionError(f"Unknown key(s) in the {what}: {', '.join(unknown)} (known: "
@@ -309,7 +310,7 @@ def _events(value: Any) -> tuple[Event, ...]:
     return tuple(events)
 
 
-def _names(cards) -> str:
+def _names(cards: Iterable[str] | None) -> str:
     return ", ".join(cards) if cards else "none"
 
 
@@ -321,7 +322,7 @@ class _Builder:
         self.options = position.options
         self.decision = position.decision
 
-    def fail(self, sentence: str) -> None:
+    def fail(self, sentence: str) -> NoReturn:
         raise PositionError(sentence)
 
     def build(self) -> Game:
@@ -375,13 +376,13 @@ class _Builder:
                 _cards(cards, f"seat {seat}'s {name}")
         if p.deck is not None:
             _cards(p.deck, "deck")
-        for name, value in (("removed", p.removed), ("draws", p.draws),
+        for name, cards in (("removed", p.removed), ("draws", p.draws),
                             ("the decision's drawn", d.drawn if d else ())):
-            _cards(value, name)
-        for name, value in (("coins", p.coins), ("exiled", p.exiled),
-                            ("the decision's waiting", d.waiting if d else None)):
-            if value is not None and (not isinstance(value, (list, tuple)) or not all(
-                    type(v) is int for v in value)):
+            _cards(cards, name)
+        for name, numbers in (("coins", p.coins), ("exiled", p.exiled),
+                              ("the decision's waiting", d.waiting if d else None)):
+            if numbers is not None and (not isinstance(numbers, (list, tuple)) or not all(
+                    type(v) is int for v in numbers)):
                 self.fail(f"{name} must be a list of whole numbers.")
         if type(p.seed) is not int or not 0 <= p.seed < 2**64:
             self.fail(f"seed must be a whole number from 0 to 2**64 - 1 (a game's seeds), "
@@ -403,7 +404,7 @@ class _Builder:
 
     def check_cards(self) -> None:
         p, n = self.p, self.n
-        named = [("draws", p.draws), ("removed", p.removed)]
+        named: list[tuple[str, Sequence[str]]] = [("draws", p.draws), ("removed", p.removed)]
         named += [(f"seat {s}'s hand", h) for s, h in enumerate(self.hands)]
         named += [(f"seat {s}'s revealed cards", r) for s, r in enumerate(self.revealed)]
         if p.deck is not None:
@@ -454,7 +455,8 @@ class _Builder:
                 self.fail(self._too_many(wrong, used, copies, whole=True))
             self.deck = list(p.deck)
 
-    def _too_many(self, cards, used: Counter, copies: int, whole: bool = False) -> str:
+    def _too_many(self, cards: Iterable[str], used: Counter[str], copies: int,
+                  whole: bool = False) -> str:
         counted = ", ".join(f"{used[c]} {c}" for c in cards)
         where = "with the deck" if whole else "without the deck"
         return (f"The cards count {counted} {where}; a game of {self.n} players "
@@ -510,7 +512,7 @@ class _Builder:
                 if value is not None and (type(value) is not int or not 0 <= value < self.n):
                     self.fail(f"{where}: {name} must be a seat from 0 to {self.n - 1}.")
             cards = ((e.card,) if e.card is not None else ()) + tuple(e.cards or ())
-            if e.cards is not None and not isinstance(e.cards, tuple) or any(
+            if (e.cards is not None and not isinstance(e.cards, tuple)) or any(
                     c not in self.cast for c in cards):
                 self.fail(f"{where}: its cards must be characters of the "
                           f"{self.options.variant} game ({_names(self.cast)}).")
@@ -585,7 +587,7 @@ class _Builder:
         elif d.target is not None:
             self.fail(f"{d.action} has no target.")
 
-    def _seat(self, seat: Any, what: str) -> int:
+    def _seat(self, seat: object, what: str) -> int:
         if type(seat) is not int or not 0 <= seat < self.n:
             self.fail(f"The decision's {what} must be a seat from 0 to {self.n - 1}, not "
                       f"{seat!r}.")
@@ -601,12 +603,13 @@ class _Builder:
         """What the turn left behind before the open decision, which views show: the last
         claim answered (step, and the claimant and claim it implies), a block, a challenge,
         a loss to a challenge (reason)."""
-        variant = self.options.variant
+        variant, action = self.options.variant, d.action
+        assert action is not None  # check_action passed it
         if d.step is not None and d.step not in STEPS:
             self.fail(f"The decision's step must be one of {', '.join(STEPS)}, not "
                       f"{d.step!r}.")
         if d.step == CHALLENGE_ACTION:
-            claim = C.claim_of(d.action, variant)
+            claim = C.claim_of(action, variant)
             if claim is None:
                 self.fail(f"{d.action} claims no character: there is nothing to challenge "
                           f"(step {CHALLENGE_ACTION}).")
@@ -615,7 +618,7 @@ class _Builder:
                                                         C.STEAL):
             self.fail(f"{d.action} cannot be blocked (R4): no step {BLOCK_STEP}.")
         if d.step == CHALLENGE_BLOCK:
-            blockers = C.blockers_of(d.action, variant)
+            blockers = C.blockers_of(action, variant)
             if d.block_card not in blockers:
                 self.fail(f"{d.action} is blocked by {_names(blockers) or 'no one'}, not by "
                           f"{d.block_card!r} (block_card).")
@@ -648,9 +651,13 @@ class _Builder:
         if not self.alive[self.p.turn] or (d.target is not None and not self.alive[d.target]):
             self.fail("A window stays open only while the actor and its target have "
                       "influence (R5.2).")
-        if d.step == BLOCK_STEP:
-            may = self._others(self.p.turn) if d.action == C.FOREIGN_AID else (d.target,)
+        if d.step == BLOCK_STEP and d.action == C.FOREIGN_AID:
+            may = self._others(self.p.turn)
+        elif d.step == BLOCK_STEP:
+            assert d.target is not None  # check_action: the other blockables are targeted
+            may = (d.target,)
         else:
+            assert g.claimant is not None  # open_turn_so_far set the challenged claim's
             may = self._others(g.claimant)
         waiting = may if d.waiting is None else tuple(d.waiting)
         if not waiting or set(waiting) - set(may) or len(set(waiting)) != len(waiting):
@@ -662,13 +669,14 @@ class _Builder:
         if d.step not in (CHALLENGE_ACTION, CHALLENGE_BLOCK):
             self.fail(f"A claimant proves a challenged claim: step must be "
                       f"{CHALLENGE_ACTION} or {CHALLENGE_BLOCK}, not {d.step!r}.")
-        challenger = d.challenger
-        if challenger is None or challenger == g.claimant or not self.alive[challenger]:
+        challenger, claimant = d.challenger, g.claimant
+        assert claimant is not None  # open_turn_so_far set it with the challenged step
+        if challenger is None or challenger == claimant or not self.alive[challenger]:
             self.fail(f"A challenge needs its challenger: a seat with influence other than "
-                      f"the claimant, seat {g.claimant}; not {challenger!r}.")
-        if not self.alive[g.claimant]:
-            self.fail(f"The claimant, seat {g.claimant}, is exiled.")
-        g.waiting = (g.claimant,)
+                      f"the claimant, seat {claimant}; not {challenger!r}.")
+        if not self.alive[claimant]:
+            self.fail(f"The claimant, seat {claimant}, is exiled.")
+        g.waiting = (claimant,)
 
     def open_loss(self, g: Game, d: Decision) -> None:
         if d.reason not in LOSS_REASONS:
@@ -694,6 +702,7 @@ class _Builder:
             if seat not in (g.claimant, challenger):
                 self.fail(f"After a challenge the challenger (seat {challenger}) or the "
                           f"claimant (seat {g.claimant}) loses, not seat {seat}.")
+            assert d.step is not None  # one of the two challenged steps, checked above
             resume = _AFTER_CHALLENGE[d.step, seat == challenger]
         g.reason, g.resume, g.waiting = d.reason, resume, (seat,)
 
@@ -711,18 +720,22 @@ class _Builder:
     def open_show(self, g: Game, d: Decision) -> None:
         if d.action != C.EXAMINE:
             self.fail(f"A card is shown to an Examine, not to {d.action}.")
-        if len(self.hands[d.target]) != 2:
-            self.fail(f"Seat {d.target} chooses which card to show only with two face-down "
+        target = d.target
+        assert target is not None  # check_action: an Examine is targeted
+        if len(self.hands[target]) != 2:
+            self.fail(f"Seat {target} chooses which card to show only with two face-down "
                       f"cards; with one, that card is shown at once (R4.4).")
-        g.waiting = (d.target,)
+        g.waiting = (target,)
 
     def open_examine_decision(self, g: Game, d: Decision) -> None:
         if d.action != C.EXAMINE:
             self.fail(f"The Inquisitor decides on a shown card after an Examine, not after "
                       f"{d.action}.")
-        if d.shown not in self.hands[d.target]:
-            self.fail(f"The shown card must be one of seat {d.target}'s face-down cards "
-                      f"({_names(self.hands[d.target])}), not {d.shown!r}.")
+        target = d.target
+        assert target is not None  # check_action: an Examine is targeted
+        if d.shown not in self.hands[target]:
+            self.fail(f"The shown card must be one of seat {target}'s face-down cards "
+                      f"({_names(self.hands[target])}), not {d.shown!r}.")
         g.shown = d.shown
         g.waiting = (self.p.turn,)
 

@@ -8,8 +8,9 @@ seed; `check` says what is wrong with data that claims to be a record.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Iterator
+from datetime import UTC, datetime
+from collections.abc import Iterator
+from typing import Any
 
 from .errors import IllegalMove, OptionsError
 from .events import Event
@@ -33,12 +34,12 @@ def iso(seconds: float | None) -> str | None:
     """A POSIX time as records write it: UTC, to the second, ISO 8601."""
     if seconds is None:
         return None
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
 
 
-def make(*, game: int, table: str, table_name: str, number: int, options: dict, seed: int,
-         players: list[dict], started: float, finished: float | None, moves: list[dict],
-         takeovers: list[dict], result: dict | None) -> dict:
+def make(*, game: int, table: str, table_name: str, number: int, options: dict[str, Any], seed: int,
+         players: list[dict[str, Any]], started: float, finished: float | None, moves: list[dict[str, Any]],
+         takeovers: list[dict[str, Any]], result: dict[str, Any] | None) -> dict[str, Any]:
     """A record, its fields in the documented order."""
     return {
         "format": FORMAT,
@@ -69,7 +70,7 @@ def check_format(record: object) -> None:
                           f"{VERSION}")
 
 
-def play(record: dict) -> Iterator[tuple[Game, list[Event]]]:
+def play(record: dict[str, Any]) -> Iterator[tuple[Game, list[Event]]]:
     """The record's game move by move, through the engine from its options and seed: the
     deal first (with no events), then the game after each move with the events it made
     (one Game, changed in place). RecordError if the record is not one this code reads, or
@@ -92,7 +93,7 @@ def play(record: dict) -> Iterator[tuple[Game, list[Event]]]:
         raise RecordError(f"the record is damaged: {exc!r}") from None
 
 
-def replay(record: dict, upto: int | None = None) -> Game:
+def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     """The game after the record's first `upto` moves (all of them by default); RecordError
     as `play`."""
     for made, (game, _) in enumerate(play(record)):
@@ -101,7 +102,7 @@ def replay(record: dict, upto: int | None = None) -> Game:
     return game
 
 
-def check(record: dict) -> Game:
+def check(record: dict[str, Any]) -> Game:
     """The finished game a record replays to; RecordError unless it replays and ends as
     its result says, and its players and take-overs are of the game's seats and moves."""
     game = replay(record)

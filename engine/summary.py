@@ -10,11 +10,22 @@ game is over may all cards be shown to all (R11).
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
 from .game import Game
 from .moves import PASS
 
 
-def summarize(game: Game) -> dict:
+class SeatSummary(TypedDict):
+    """One seat's part of a summary (see `summarize`)."""
+
+    claims: dict[str, int]
+    bluffs: int
+    challenges_won: int
+    challenges_lost: int
+
+
+def summarize(game: Game) -> dict[str, Any]:
     """The summary of `game`, which is over and was made by `Game.new` (as the server's
     games are), as plain data (protocol.messages.SUMMARY):
 
@@ -29,7 +40,7 @@ def summarize(game: Game) -> dict:
     if not game.over:
         raise ValueError("a game has a summary only once it is over (R11)")
     replay = Game.new(game.options, game.seed)
-    seats = [{"claims": {}, "bluffs": 0, "challenges_won": 0, "challenges_lost": 0}
+    seats: list[SeatSummary] = [SeatSummary(claims={}, bluffs=0, challenges_won=0, challenges_lost=0)
              for _ in range(game.options.players)]
     challenger = None
     for seat, m in game.history:
@@ -39,14 +50,16 @@ def summarize(game: Game) -> dict:
         held = () if m.kind == PASS else tuple(replay.hands[seat])
         for e in replay.apply(seat, m):
             kind = e.kind
-            if kind in ("action", "block") and e.card is not None:
+            if kind in ("action", "block") and e.card is not None and e.seat is not None:
                 record = seats[e.seat]
                 record["claims"][e.card] = record["claims"].get(e.card, 0) + 1
                 record["bluffs"] += e.card not in held
             elif kind == "challenge":
                 challenger = e.seat
             elif kind in ("prove", "concede") and challenger is not None:
-                seats[challenger]["challenges_won" if kind == "concede"
-                                  else "challenges_lost"] += 1
+                if kind == "concede":
+                    seats[challenger]["challenges_won"] += 1
+                else:
+                    seats[challenger]["challenges_lost"] += 1
                 challenger = None
     return {"out": list(replay.exiled), "seats": seats}

@@ -20,12 +20,20 @@ as the server would.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import IllegalMove
 from .legality import OVER, check, legal_moves
 from .moves import Move
 from .options import Options
+
+if TYPE_CHECKING:
+    from .game import Game
+
+#: A conversion of one field's value (by its shape), and a read of it from a game.
+Convert = Callable[[Any], Any]
+Read = Callable[..., Any]
 
 # Whose a field is.
 PUBLIC = "public"  # the same for every viewer, spectators included
@@ -54,51 +62,52 @@ class ViewField(NamedTuple):
     kind: str
     whose: str
     shape: str
-    read: Callable | None
+    read: Read | None
 
 
-def _public(kind: str, shape: str = ONE, read: Callable | None = None) -> Any:
+def _public(kind: str, shape: str = ONE, read: Read | None = None) -> Any:
     return field(metadata={"kind": kind, "whose": PUBLIC, "shape": shape, "read": read})
 
 
-def _own(kind: str, shape: str, read: Callable) -> Any:
+def _own(kind: str, shape: str, read: Read) -> Any:
     return field(metadata={"kind": kind, "whose": OWN, "shape": shape, "read": read})
 
 
-def _influence(g) -> list[int]:
+def _influence(g: Game) -> list[int]:
     return [len(h) for h in g.hands]
 
 
-def _deck_size(g) -> int:
+def _deck_size(g: Game) -> int:
     return len(g.deck)
 
 
-def _seat(g, seat: int | None) -> int | None:
+def _seat(g: Game, seat: int | None) -> int | None:
     return seat
 
 
-def _hands(g, seat: int | None) -> list:
+def _hands(g: Game, seat: int | None) -> list[list[str] | None]:
     """Face-down cards: the viewer's own only (R11)."""
-    hands: list = [None] * g.options.players
+    hands: list[list[str] | None] = [None] * g.options.players
     if seat is not None:
         hands[seat] = list(g.hands[seat])
     return hands
 
 
-def _draft_sets(g, seat: int | None) -> list:
+def _draft_sets(g: Game, seat: int | None) -> list[list[str] | None]:
     """A draft set: the viewer's own only (R1.7, R11)."""
-    sets: list = [None] * g.options.players
-    if seat is not None and g.draft_sets[seat] is not None:
-        sets[seat] = list(g.draft_sets[seat])
+    sets: list[list[str] | None] = [None] * g.options.players
+    own = None if seat is None else g.draft_sets[seat]
+    if seat is not None and own is not None:
+        sets[seat] = list(own)
     return sets
 
 
-def _drawn(g, seat: int | None) -> list[str]:
+def _drawn(g: Game, seat: int | None) -> list[str]:
     """An Exchange's draw, to the exchanger alone (R4.3)."""
     return list(g.drawn) if seat is not None and seat == g.actor else []
 
 
-def _shown(g, seat: int | None) -> str | None:
+def _shown(g: Game, seat: int | None) -> str | None:
     """An Examine's card, to the two seats involved alone (R4.4)."""
     return g.shown if seat is not None and seat in (g.actor, g.target) else None
 
@@ -169,12 +178,12 @@ class View:
             raise IllegalMove("not_your_turn", "Spectators do not play.")
         check(self, self.seat, m)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data for the wire: lists for tuples, options as a map, unknowns as None."""
         return {name: convert(getattr(self, name)) for name, convert in _VIEW_TO_WIRE}
 
     @classmethod
-    def from_dict(cls, data: dict) -> View:
+    def from_dict(cls, data: dict[str, Any]) -> View:
         """A View from `to_dict` data. The shape is the protocol's to check; a missing
         field raises KeyError and a wrong option OptionsError."""
         return cls(**{name: convert(data[name]) for name, convert in _WIRE_TO_VIEW})
@@ -188,22 +197,22 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _tuples(rows) -> tuple:
+def _tuples(rows: Iterable[Iterable[Any] | None]) -> tuple[tuple[Any, ...] | None, ...]:
     return tuple(None if row is None else tuple(row) for row in rows)
 
 
-def _lists(rows) -> list:
+def _lists(rows: Iterable[Iterable[Any] | None]) -> list[list[Any] | None]:
     return [None if row is None else list(row) for row in rows]
 
 
 # Conversions by shape: game → view, view or game → wire, a read's new value → wire (it is
 # in lists already, and nobody else holds it), wire → view, view → game.
-_TO_VIEW = {OPTIONS: _same, ONE: _same, TUPLE: _same, LIST: tuple, LISTS: _tuples}
-_TO_WIRE = {OPTIONS: Options.to_dict, ONE: _same, TUPLE: list, LIST: list, LISTS: _lists}
-_READ_TO_WIRE = {OPTIONS: Options.to_dict, ONE: _same, TUPLE: list, LIST: _same, LISTS: _same}
-_FROM_WIRE = {OPTIONS: Options.from_dict, ONE: _same, TUPLE: tuple, LIST: tuple,
+_TO_VIEW: dict[str, Convert] = {OPTIONS: _same, ONE: _same, TUPLE: _same, LIST: tuple, LISTS: _tuples}
+_TO_WIRE: dict[str, Convert] = {OPTIONS: Options.to_dict, ONE: _same, TUPLE: list, LIST: list, LISTS: _lists}
+_READ_TO_WIRE: dict[str, Convert] = {OPTIONS: Options.to_dict, ONE: _same, TUPLE: list, LIST: _same, LISTS: _same}
+_FROM_WIRE: dict[str, Convert] = {OPTIONS: Options.from_dict, ONE: _same, TUPLE: tuple, LIST: tuple,
               LISTS: _tuples}
-_TO_GAME = {OPTIONS: _same, ONE: _same, TUPLE: _same, LIST: list, LISTS: _lists}
+_TO_GAME: dict[str, Convert] = {OPTIONS: _same, ONE: _same, TUPLE: _same, LIST: list, LISTS: _lists}
 
 _VIEW_TO_WIRE = tuple((f.name, _TO_WIRE[f.shape]) for f in FIELDS)
 _WIRE_TO_VIEW = tuple((f.name, _FROM_WIRE[f.shape]) for f in FIELDS)
@@ -212,7 +221,10 @@ _GAME_OWN = tuple((f.name, _TO_GAME[f.shape]) for f in FIELDS
                   if f.whose == PUBLIC and f.read is None)
 
 
-def _reader(held: dict[str, Callable], made: dict[str, Callable]) -> tuple[Callable, Callable]:
+def _reader(
+    held: dict[str, Convert], made: dict[str, Convert],
+) -> tuple[Callable[[Game], dict[str, Any]],
+           Callable[[dict[str, Any], Game, int | None], dict[str, Any]]]:
     """Two functions made from FIELDS: `public(g)`, the public fields of game `g`, and
     `own(d, g, seat)`, which adds to `d` the fields that are `seat`'s own. Each value is
     converted by its shape: by `held` when it is the game's own attribute, by `made` when a
@@ -221,7 +233,7 @@ def _reader(held: dict[str, Callable], made: dict[str, Callable]) -> tuple[Calla
     table cost half as much again as the fields themselves."""
     names: dict[str, Any] = {}
 
-    def call(fn: Callable, args: str) -> str:
+    def call(fn: Callable[..., Any], args: str) -> str:
         if fn is _same:
             return args
         key = f"f{len(names)}"
@@ -245,25 +257,25 @@ _public_view, _own_view = _reader(_TO_VIEW, _TO_VIEW)
 _public_wire, _own_wire = _reader(_TO_WIRE, _READ_TO_WIRE)
 
 
-def view_of(g, seat: int | None) -> View:
+def view_of(g: Game, seat: int | None) -> View:
     """The view of `seat` (None for a spectator): the public table plus its own secrets."""
     return View(**_own_view(_public_view(g), g, seat))
 
 
-def reveal_of(g) -> View:
+def reveal_of(g: Game) -> View:
     """Every hand shown to everyone: allowed only once the game is over (R11)."""
     if g.phase != OVER:
         raise ValueError("Cards are revealed only when the game is over.")
     return replace(view_of(g, None), hands=_tuples(g.hands))
 
 
-def public_dict(g) -> dict:
+def public_dict(g: Game) -> dict[str, Any]:
     """The public part of every viewer's view, already in to_dict form: build it once per
     move and add each viewer's own secrets with `view_dict` (the server's fast path)."""
     return _public_wire(g)
 
 
-def view_dict(g, seat: int | None, public: dict) -> dict:
+def view_dict(g: Game, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
     """`view_of(g, seat).to_dict()`, made by adding the viewer's secrets to `public`."""
     return _own_wire(dict(public), g, seat)
 

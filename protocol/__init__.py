@@ -26,4 +26,5 @@ __all__ = [
     "SESSION_ERRORS", "VERSIONS", "Connection", "Frame", "LocalProtocolError", "ProtocolError",
     "RemoteProtocolError", "Role", "State", "UpdateFrames", "choose_version", "decode", "encode",
     "encode_once", "with_re",
-] + [cls.__name__ for cls in ALL]
+]
+__all__ += [cls.__name__ for cls in ALL]

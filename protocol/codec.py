@@ -21,6 +21,7 @@ tests do; what a peer sends is always checked, on every frame.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import msgpack
@@ -36,7 +37,7 @@ from .messages import (
 from .schema import Field, Invalid, List, Map, Str, compile_spec
 
 _packer = msgpack.Packer(use_bin_type=True, autoreset=True)
-_packb = _packer.pack
+_packb: Callable[[object], bytes] = _packer.pack  # msgpack has no types: what it returns
 
 # Each message's checks cover its fields and `t` itself: strict for what we send (an unknown
 # key is our bug), lenient for what we receive (a newer peer's additions are dropped).
@@ -141,7 +142,7 @@ _UPDATE_TABLE = _packb("t") + _packb(Update.TYPE) + _packb("table")
 _VIEW_KEY = _packb("view")
 
 
-def _entries(d: dict) -> bytes:
+def _entries(d: dict[str, Any]) -> bytes:
     """The packed key/value pairs of the map `d`, without the map's header."""
     packed = _packb(d)
     return packed[1:] if len(d) < 16 else packed[3:]  # fixmap, or map 16
@@ -158,8 +159,9 @@ class UpdateFrames:
     that order), and which of the events it may see.
     """
 
-    def __init__(self, table: str, public: dict, events: list, deadlines: list,
-                 reveal: dict | None = None, summary: dict | None = None) -> None:
+    def __init__(self, table: str, public: dict[str, Any], events: list[dict[str, Any]],
+                 deadlines: list[dict[str, Any]], reveal: dict[str, Any] | None = None,
+                 summary: dict[str, Any] | None = None) -> None:
         if CHECK_SENT:
             try:
                 _CHECK_TABLE(table)
@@ -179,14 +181,14 @@ class UpdateFrames:
         ))
         #: Each event's bytes, by the identity of its dict (the dicts are kept alive here).
         self._events = {id(e): (e, _packb(e)) for e in events}
-        tail = {"deadlines": deadlines}
+        tail: dict[str, Any] = {"deadlines": deadlines}
         if reveal is not None:
             tail["reveal"] = reveal
         if summary is not None:
             tail["summary"] = summary
         self._tail = _entries(tail)
 
-    def frame(self, own: dict, events: list) -> Frame:
+    def frame(self, own: dict[str, Any], events: list[dict[str, Any]]) -> Frame:
         """The update for the viewer whose own part of the view is `own` and who may see
         `events`: some of the event dicts this was made with."""
         try:

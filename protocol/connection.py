@@ -18,6 +18,8 @@ States:
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
+from typing import NoReturn
 
 import msgpack
 
@@ -55,7 +57,7 @@ NEED_DATA = _Sentinel("NEED_DATA")
 CONNECTION_CLOSED = _Sentinel("CONNECTION_CLOSED")
 
 
-def choose_version(theirs, ours=VERSIONS) -> int | None:
+def choose_version(theirs: Iterable[int], ours: Iterable[int] = VERSIONS) -> int | None:
     """The highest version both sides speak, or None."""
     common = set(theirs) & set(ours)
     return max(common) if common else None
@@ -100,7 +102,7 @@ class Connection:
 
     # ------------------------------------------------------------------ receiving
 
-    def receive_data(self, data: bytes) -> None:
+    def receive_data(self, data: bytes | bytearray) -> None:
         """Bytes the socket received; b"" means the peer closed its side.
 
         Take every message with next_message (until NEED_DATA) before feeding more: then
@@ -122,9 +124,11 @@ class Connection:
             obj = self._next_whole()
             if obj is not _IN_PIECES:
                 return obj
+        unpacker = self._unpacker
+        assert unpacker is not None  # _next_whole hands a frame in pieces to one
         while True:
             try:
-                obj = self._unpacker.unpack()
+                obj = unpacker.unpack()
             except msgpack.OutOfData:
                 partial = self._fed - self._frame_start
                 if not self._pending:
@@ -141,12 +145,12 @@ class Connection:
                     self._fail("frame_too_large", f"A frame exceeds {self.max_frame} bytes.")
                 chunk = self._pending[:room]
                 del self._pending[:room]
-                self._unpacker.feed(chunk)
+                unpacker.feed(chunk)
                 self._fed += len(chunk)
                 continue
             except Exception:  # noqa: BLE001 — any failure of the unpacker is a bad frame
                 self._fail("bad_frame", "The bytes received are not a msgpack frame.")
-            self._frame_start = self._unpacker.tell()
+            self._frame_start = unpacker.tell()
             if self._frame_start == self._fed:  # nothing left in pieces
                 self._unpacker = None
             return self._received(obj)
@@ -226,7 +230,7 @@ class Connection:
         elif not isinstance(msg, (Error, Bye)):
             self._fail("handshake_required", "The server must answer hello with welcome.")
 
-    def _fail(self, code: str, message: str) -> None:
+    def _fail(self, code: str, message: str) -> NoReturn:
         self.state = State.CLOSED
         self._pending.clear()
         raise RemoteProtocolError(code, message)
@@ -239,7 +243,7 @@ class Connection:
         A Frame (a message the codec checked and packed once for many connections) may be
         sent once the connection is open, if it is not one that changes the connection's
         state (hello, welcome, bye, error)."""
-        if type(msg) is Frame:
+        if isinstance(msg, Frame):
             return self._send_frame(msg)
         if self.state is State.CLOSED:
             raise LocalProtocolError("bad_message", "The connection is closed.")

@@ -15,6 +15,7 @@ It checks, and never repairs or fills in anything.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine import VIEW_FIELDS
 from engine.cards import ACTIONS_IN, CAST
@@ -36,7 +37,7 @@ _PER_SEAT = [name for kind, names in _KINDS.items() if kind.endswith("_by_seat")
 _CARD_LISTS = ("face_up_by_seat", "hand_by_seat", "draft_set_by_seat")
 
 
-def view(value: dict, path: str = "view") -> None:
+def view(value: dict[str, Any], path: str = "view") -> None:
     """Invalid unless the view (its spec already checked) is one table's (see above)."""
     options = value["options"]
     seats, variant = options["players"], options["variant"]
@@ -77,7 +78,7 @@ def _seat(seat: int | None, seats: int, path: str) -> None:
         raise Invalid(path, f"must be a seat of the table, 0 to {seats - 1}")
 
 
-def _seats(numbers: list, seats: int, path: str, each: str | None = None) -> None:
+def _seats(numbers: list[Any], seats: int, path: str, each: str | None = None) -> None:
     """The seat numbers at `path` (each at `each`: by default path[]), each once."""
     for seat in numbers:
         _seat(seat, seats, each or path + "[]")
@@ -85,7 +86,7 @@ def _seats(numbers: list, seats: int, path: str, each: str | None = None) -> Non
         raise Invalid(path, "must name each seat once")
 
 
-def _game(message: dict) -> None:
+def _game(message: dict[str, Any]) -> None:
     """A snapshot or an update: its view and reveal, and the seats its other fields name."""
     view(message["view"])
     seats = message["view"]["options"]["players"]
@@ -108,7 +109,7 @@ def _game(message: dict) -> None:
         _seats([p["seat"] for p in players], seats, "players", "players[].seat")
 
 
-def table_summary(info: dict, path: str = "info") -> None:
+def table_summary(info: dict[str, Any], path: str = "info") -> None:
     """A table as the lobby shows it: its seats within its size, each once."""
     seats = info["options"]["seats"]
     if len(info["seats"]) > seats:
@@ -118,17 +119,17 @@ def table_summary(info: dict, path: str = "info") -> None:
     _seat(info.get("creator_seat"), seats, f"{path}.creator_seat")
 
 
-def _table(message: dict) -> None:
+def _table(message: dict[str, Any]) -> None:
     table_summary(message["info"])
 
 
-def _tables(message: dict) -> None:
+def _tables(message: dict[str, Any]) -> None:
     for n, info in enumerate(message["tables"]):
         table_summary(info, f"tables[{n}]")
 
 
 #: The check of each message type that has one, run on the frame's checked map.
-CHECKS: dict[str, Callable[[dict], None]] = {
+CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "snapshot": _game,
     "update": _game,
     "table": _table,

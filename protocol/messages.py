@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import dataclasses
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -274,10 +275,12 @@ class Message:
     __slots__ = ()
     TYPE: ClassVar[str]
     SENDER: ClassVar[str]
+    # Every message class is a dataclass: declared here so that `fields()` accepts any.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         """The frame's map: `t` first, then every field that is not None."""
-        out: dict = {"t": self.TYPE}
+        out: dict[str, Any] = {"t": self.TYPE}
         for name in _FIELD_NAMES[type(self)]:
             value = getattr(self, name)
             if value is not None:
@@ -294,7 +297,7 @@ class Hello(Message):
 
     TYPE = "hello"
     SENDER = "client"
-    versions: list = spec(List(Int(1, 999), 16, 1))
+    versions: list[int] = spec(List(Int(1, 999), 16, 1))
     client: str = spec(Str(64, 1))
     name: str | None = spec(NAME, None)
     token: str | None = spec(TOKEN, None)
@@ -412,7 +415,7 @@ class Error(Message):
     code: str = spec(CODE)
     message: str = spec(MESSAGE)
     re: int | None = spec(REQUEST_ID, None)
-    versions: list | None = spec(List(Int(1, 999), 16), None)
+    versions: list[int] | None = spec(List(Int(1, 999), 16), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,7 +446,7 @@ class Tables(Message):
 
     TYPE = "tables"
     SENDER = "server"
-    tables: list = spec(List(TABLE_SUMMARY, MAX_LISTED))
+    tables: list[dict[str, Any]] = spec(List(TABLE_SUMMARY, MAX_LISTED))
     re: int | None = spec(REQUEST_ID, None)
 
 
@@ -454,7 +457,7 @@ class CreateTable(Message):
     TYPE = "create_table"
     SENDER = "client"
     id: int = spec(REQUEST_ID)
-    options: dict = spec(TABLE_OPTIONS)
+    options: dict[str, Any] = spec(TABLE_OPTIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,7 +540,7 @@ class TableInfo(Message):
 
     TYPE = "table"
     SENDER = "server"
-    info: dict = spec(TABLE_SUMMARY)
+    info: dict[str, Any] = spec(TABLE_SUMMARY)
 
 
 # --------------------------------------------------------------------------- table
@@ -552,12 +555,12 @@ class Snapshot(Message):
     TYPE = "snapshot"
     SENDER = "server"
     table: str = spec(TABLE_ID)
-    view: dict = spec(VIEW)
-    players: list = spec(PLAYERS)
-    deadlines: list = spec(List(DEADLINE, 10))
-    reveal: dict | None = spec(VIEW, None)
-    summary: dict | None = spec(SUMMARY, None)
-    events: list | None = spec(List(EVENT, MAX_EARLIER_EVENTS), None)
+    view: dict[str, Any] = spec(VIEW)
+    players: list[dict[str, Any]] = spec(PLAYERS)
+    deadlines: list[dict[str, Any]] = spec(List(DEADLINE, 10))
+    reveal: dict[str, Any] | None = spec(VIEW, None)
+    summary: dict[str, Any] | None = spec(SUMMARY, None)
+    events: list[dict[str, Any]] | None = spec(List(EVENT, MAX_EARLIER_EVENTS), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,11 +571,11 @@ class Update(Message):
     TYPE = "update"
     SENDER = "server"
     table: str = spec(TABLE_ID)
-    view: dict = spec(VIEW)
-    events: list = spec(List(EVENT, 64))
-    deadlines: list = spec(List(DEADLINE, 10))
-    reveal: dict | None = spec(VIEW, None)
-    summary: dict | None = spec(SUMMARY, None)
+    view: dict[str, Any] = spec(VIEW)
+    events: list[dict[str, Any]] = spec(List(EVENT, 64))
+    deadlines: list[dict[str, Any]] = spec(List(DEADLINE, 10))
+    reveal: dict[str, Any] | None = spec(VIEW, None)
+    summary: dict[str, Any] | None = spec(SUMMARY, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,7 +586,7 @@ class MoveRequest(Message):
     SENDER = "client"
     id: int = spec(REQUEST_ID)
     state_id: int = spec(Int(0, 2**31 - 1))
-    move: dict = spec(MOVE)
+    move: dict[str, Any] = spec(MOVE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -682,7 +685,7 @@ class Games(Message):
     TYPE = "games"
     SENDER = "server"
     re: int = spec(REQUEST_ID)
-    games: list = spec(List(GAME_LINE, MAX_GAMES_LISTED))
+    games: list[dict[str, Any]] = spec(List(GAME_LINE, MAX_GAMES_LISTED))
     next: int | None = spec(GAME_ID, None)
 
 
@@ -706,7 +709,7 @@ class GameRecord(Message):
     TYPE = "game_record"
     SENDER = "server"
     re: int = spec(REQUEST_ID)
-    record: dict = spec(RECORD)
+    record: dict[str, Any] = spec(RECORD)
 
 
 # --------------------------------------------------------------------------- quick play
@@ -720,7 +723,7 @@ class Queue(Message):
     TYPE = "queue"
     SENDER = "client"
     id: int = spec(REQUEST_ID)
-    seats: int | dict = spec(SEATS_WANTED)
+    seats: int | dict[str, Any] = spec(SEATS_WANTED)
     variant: str | None = spec(Enum(VARIANTS), None)
 
 
@@ -794,7 +797,7 @@ class Leaderboard(Message):
     TYPE = "leaderboard"
     SENDER = "server"
     re: int = spec(REQUEST_ID)
-    players: list = spec(List(RANKED, MAX_RANKED))
+    players: list[dict[str, Any]] = spec(List(RANKED, MAX_RANKED))
     next: int | None = spec(Int(0, 2**31 - 1), None)
 
 
@@ -816,7 +819,7 @@ class Profile(Message):
     TYPE = "profile"
     SENDER = "server"
     re: int = spec(REQUEST_ID)
-    profile: dict = spec(PROFILE)
+    profile: dict[str, Any] = spec(PROFILE)
 
 
 # --------------------------------------------------------------------------- moderation
@@ -899,7 +902,7 @@ ALL: tuple[type[Message], ...] = (
 #: Message classes by wire type.
 BY_TYPE: dict[str, type[Message]] = {cls.TYPE: cls for cls in ALL}
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {
+_FIELD_NAMES: dict[type[Message], tuple[str, ...]] = {
     cls: tuple(f.name for f in fields(cls)) for cls in ALL
 }
 

@@ -9,7 +9,8 @@ not. This module knows nothing of messages or sockets.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 Check = Callable[[Any], Any]
 
@@ -102,13 +103,14 @@ def compile_spec(spec: Any, path: str = "", *, strict: bool = False) -> Check:
     source = "def check(value):\n" + "\n".join(body) + "\n    return value\n"
     namespace = dict(gen.constants, Invalid=Invalid, _MISSING=_MISSING, _drop=_drop_unknown)
     exec(compile(source, f"<spec {path or 'value'}>", "exec"), namespace)  # noqa: S102
-    return namespace["check"]
+    check: Check = namespace["check"]
+    return check
 
 
 _MISSING = object()
 
 
-def _drop_unknown(value: dict, known: frozenset) -> None:
+def _drop_unknown(value: dict[str, Any], known: frozenset[str]) -> None:
     for key in [k for k in value if k not in known]:
         del value[key]
 

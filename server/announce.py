@@ -42,7 +42,9 @@ def addresses(host: str) -> list[str]:
     sentence, when no other machine could reach it there."""
     if host == "0.0.0.0":
         found = sorted({ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
-                        if ip.is_IPv4 and not ipaddress.ip_address(ip.ip).is_loopback})
+                        # IPv4 only: ifaddr gives an IPv6 address as a tuple
+                        if isinstance(ip.ip, str)
+                        and not ipaddress.ip_address(ip.ip).is_loopback})
         if not found:
             raise ValueError("this machine has no network address but loopback")
         return found

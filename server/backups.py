@@ -30,10 +30,12 @@ RETRY = 600.0
 def check(config: ServerConfig) -> None:
     """Raise ValueError, naming the flag, if the schedule makes no sense or its folder is
     not one the server may write in."""
-    if not os.path.isdir(config.backup_dir):
-        raise ValueError("--backup-dir", f"{config.backup_dir} is not a folder")
-    if not os.access(config.backup_dir, os.W_OK | os.X_OK):
-        raise ValueError("--backup-dir", f"{config.backup_dir} cannot be written")
+    folder = config.backup_dir
+    assert folder is not None  # checked only when backups are asked for
+    if not os.path.isdir(folder):
+        raise ValueError("--backup-dir", f"{folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError("--backup-dir", f"{folder} cannot be written")
     if not (math.isfinite(config.backup_every) and config.backup_every > 0):
         raise ValueError("--backup-every", "the hours between backups must be more than 0")
     if config.backup_keep < 1:
@@ -76,6 +78,7 @@ async def run(store: Store, config: ServerConfig) -> None:
     """Take backups on the schedule of `config` until cancelled."""
     every = config.backup_every * HOUR
     folder = config.backup_dir
+    assert folder is not None  # run only when backups are asked for
     while True:
         try:
             when = due(folder, stem(store.path), every, time.time())

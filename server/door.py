@@ -316,6 +316,12 @@ class Session(asyncssh.SSHServerSession):
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self.chan = chan
 
+    @property
+    def channel(self) -> asyncssh.SSHServerChannel:
+        """The session's channel: asyncssh hands it over before any other call."""
+        assert self.chan is not None
+        return self.chan
+
     def pty_requested(self, term_type, term_size, term_modes) -> bool:
         return True
 
@@ -329,7 +335,7 @@ class Session(asyncssh.SSHServerSession):
         return True  # likewise
 
     def session_started(self) -> None:
-        chan, visit = self.chan, self.visit
+        chan, visit = self.channel, self.visit
         if visit.refusal is not None:
             self.refuse(visit.refusal)
         elif visit.session is not None:
@@ -346,13 +352,13 @@ class Session(asyncssh.SSHServerSession):
         """Say `sentence` (after `reset`, for a terminal the client used) and close."""
         self.muted = True
         if not self.gone:
-            self.chan.write(reset + b"coup: " + sentence.encode() + b"\r\n")
-            self.chan.exit(1)
+            self.channel.write(reset + b"coup: " + sentence.encode() + b"\r\n")
+            self.channel.exit(1)
         self.visit.close_later(LOGIN_WINDOW)
 
     async def play(self) -> None:
         """Start the client on its terminal, relay, and close with its exit status."""
-        chan, visit = self.chan, self.visit
+        chan, visit = self.channel, self.visit
         env = chan.get_environment()
         language = env.get("LC_ALL") or env.get("LANG") or ""
         # The lobby and nothing else: no menu whose practice and LAN servers would run on
@@ -408,7 +414,7 @@ class Session(asyncssh.SSHServerSession):
         program path, so that no secret of the door's reaches a player."""
         visit = self.visit
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
-               "TERM": self.chan.get_terminal_type() or "xterm",
+               "TERM": self.channel.get_terminal_type() or "xterm",
                "LANG": "C.UTF-8", "USER": visit.name, "LOGNAME": visit.name,
                "XDG_CONFIG_HOME": os.path.join(home, "config"),
                "XDG_DATA_HOME": os.path.join(home, "data")}
@@ -424,11 +430,11 @@ class Session(asyncssh.SSHServerSession):
 
     def output(self, data: bytes) -> None:
         if not self.muted:
-            self.chan.write(data)
+            self.channel.write(data)
 
     def drained(self) -> None:
         if not self.gone:
-            self.chan.resume_reading()
+            self.channel.resume_reading()
 
     def pause_writing(self) -> None:
         if self.terminal is not None:
@@ -454,7 +460,7 @@ class Session(asyncssh.SSHServerSession):
         if self.terminal is None:
             self.early += data[:4096 - len(self.early)]
         elif not self.terminal.write(data):
-            self.chan.pause_reading()
+            self.channel.pause_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
@@ -472,6 +478,7 @@ class Session(asyncssh.SSHServerSession):
     async def end(self, sentence: str) -> None:
         """End the client, and say `sentence` on the terminal given back."""
         self.muted = True  # the client's last words are not the player's to see
+        assert self.terminal is not None  # ended only once play started it
         await self.terminal.end()
         self.refuse(sentence, RESET_TERMINAL)
 

@@ -60,7 +60,7 @@ def load_secret(path: str) -> bytes:
         except OSError as exc:
             raise DoorKeyError(f"cannot read {path}: {exc.strerror or exc}") from None
         if len(secret) != 32:
-            raise DoorKeyError(f"{path} is not a door secret (32 bytes)")
+            raise DoorKeyError(f"{path} is not a door secret (32 bytes)") from None
         return secret
     except OSError as exc:
         raise DoorKeyError(f"cannot make {path}: {exc.strerror or exc}") from None

@@ -26,18 +26,21 @@ import msgpack
 import trio
 
 from protocol import (
-    Error, Frame, GameRecord, Games, Leaderboard, Message, Profile, encode, with_re,
+    Error, Frame, GameRecord, Games, GetGame, GetLeaderboard, GetProfile, Leaderboard, ListGames,
+    Message, Profile, encode, with_re,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
 from protocol.messages import MAX_GAMES_LISTED, MAX_RANKED, MAX_RECORD_MOVES
 
 from . import log
+from .refused import Refused
 from .store import Store
-from .table import Refused
 
 
 #: The requests answered here.
 ASKED = frozenset({"list_games", "get_game", "get_leaderboard", "get_profile"})
+#: Their messages.
+Asked = ListGames | GetGame | GetLeaderboard | GetProfile
 #: Requests of one session being answered at once; one more is refused (too_many_pending).
 PENDING = 2
 #: Reads of the store running at once, for the whole server.
@@ -69,7 +72,7 @@ class History:
         self._cache: OrderedDict[int, _Packed] = OrderedDict()
         self._cached = 0
 
-    def ask(self, session, msg: Message, nursery: trio.Nursery) -> None:
+    def ask(self, session, msg: Asked, nursery: trio.Nursery) -> None:
         """Answer `msg` (one of ASKED, from `session`) in a task of `nursery`; Refused if
         `session` has PENDING requests being answered already."""
         if self._pending[session] >= PENDING:
@@ -78,7 +81,7 @@ class History:
         self._pending[session] += 1
         nursery.start_soon(self._answer, session, msg)
 
-    async def _answer(self, session, msg: Message) -> None:
+    async def _answer(self, session, msg: Asked) -> None:
         try:
             reply = await self._reply(msg, session.player)
         except Exception as exc:  # noqa: BLE001 — a bad record or read fails this request only
@@ -92,47 +95,48 @@ class History:
                 del self._pending[session]
         session.send(reply)
 
-    async def _reply(self, msg: Message, viewer: str | None) -> Message | bytes:
+    async def _reply(self, msg: Asked, viewer: str | None) -> Message | bytes:
         """The answer to `viewer` (a player id, None for a guest): a message, or the
         record's frame already made."""
-        if self.store is None:
+        store = self.store
+        if store is None:
             return Error(code="no_records", message="This server keeps no records.",
                          re=msg.id)
-        if msg.TYPE == "list_games":
-            return await self._page(msg, viewer)
-        if msg.TYPE == "get_leaderboard":
-            return await self._ranking(msg)
-        if msg.TYPE == "get_profile":
-            return await self._profile(msg, viewer)
-        return await self._record(msg, viewer)
+        if isinstance(msg, ListGames):
+            return await self._page(store, msg, viewer)
+        if isinstance(msg, GetLeaderboard):
+            return await self._ranking(store, msg)
+        if isinstance(msg, GetProfile):
+            return await self._profile(store, msg, viewer)
+        return await self._record(store, msg, viewer)
 
     async def _read(self, read, *args):
         return await trio.to_thread.run_sync(partial(read, *args), limiter=self._readers)
 
-    async def _page(self, msg: Message, viewer: str | None) -> Games:
+    async def _page(self, store: Store, msg: ListGames, viewer: str | None) -> Games:
         """A page of the finished games `viewer` may see, and the cursor of the next if
         there are more: one game more than a page is read to know."""
-        lines = await self._read(self.store.finished, msg.before, msg.player,
+        lines = await self._read(store.finished, msg.before, msg.player,
                                  MAX_GAMES_LISTED + 1, viewer)
         more = len(lines) > MAX_GAMES_LISTED
         lines = lines[:MAX_GAMES_LISTED]
         return Games(re=msg.id, games=lines, next=lines[-1]["game"] if more else None)
 
-    async def _ranking(self, msg: Message) -> Leaderboard:
+    async def _ranking(self, store: Store, msg: GetLeaderboard) -> Leaderboard:
         """A page of the leaderboard, and the offset of the next if there are more."""
         offset = msg.offset or 0
-        lines = await self._read(self.store.leaderboard, offset, MAX_RANKED + 1,
+        lines = await self._read(store.leaderboard, offset, MAX_RANKED + 1,
                                  self.provisional)
         more = len(lines) > MAX_RANKED
         return Leaderboard(re=msg.id, players=lines[:MAX_RANKED],
                            next=offset + MAX_RANKED if more else None)
 
-    async def _profile(self, msg: Message, viewer: str | None) -> Message:
+    async def _profile(self, store: Store, msg: GetProfile, viewer: str | None) -> Message:
         """The profile of the rated player of that name (its games that `viewer` may see),
         or no_such_player."""
         def read() -> dict | None:
-            player = self.store.player_named(msg.name)
-            return self.store.profile(player, established=self.provisional,
+            player = store.player_named(msg.name)
+            return store.profile(player, established=self.provisional,
                                       viewer=viewer) if player else None
 
         profile = await self._read(read)
@@ -141,20 +145,20 @@ class History:
                          message=f"No one named {msg.name} has played a rated game here.")
         return Profile(re=msg.id, profile=profile)
 
-    async def _record(self, msg: Message, viewer: str | None) -> Message | bytes:
+    async def _record(self, store: Store, msg: GetGame, viewer: str | None) -> Message | bytes:
         """The game_record frame, as large as the request allows, or the error saying why
         it cannot be sent. The frame is made here, not by the session's Connection: only
         this answer may pass the 64 KiB the client accepts of every other frame."""
         packed = self._cache.get(msg.game)
         if packed is None:
-            packed = await self._read(_pack, self.store, msg.game)
+            packed = await self._read(_pack, store, msg.game)
             if packed is not None:
                 self._keep(msg.game, packed)
         else:
             self._cache.move_to_end(msg.game)
         # A private game is unknown to whoever did not play it: the same answer as for a
         # game that does not exist, so that its id tells a stranger nothing.
-        if packed is None or packed.keepers is not None and viewer not in packed.keepers:
+        if packed is None or (packed.keepers is not None and viewer not in packed.keepers):
             return Error(code="no_such_game", re=msg.id,
                          message=f"There is no finished game {msg.game}.")
         if packed.frame is not None:

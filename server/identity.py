@@ -30,9 +30,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from protocol import Identify, Via
 
 from . import doorkey, publickey
+from .changes import IdentitySeen
 from .names import name_key, reserved
-from .store import Change, Store
-from .table import Refused
+from .refused import Refused
+from .store import Store
 
 
 #: The one form of a key: its 32 bytes as lower-case hex.
@@ -118,7 +119,7 @@ class Identities:
         except ValueError:
             raise Refused("bad_message", "That address is no IP address.") from None
 
-    def bind(self, key: str, asked: str | None, name: str) -> tuple[str, Change]:
+    def bind(self, key: str, asked: str | None, name: str) -> tuple[str, IdentitySeen]:
         """The name of identity `key` here, and the store's change that records its visit.
         A known key has its own name; a new one takes `name` (the one its session was
         given for `asked`) and holds it from now on, unless another key holds `asked` (or
@@ -136,4 +137,4 @@ class Identities:
                 raise Refused("name_reserved", f"{why} Choose another name.")
             own = name
             self._hold(key, own)
-        return own, ("identity", (key, own, now, now))
+        return own, IdentitySeen(key=key, name=own, first_seen=now, last_seen=now)

@@ -30,7 +30,6 @@ identities are limited per address and hour.
 from __future__ import annotations
 
 import ipaddress
-import itertools
 import secrets
 import time
 from collections import Counter
@@ -45,21 +44,24 @@ from protocol.messages import NAME
 from protocol.text import printable
 
 from . import backups, history, log, retention
+from .changes import TableClosed, TableGone
 from .config import ServerConfig
 from .doorkey import load_secret, sharer
 from .identity import Identities, player_id
+from .inbox import Disconnected, End, Matched, Quit, Reconnect, Reseat
 from .limits import TokenBucket
 from .moderation import Ban, Moderation, operator_ids, until_text
 from .names import name_key, reserved
+from .options import fill_options
 from .queue import Formed, QuickPlay, Wish
-from .session import Session
-from .thinking import Thinkers
 from .recorder import Recorder
-from .store import Store, StoreError
-from .table import (
-    DISCONNECT, END, QUEUED, QUIT, RECONNECT, RESEAT, Refused, Table, code_key, fill_options,
-    token_key,
-)
+from .refused import Refused
+from .seats import token_key
+from .session import Session
+from .status import TableStatus
+from .store import Store, StoreError, code_key
+from .table import Table
+from .thinking import Thinkers
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
@@ -152,16 +154,17 @@ class Lobby:
                 self._lobby_lines = _per_minute(self.config.lobby_chat_per_minute)
                 nursery.start_soon(self._push)
                 nursery.start_soon(self.quick.run)
-                if self.recorder:
-                    await nursery.start(self.recorder.run)
+                recorder = self.recorder
+                if recorder:
+                    await nursery.start(recorder.run)
                     if self.config.backup_dir:
-                        nursery.start_soon(backups.run, self.recorder.store, self.config)
+                        nursery.start_soon(backups.run, recorder.store, self.config)
                     kept, self._to_resume = self._to_resume, []
                     if self.config.forget_tables:
-                        await self.recorder.commit(
+                        await recorder.commit(
                             [change for saved in kept for change in (
-                                ("table_closed", (time.time(), saved["row"])),
-                                ("table_gone", (saved["row"], saved["row"])))])
+                                TableClosed(time.time(), saved["row"]),
+                                TableGone(saved["row"]))])
                         kept = []
                     damaged = []
                     for saved in kept:
@@ -173,8 +176,8 @@ class Lobby:
                             self._set_aside(saved, exc)
                             damaged.append(saved["row"])
                     if damaged:
-                        await self._close_damaged(damaged)
-                    nursery.start_soon(self._prune_unless_damaged)
+                        await self._close_damaged(recorder, damaged)
+                    nursery.start_soon(self._prune_unless_damaged, recorder)
                 task_status.started()
         finally:
             if self.recorder:
@@ -191,36 +194,38 @@ class Lobby:
         seat's grace as it is left), and from now on connections that end are the server's
         own goodbyes, not players going away (the next start gives them the whole grace)."""
         self._keeping = True
+        assert self.recorder is not None  # only a server that keeps_tables keeps them
         await self.recorder.commit([t.kept() for t in self.tables.values() if not t.closed])
 
     async def end_tables(self) -> None:
         """End every table for good (the server shuts down): each abandons its game and
         closes, in the store too; returns once all have (the caller bounds the wait)."""
         for table in list(self.tables.values()):
-            table.submit(None, END)
-        while self.tables:
+            table.submit(None, End())
+        while self.tables:  # noqa: ASYNC110 — each table closes on its own; none signals
             await trio.sleep(0.05)
 
     # ------------------------------------------------------------------ Router
 
     def arrive(self, session: Session, name: str, token: str | None) -> str:
         self.sessions.add(session)
-        key = token_key(token) if token else None
+        key = token_key(token) if token else ""
         table = self.tokens.get(key) if key else None
         # A banned address, or a token of a banned identity's seat, goes no further.
-        self._turn_away_if_banned(session, table.player_for(key) if table else None)
-        held = table.name_for(key) if table is not None else None
+        self._turn_away_if_banned(session, table.seats.player_for(key) if table else None)
+        held = table.seats.name_for(key) if table is not None else None
         # A returning player's name is its seat's; a session that asked for none, or for
         # one no suffix frees, has the guest name the server gave it, reserved for it.
-        name = (held or self._unique(name, own=session.asked is None)
-                or self._unique(session.name, own=True))
-        self._take_name(session, name)
-        return name
+        unique = (held or self._unique(name, own=session.asked is None)
+                  or self._unique(session.name, own=True))
+        assert unique is not None  # the guest name a session was given is free for it
+        self._take_name(session, unique)
+        return unique
 
     def reconnect(self, session: Session, token: str) -> str | None:
         key = token_key(token)
         table = self.tokens.get(key)
-        if table is not None and table.submit(session, (RECONNECT, token)):
+        if table is not None and table.submit(session, Reconnect(token)):
             return None
         if key in self._damaged:
             return (f"Your table {self._damaged[key]} could not be resumed: its record in the "
@@ -236,7 +241,7 @@ class Lobby:
         if table is not None:
             self._members[table].discard(session)
             if not self._keeping:
-                table.submit(session, QUIT if session.quit else DISCONNECT)
+                table.submit(session, Quit() if session.quit else Disconnected())
 
     def request(self, session: Session, msg) -> None:
         kind = msg.TYPE
@@ -254,6 +259,7 @@ class Lobby:
             elif kind == "join":
                 self._join(session, msg)
             elif kind in history.ASKED:
+                assert self._nursery is not None  # made in run, before any session
                 self.history.ask(session, msg, self._nursery)
             elif kind == "say" and msg.scope == "lobby":
                 self._lobby_chat(session, msg)
@@ -301,7 +307,9 @@ class Lobby:
     def issue(self, token: str, table: Table) -> None:
         self.tokens[token] = table
         self._issued[table].add(token)
-        self._take_name(token, table.name_for(token))
+        name = table.seats.name_for(token)
+        assert name is not None  # a token is issued to its seat, which has a name
+        self._take_name(token, name)
 
     def revoke(self, token: str) -> None:
         table = self.tokens.pop(token, None)
@@ -383,7 +391,7 @@ class Lobby:
         players = [wish.who for wish in formed.players]
         for session in players:
             self.claim(session, table)
-        table.submit(None, (QUEUED, players))
+        table.submit(None, Matched(tuple(players)))
         log.info("queue_formed", table=table.id, players=len(players), bots=formed.bots)
 
     def _fill_strategy(self) -> str:
@@ -426,27 +434,27 @@ class Lobby:
             if isinstance(seat, dict) and isinstance(seat.get("token"), str):
                 self._damaged[seat["token"]] = saved["id"]
 
-    async def _close_damaged(self, rows: list[int]) -> None:
+    async def _close_damaged(self, recorder: Recorder, rows: list[int]) -> None:
         """Close the damaged tables at `rows` in the store, so that the next start does not
         try them again, if the store can still write that. Written once and not retried (as
         the recorder would, pausing nothing here but the startup): a file too damaged to take
         it leaves them open, to be set aside again. Nothing else writes yet."""
-        closed = [("table_closed", (time.time(), row)) for row in rows]
+        closed = [TableClosed(time.time(), row) for row in rows]
         try:
-            await trio.to_thread.run_sync(self.recorder.store.write, closed)
+            await trio.to_thread.run_sync(recorder.store.write, closed)
         except StoreError as exc:
             log.error("damaged_tables_not_closed", tables=len(rows), error=str(exc))
 
-    async def _prune_unless_damaged(self) -> None:
+    async def _prune_unless_damaged(self, recorder: Recorder) -> None:
         """Prune old games (server/retention.py) if the file's pages are sound. Removing rows
         rewrites the pages beside them, and a write that meets a damaged page fails and is
         tried again, holding up every table's writes behind it: a damaged store is left as
         it is, and said so once, for its operator to restore or recover."""
-        damage = await trio.to_thread.run_sync(self.recorder.store.damage)
+        damage = await trio.to_thread.run_sync(recorder.store.damage)
         if damage is not None:
             log.error("store_damaged", error=damage, pruning="off")
             return
-        await retention.run(self.recorder, self.config)
+        await retention.run(recorder, self.config)
 
     def _new_table_id(self) -> str:
         table_id = secrets.token_hex(3)
@@ -460,7 +468,9 @@ class Lobby:
         self._members.setdefault(table, set())
         self._issued.setdefault(table, set())
         if table.private:
+            assert table.code_hash is not None  # a private table has its code
             self.codes[table.code_hash] = table
+        assert self._nursery is not None  # made in run, before any table
         self._nursery.start_soon(self._run_table, table)
 
     def _join(self, session: Session, msg) -> None:
@@ -492,6 +502,7 @@ class Lobby:
         if made is not None:
             made.take()
         if self.recorder:
+            assert self._nursery is not None  # made in run, before any session
             self._nursery.start_soon(self.recorder.commit, [visit])
         player = player_id(msg.key)
         self._free_name(session)
@@ -500,11 +511,11 @@ class Lobby:
         table = None
         if session not in self.where:
             table = next((t for t in self.tables.values()
-                          if not t.closed and t.seat_of_player(player)), None)
+                          if not t.closed and t.seats.of_player(player)), None)
         session.send(Identified(re=msg.id, name=name, table=table.id if table else None,
                                 operator=self.moderation.is_operator(player) or None))
         if table is not None:
-            table.submit(session, (RESEAT, player))
+            table.submit(session, Reseat(player))
         log.info("identified", session=session.number, name=name, player=player,
                  reseated=table.id if table else None)
 
@@ -543,6 +554,7 @@ class Lobby:
                 tries = self._code_tries.pop(key, None) or TokenBucket(1 / CODE_RETRY,
                                                                        CODE_TRIES)
                 self._code_tries[key] = tries  # last: the address that tried one last
+            assert tries is not None  # else the crowd's bucket, made in run
             tries.take()
             log.info("wrong_code", session=session.number, address=session.address)
         return table
@@ -573,6 +585,7 @@ class Lobby:
         if own is not None and own.peek() < 1:
             raise Refused("rate_limited", "Your address is chatting too fast in the lobby: "
                           "wait a little.")
+        assert self._lobby_lines is not None  # made in run, before any session
         if self._lobby_lines.peek() < 1:
             raise Refused("rate_limited", "The lobby has as much chat as it carries: wait a "
                           "little.")
@@ -647,6 +660,7 @@ class Lobby:
         if kind == "address" and msg.minutes and value == sharer(session.address):
             raise Refused("not_allowed", "That address is your own: the ban would turn you "
                           "away too.")
+        assert session.player is not None  # _operator: an operator has a key
         ban, change = self.moderation.ban(kind, value, msg.minutes, msg.reason or "",
                                           session.player)
         log.info("moderation", act="ban", by=session.name, operator=session.player,
@@ -657,7 +671,8 @@ class Lobby:
                         else sharer(other.address) == value):
                     other.close("banned", _ban_sentence(ban))
         if self.recorder:
-            self._nursery.start_soon(self._kept, session, msg.id, change)
+            assert self._nursery is not None  # made in run, before any session
+            self._nursery.start_soon(self._kept, self.recorder, session, msg.id, change)
         else:
             session.send(Ok(re=msg.id))
 
@@ -685,9 +700,10 @@ class Lobby:
             return "key", target.player
         return "address", sharer(target.address)
 
-    async def _kept(self, session: Session, request_id: int, change) -> None:
+    async def _kept(self, recorder: Recorder, session: Session, request_id: int,
+                    change) -> None:
         """Answer `ok` to the act `request_id` once the store keeps its `change`."""
-        await self.recorder.commit([change])
+        await recorder.commit([change])
         session.send(Ok(re=request_id))
 
     # ------------------------------------------------------------------ tables
@@ -702,8 +718,8 @@ class Lobby:
             log.error("table_failed", table=table.id, error=repr(exc), exc_info=True)
         finally:
             self._forget(table, failed)
-        if failed and self.recorder:
-            await self.recorder.commit([("table_closed", (time.time(), table.row))])
+        if failed and self.recorder and table.row is not None:
+            await self.recorder.commit([TableClosed(time.time(), table.row)])
 
     def _forget(self, table: Table, failed: bool) -> None:
         """`table` has closed: its id, code and tokens are gone, its members in the lobby."""
@@ -712,7 +728,7 @@ class Lobby:
             self._made[maker] -= 1
             if not self._made[maker]:  # whoever has no table open is forgotten
                 del self._made[maker]
-        if table.private:
+        if table.private and table.code_hash is not None:
             self.codes.pop(table.code_hash, None)
         for token in self._issued.pop(table):
             self.tokens.pop(token, None)
@@ -733,7 +749,9 @@ class Lobby:
         the server gave, which is not reserved from its session."""
         if not self._taken(name, own):
             return name
-        for number in itertools.count(2):
+        number = 1
+        while True:  # ends: the suffixes run into reserved names, or free ones
+            number += 1
             suffix = f"-{number}"
             candidate = name[:NAME.max_len - len(suffix)] + suffix
             if reserved(candidate) is not None:
@@ -745,7 +763,7 @@ class Lobby:
         """Someone here has `name` (or a lookalike), an identity holds it (which a guest
         may not take), or it is a guest's or a bot's (unless it is the session's `own`)."""
         return (bool(self._names[name_key(name)]) or self.identities.holder(name) is not None
-                or not own and reserved(name) is not None)
+                or (not own and reserved(name) is not None))
 
     def _take_name(self, holder: Session | str, name: str) -> None:
         key = name_key(name)
@@ -763,7 +781,8 @@ class Lobby:
         """The public tables worth listing, tables waiting for players first, packed."""
         if self._listing is None:
             public = [t for t in self.tables.values() if not t.private and not t.closed]
-            public.sort(key=lambda t: (t.status != "waiting", t.free_seats == 0, t.id))
+            public.sort(key=lambda t: (t.status is not TableStatus.WAITING, t.seats.free == 0,
+                                       t.id))
             self._listing = encode_once(Tables(tables=[t.summary() for t in
                                                        public[:MAX_LISTED]]))
         return self._listing

@@ -29,11 +29,11 @@ class _Formatter(logging.Formatter):
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
         trace = self.formatException(record.exc_info) if record.exc_info else None
         if self.as_json:
-            line = {"time": stamp, "level": record.levelname.lower(),
-                    "event": record.getMessage(), **fields}
+            entry = {"time": stamp, "level": record.levelname.lower(),
+                     "event": record.getMessage(), **fields}
             if trace:
-                line["traceback"] = trace
-            return json.dumps(line, default=str)
+                entry["traceback"] = trace
+            return json.dumps(entry, default=str)
         text = " ".join(f"{k}={quote(str(v))}" for k, v in fields.items())
         line = f"{stamp} {record.levelname:<5} {record.getMessage()} {text}".rstrip()
         if trace:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable, Sequence
 
-from .store import Change
+from .changes import Banned
 
 #: What a ban keeps out: an identity's player id, or an address.
 BAN_KINDS = ("key", "address")
@@ -56,7 +56,8 @@ def until_text(until: float) -> str:
 class Moderation:
     """The operators, bans and mutes of one server (see the module docstring)."""
 
-    def __init__(self, operators: frozenset[str], kept: list[tuple] = ()) -> None:
+    def __init__(self, operators: frozenset[str],
+                 kept: Sequence[tuple[str, str, float, str, str]] = ()) -> None:
         """`kept`: the bans the store holds, as (kind, value, until, reason, by) rows."""
         self.operators = operators
         #: The wall clock bans and mutes are timed by (a test moves it on).
@@ -73,12 +74,12 @@ class Moderation:
         """The ban in force on `value` of `kind`, if any (one that ran out is forgotten)."""
         ban = self._bans.get((kind, value)) if value is not None else None
         if ban is not None and ban.until <= self.clock():
-            del self._bans[(kind, value)]
+            del self._bans[(kind, ban.value)]
             return None
         return ban
 
-    def ban(self, kind: str, value: str, minutes: int, reason: str, by: str) -> tuple[Ban,
-                                                                                      Change]:
+    def ban(self, kind: str, value: str, minutes: int, reason: str,
+            by: str) -> tuple[Ban, Banned]:
         """Ban `value` of `kind` for `minutes` from now (0: lift its ban); the ban, and the
         store's change that keeps it (a lifted ban is kept as one that has run out)."""
         now = self.clock()
@@ -87,7 +88,8 @@ class Moderation:
             self._bans[(kind, value)] = ban
         else:
             self._bans.pop((kind, value), None)
-        return ban, ("ban", (kind, value, ban.until, reason, by, now))
+        return ban, Banned(kind=kind, value=value, until=ban.until, reason=reason, by=by,
+                           made=now)
 
     def muted_until(self, name: str) -> float | None:
         """When the mute on `name` (in any case) ends, if it is muted now."""

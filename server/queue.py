@@ -12,7 +12,8 @@ anyone itself: the lobby opens the tables `match` forms (`Lobby._form`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 import trio
 
@@ -22,11 +23,20 @@ from protocol import QueueStatus
 STATUS_PUSH = 0.5
 
 
+class Waiter(Protocol):
+    """Who may wait: anything hashable that can be told its count (a session)."""
+
+    def send(self, msg: QueueStatus) -> None: ...
+
+
+W = TypeVar("W", bound=Waiter)
+
+
 @dataclass(frozen=True, slots=True)
-class Wish:
+class Wish(Generic[W]):
     """`who` waits, since `since`, for a table of `lo` to `hi` seats of `variant`."""
 
-    who: Hashable
+    who: W
     lo: int
     hi: int
     variant: str
@@ -35,17 +45,17 @@ class Wish:
     def allows(self, seats: int, variant: str) -> bool:
         return self.variant == variant and self.lo <= seats <= self.hi
 
-    def like(self, other: Wish) -> bool:
+    def like(self, other: Wish[W]) -> bool:
         """`other` waits for some table this one would sit at too."""
         return self.variant == other.variant and self.lo <= other.hi and other.lo <= self.hi
 
 
 @dataclass(frozen=True, slots=True)
-class Formed:
+class Formed(Generic[W]):
     """A table to open: its `seats`, `players` (whose wishes, oldest first) in the first ones
     and server bots in the rest, of `variant`."""
 
-    players: tuple[Wish, ...]
+    players: tuple[Wish[W], ...]
     seats: int
     variant: str
 
@@ -54,12 +64,12 @@ class Formed:
         return self.seats - len(self.players)
 
 
-def match(waiting: Sequence[Wish], now: float, fill_after: float) -> list[Formed]:
+def match(waiting: Sequence[Wish[W]], now: float, fill_after: float) -> list[Formed[W]]:
     """The tables that form now from `waiting` (oldest first): with players only, whenever
     enough wait for a size; with server bots too for a wish older than `fill_after` seconds
     (0: never). Each player is in one table at most; the others wait on."""
     left = list(waiting)
-    formed: list[Formed] = []
+    formed: list[Formed[W]] = []
     while True:
         table = next((t for wish in left if (t := _table_for(wish, left, now, fill_after))),
                      None)
@@ -69,11 +79,12 @@ def match(waiting: Sequence[Wish], now: float, fill_after: float) -> list[Formed
         left = [w for w in left if w not in table.players]
 
 
-def _table_for(first: Wish, left: list[Wish], now: float, fill_after: float) -> Formed | None:
+def _table_for(first: Wish[W], left: list[Wish[W]], now: float,
+               fill_after: float) -> Formed[W] | None:
     """The table `first` sits at now, with the oldest of `left` who allow its size: the
     largest size enough of them allow; else, once `first` has waited `fill_after`, the size
     with the most of them (the largest of those), its other seats for bots."""
-    def others(seats: int) -> tuple[Wish, ...]:
+    def others(seats: int) -> tuple[Wish[W], ...]:
         return tuple(w for w in left if w.allows(seats, first.variant))[:seats]
 
     sizes = range(first.hi, first.lo - 1, -1)
@@ -87,35 +98,35 @@ def _table_for(first: Wish, left: list[Wish], now: float, fill_after: float) -> 
     return None
 
 
-class QuickPlay:
+class QuickPlay(Generic[W]):
     """The queue of one server: the wishes of the sessions that wait, oldest first. `add`
     and `remove` run the matching at once; `run` forms the tables that bots fill when their
     time comes and pushes each waiting session its count when it changes."""
 
-    def __init__(self, fill_after: float, form: Callable[[Formed], None]) -> None:
+    def __init__(self, fill_after: float, form: Callable[[Formed[W]], None]) -> None:
         """`form` opens the table of a `Formed` (the sessions are its wishes' `who`)."""
         self.fill_after = fill_after
         self._form = form
-        self.wishes: dict[Hashable, Wish] = {}
+        self.wishes: dict[W, Wish[W]] = {}
         #: The count each waiting session was last told.
-        self._told: dict[Hashable, int] = {}
+        self._told: dict[W, int] = {}
         self._changed = trio.Event()
 
-    def __contains__(self, who: Hashable) -> bool:
+    def __contains__(self, who: object) -> bool:
         return who in self.wishes
 
-    def waiting_like(self, wish: Wish) -> int:
+    def waiting_like(self, wish: Wish[W]) -> int:
         """How many wait for a table `wish` would sit at (its own included)."""
         return sum(wish.like(other) for other in self.wishes.values())
 
-    def add(self, wish: Wish) -> None:
+    def add(self, wish: Wish[W]) -> None:
         """`wish.who` waits from now, told it waits with `waiting_like(wish)` (its `queued`);
         the tables that can form with it form at once."""
         self.wishes[wish.who] = wish
         self._told[wish.who] = self.waiting_like(wish)
         self._match()
 
-    def remove(self, who: Hashable) -> None:
+    def remove(self, who: W) -> None:
         """`who` waits no more (it left, sat elsewhere or ended); nothing if it did not."""
         if self.wishes.pop(who, None) is not None:
             del self._told[who]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
@@ -108,16 +108,17 @@ def rate(ratings: dict[str, Rating], players: Sequence[str | None], order: Seque
     """The new ratings of the players of one finished game (`players[seat]`, None for a
     guest) from their current `ratings` (absent: a newcomer), given its finishing `order`
     of seats (first to last) and the seat credited with the win (None: no one)."""
-    order = [seat for seat in order if players[seat] is not None]
-    if len({players[seat] for seat in order}) < 2:
+    named = {seat: player for seat in order if (player := players[seat]) is not None}
+    order = [seat for seat in order if seat in named]
+    if len(set(named.values())) < 2:
         return {}
-    before = {p: ratings.get(p, Rating()) for p in {players[s] for s in order}}
-    teams = [[MODEL.rating(mu=before[players[s]].mu, sigma=before[players[s]].sigma)]
+    before = {p: ratings.get(p, Rating()) for p in set(named.values())}
+    teams = [[MODEL.rating(mu=before[named[s]].mu, sigma=before[named[s]].sigma)]
              for s in order]
     moved = MODEL.rate(teams, ranks=list(range(1, len(order) + 1)))
     seats_of: dict[str, list[int]] = {}
     for place, seat in enumerate(order):
-        seats_of.setdefault(players[seat], []).append(place)
+        seats_of.setdefault(named[seat], []).append(place)
     after = {}
     for player, places in seats_of.items():
         old = before[player]

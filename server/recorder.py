@@ -20,12 +20,14 @@ resume. Nothing is dropped and nothing is reordered.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import trio
 
 from . import log
-from .store import Change, Store, StoreError
+from .changes import Change
+from .store import Store, StoreError
 
 #: Batches waiting for the writer before `commit` waits for room: about a thousand tables'.
 QUEUE = 1024
@@ -64,7 +66,7 @@ class Recorder:
         self.store = store
         self.late = late
         #: What waits for the writer: (changes, done, waiting, held), QUEUE at the most.
-        self._queue: deque[tuple[list[Change], trio.Event | None, Waiting | None, Held]] = (
+        self._queue: deque[tuple[Sequence[Change], trio.Event | None, Waiting | None, Held]] = (
             deque())
         #: The writer waits here for the queue to fill, and the tables for it to empty.
         self._filled = trio.lowlevel.ParkingLot()
@@ -75,7 +77,7 @@ class Recorder:
         #: Those told to pause since the last write that succeeded: to be told to resume.
         self._paused: set[Waiting] = set()
 
-    async def commit(self, changes: list[Change], waiting: Waiting | None = None) -> None:
+    async def commit(self, changes: Sequence[Change], waiting: Waiting | None = None) -> None:
         """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
         failing store (pause) and when it is done after all (resume)."""
         done = trio.Event()
@@ -93,14 +95,14 @@ class Recorder:
         while len(self._queue) >= QUEUE:
             await self._emptied.park()
 
-    def deliver(self, changes: list[Change], held: Held, waiting: Waiting) -> None:
+    def deliver(self, changes: Sequence[Change], held: Held, waiting: Waiting) -> None:
         """Send the `held` frames once `changes` are on the disk (after everything handed
         over before), then tell `waiting` (delivered); the table plays on while they are
         written. Only when the queue has room (see `room`). While writes fail, `waiting`
         pauses at once: its changes wait behind the failing ones."""
         self._put((changes, None, waiting, held))
         if self.failing is not None:
-            self._pause(waiting)
+            self._pause(waiting, self.failing)
 
     def _put(self, entry: tuple) -> None:
         self._queue.append(entry)
@@ -181,9 +183,9 @@ class Recorder:
         """Writes wait, for `why`: everyone waiting on `batch` pauses."""
         self.failing = why
         for _, _, waiting, _ in batch:
-            self._pause(waiting)
+            self._pause(waiting, why)
 
-    def _pause(self, waiting: Waiting | None) -> None:
+    def _pause(self, waiting: Waiting | None, why: str) -> None:
         if waiting is not None and waiting not in self._paused:
             self._paused.add(waiting)
-            waiting.pause(self.failing)
+            waiting.pause(why)

@@ -18,6 +18,7 @@ import time
 
 import trio
 
+from .changes import Prune
 from .config import ServerConfig
 from .recorder import Recorder
 
@@ -40,6 +41,6 @@ async def run(recorder: Recorder, config: ServerConfig) -> None:
     if not (config.keep_guest_games or config.keep_games):
         return
     while True:
-        await recorder.commit([("prune", (time.time(), config.keep_guest_games,
-                                          config.keep_games, PRUNE_BATCH))])
+        await recorder.commit([Prune(now=time.time(), guest_days=config.keep_guest_games,
+                                     all_days=config.keep_games, most=PRUNE_BATCH)])
         await trio.sleep(PRUNE_EVERY)

@@ -15,7 +15,8 @@ import itertools
 import os
 import secrets
 from collections import deque
-from typing import Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import trio
 
@@ -68,7 +69,7 @@ class Router(Protocol):
 
 
 def stream_io(stream: trio.abc.Stream) -> tuple[Callable[[bytes], int] | None,
-                                               Callable[[], Awaitable[bytes | None]]]:
+                                               Callable[[], Awaitable[bytes | bytearray | None]]]:
     """How a session writes to and reads from `stream`. For a TCP socket on POSIX (FAST_IO):
     a synchronous, non-blocking write, so that the common case of a message with nothing
     queued costs a system call and no task switch; and a wait until the socket is readable,
@@ -175,6 +176,7 @@ class Session:
         """With nothing queued and the writer idle, write straight to the socket (it is
         non-blocking): no task switch for the common case. Returns what could not be
         written, for the writer to finish."""
+        assert self._direct is not None  # send writes now only where it can
         try:
             sent = self._direct(data)
         except BlockingIOError:

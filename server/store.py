@@ -27,20 +27,23 @@ import re
 import secrets
 import shlex
 import sqlite3
+import sys
 import tempfile
 import urllib.parse
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import cast
 
 import platformdirs
 
-try:
-    import fcntl
-except ImportError:  # Windows: one server per file is then the operator's care
+if sys.platform == "win32":  # no flock: one server per file is then the operator's care
     fcntl = None
+else:
+    import fcntl
 
 from engine import record as records
 
 from . import ratings
+from .changes import ORDER, Change, Prune, RatingsMoved
 
 #: The schema this code reads and writes.
 SCHEMA_VERSION = 6
@@ -188,60 +191,24 @@ def default_path(kind: str) -> str:
     return os.path.join(folder, f"{kind}.db")
 
 
-#: The changes `write` knows, by name: each is one statement and its parameters in order.
-#: A dict or list parameter is stored as JSON.
-CHANGES: dict[str, str] = {
-    "table": "INSERT INTO tables (row, id, name, options, code, state, created) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-    "table_state": "UPDATE tables SET options = ?, state = ? WHERE row = ?",
-    "table_closed": "UPDATE tables SET closed = ? WHERE row = ?",
-    # A table that closed with no game played leaves nothing (a fuzz of ten minutes left
-    # 8,351 rows); written at its creation all the same, so a waiting table survives a kill.
-    "table_gone": "DELETE FROM tables WHERE row = ? AND NOT EXISTS "
-                  "(SELECT 1 FROM games WHERE table_row = ?)",
-    "game": "INSERT INTO games (id, table_row, number, options, seed, players, started, rated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    "player": "INSERT INTO game_players (game, seat, name, player) VALUES (?, ?, ?, ?)",
-    # A verified key: its name is set by its first visit, and kept.
-    "identity": "INSERT INTO identities (key, name, first_seen, last_seen) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET last_seen = excluded.last_seen",
-    "move": "INSERT INTO moves (game, n, seat, move, state_id, ms, by) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-    "takeover": "INSERT INTO takeovers (game, seat, bot, after, ms) VALUES (?, ?, ?, ?, ?)",
-    "result": "UPDATE games SET finished = ?, winner = ?, out = ? WHERE id = ?",
-    # An operator's ban, or its lifting, over the last one on the same key or address.
-    "ban": "INSERT INTO bans (kind, value, until, reason, by, made) VALUES (?, ?, ?, ?, ?, ?) "
-           "ON CONFLICT (kind, value) DO UPDATE SET until = excluded.until, "
-           "reason = excluded.reason, by = excluded.by, made = excluded.made",
-}
-#: One more change is not a statement: ("rate", (game_id, time, order, winner)) moves the
-#: ratings of a finished rated game's players by its finishing order of seats and the seat
-#: credited with the win (server/ratings.py), in the transaction with its result.
-
-#: And ("prune", (now, guest_days, all_days, most)) removes up to `most` finished games of
-#: closed tables (see Store._prune) and the closed tables it leaves without a game.
-
 #: A player's rating written over its last.
 RATING = ("INSERT INTO ratings (player, name, mu, sigma, games, wins, updated) "
           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player) DO UPDATE SET name = excluded.name, "
           "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
           "wins = excluded.wins, updated = excluded.updated")
 
-#: A change: its name in CHANGES and its parameters.
-Change = tuple[str, tuple]
-
-#: The order of the kinds of change in a write: each kind goes in one go (a few statements
-#: of many rows, see _many_rows), after the kinds it refers to (a game after its table, a
-#: game's moves after the game, the ratings after the result that moves them). Changes of
-#: one kind keep their order.
-ORDER = ("table", "game", "player", "identity", "move", "takeover", "table_state", "result",
-         "table_closed", "table_gone", "rate", "ban", "prune")
-
 #: Seconds in a day, as the keep policies count them.
 DAY = 86400.0
 
 #: The most parameters a statement may take in any SQLite (999 before 3.32).
 MOST_PARAMETERS = 999
+
+
+@functools.cache
+def _positional(statement: str) -> tuple[str, tuple[str, ...]]:
+    """A statement of named parameters (`:row`) as one of positional ones, and the names in
+    the order of their places: the fields of a change, read by name, fill them."""
+    return re.sub(r":(\w+)", "?", statement), tuple(re.findall(r":(\w+)", statement))
 
 
 @functools.cache
@@ -270,6 +237,7 @@ def _many_rows(statement: str, rows: list[tuple]) -> Iterator[tuple[str, list]]:
 def _update_parts(statement: str) -> tuple[str, list[str], str]:
     """"UPDATE t SET a = ?, b = ? WHERE k = ?" as its table, columns and key: t, [a, b], k."""
     match = re.fullmatch(r"UPDATE (\w+) SET (.+) WHERE (\w+) = \?", statement)
+    assert match is not None, statement  # write() sends only UPDATEs of this form here
     columns = [part.split("=")[0].strip() for part in match.group(2).split(",")]
     return match.group(1), columns, match.group(3)
 
@@ -306,6 +274,7 @@ class Store:
         locked against a second server; or only to read, where a server may be writing."""
         self.path = path
         self._lock = None
+        self._writer: sqlite3.Connection | None = None  # the writer's connection, if it is one
         try:
             if writer:
                 self._lock = _lock(path)
@@ -320,7 +289,6 @@ class Store:
             else:
                 if not os.path.exists(path):
                     raise StoreError(f"cannot use {path}: there is no such file")
-                self._writer = None
                 version = self._reader().execute("PRAGMA user_version").fetchone()[0]
                 if version != SCHEMA_VERSION:
                     raise StoreError(f"cannot read {path}: its schema is version {version}, "
@@ -366,15 +334,20 @@ class Store:
         (its mode, its directory, a read-only file system) read-only without a word: a
         server on it resumed its tables, then hung every new one. So a write is tried, of
         the schema version the file holds already, and rolled back."""
-        conn = self._writer
+        conn = self._writing()
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         finally:
             conn.execute("ROLLBACK")
 
+    def _writing(self) -> sqlite3.Connection:
+        """The writer's connection: writes are the writer's alone."""
+        assert self._writer is not None, "this store was opened only to read"
+        return self._writer
+
     def close(self) -> None:
-        if getattr(self, "_writer", None) is not None:
+        if self._writer is not None:
             self._writer.close()
         if self._lock is not None:
             self._lock.close()  # and with it the lock
@@ -394,23 +367,29 @@ class Store:
     def write(self, changes: Sequence[Change]) -> None:
         """Every change in one transaction, kind by kind in ORDER: all of them are on the
         disk when this returns, or none is and StoreError says why."""
-        conn = self._writer
+        conn = self._writing()
         try:
             conn.execute("BEGIN")
             try:
-                kinds: dict[str, list[tuple]] = {name: [] for name in ORDER}
-                for name, params in changes:
-                    kinds[name].append(params)
-                for name, changed in kinds.items():
+                kinds: dict[type[Change], list[Change]] = {kind: [] for kind in ORDER}
+                for change in changes:
+                    kinds[type(change)].append(change)
+                for kind, changed in kinds.items():
                     if not changed:
                         continue
-                    if name in ("rate", "prune"):
-                        special = self._rate if name == "rate" else self._prune
-                        for params in changed:
-                            special(conn, *params)
+                    if kind is RatingsMoved:
+                        for moved in cast("list[RatingsMoved]", changed):
+                            self._rate(conn, moved.game, moved.when, moved.order, moved.winner)
                         continue
-                    rows = [tuple(_json(p) for p in params) for params in changed]
-                    statement = CHANGES[name]
+                    if kind is Prune:
+                        for prune in cast("list[Prune]", changed):
+                            self._prune(conn, prune.now, prune.guest_days, prune.all_days,
+                                        prune.most)
+                        continue
+                    statement, names = _positional(kind.SQL)
+                    rows = [tuple(_json(getattr(change, name)) for name in names)
+                            for change in changed]
+                    many: Iterator[tuple[str, Sequence[object]]]
                     if " VALUES (" in statement:  # an INSERT of a row
                         many = _many_rows(statement, rows)
                     elif statement.startswith("UPDATE"):  # an UPDATE of a row by its key
@@ -488,13 +467,14 @@ class Store:
     def server_id(self) -> str:
         """This server's id (16 random bytes as hex), made and kept the first time it is
         asked: what its players' identities sign for."""
+        conn = self._writing()
         try:
-            row = self._writer.execute(
+            row = conn.execute(
                 "SELECT value FROM meta WHERE key = 'server_id'").fetchone()
             if row is not None:
                 return row[0]
             value = secrets.token_hex(16)
-            self._writer.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?)", (value,))
+            conn.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?)", (value,))
         except sqlite3.Error as exc:
             raise StoreError(f"cannot use {self.path}: {_why(exc, self.path)}") from exc
         return value
@@ -777,7 +757,8 @@ class Store:
                                          f"{_why(exc, self.path)}") from exc
                     skipped(game_id, _why(exc, self.path))
                     continue
-                yield record
+                if record is not None:  # else pruned since the list was read: gone
+                    yield record
         finally:
             conn.close()
 
@@ -788,7 +769,7 @@ class Store:
             "SELECT g.number, g.options, g.seed, g.players, g.started, g.finished, g.winner, "
             "g.out, t.id, t.name FROM games g JOIN tables t ON t.row = g.table_row "
             "WHERE g.id = ?", (game_id,)).fetchone()
-        if row is None or finished and row[5] is None:
+        if row is None or (finished and row[5] is None):
             return None
         number, options, seed, players, started, ended, winner, out, table, table_name = row
         moves = [

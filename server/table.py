@@ -1,23 +1,23 @@
 """One table: its seats, its game, its clocks and its bots, owned by one trio task.
 
-Everything that changes a table arrives through its inbox, one item at a time, and is
-handled by `Table.run`: joins and leaves, ready and start, moves, rematches, table chat,
-disconnects and reconnects. So there are no locks, and two moves can never interleave: the
-engine's state_id settles which of two simultaneous challenges counts. Between items the
-task keeps time: it plays the default move for a seat whose deadline passed (R10), moves
-bot seats, and ends the grace of players who did not come back. A move that comes while the
-task waits idle for its inbox is handled at once, in the mover's reader task, just as the
-table's task would handle it (see `submit`): no hop to another task a move.
+Everything that changes a table arrives through its inbox, one item at a time (see
+server/inbox.py), and is handled by `Table.run`: joins and leaves, ready and start, moves,
+rematches, table chat, disconnects and reconnects. So there are no locks, and two moves can
+never interleave: the engine's state_id settles which of two simultaneous challenges
+counts. Between items the task keeps time: it plays the default move for a seat whose
+deadline passed (R10), moves bot seats, and ends the grace of players who did not come
+back. A move that comes while the task waits idle for its inbox is handled at once, in the
+mover's reader task, just as the table's task would handle it (see `submit`): no hop to
+another task a move.
 
-After every accepted move each seated player and spectator gets its own complete view, the
-events it may see and the deadlines (R11); nothing is built by removing secrets. Changes to
-the table itself (seats, readiness, status) are told once the items in hand are handled: one
-`table` message for a burst of them.
-
-While the store cannot take the table's changes (see server/recorder.py), the table is
-paused: its clocks stop and its PLAYS wait, but everything else is handled, and what shows
-nothing of the game (answers, chat, seats) is sent at once (`_say`) rather than held
-behind the write that fails.
+The table decides; its parts keep what it decided. `Seats` (server/seats.py) holds who
+sits where and their tokens; `Clocks` (server/clocks.py) the deadlines and bot move times;
+server/broadcast.py builds each viewer's own view after every move (R11); the `Handover`
+(server/handover.py) holds what the table sends until the store has the changes it shows,
+and pauses play while the store cannot take them: its clocks stop and its PLAYS wait, but
+everything else is handled, and what shows nothing of the game (answers, chat, seats) is
+sent at once. Changes to the table itself (seats, readiness, status) are told once the
+items in hand are handled: one `table` message for a burst of them.
 
 A table knows the lobby only as its `TableHost`: it claims and releases the sessions that
 sit or watch at it, issues and revokes reconnect tokens, and says when the list of tables
@@ -27,68 +27,51 @@ changed. It never sets a field of a session or of the lobby.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import math
 import random
 import secrets
-import string
 import time
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Protocol
 
 import trio
 
 from engine import (
-    ACTIONS, Event, Game, IllegalMove, Move, Options, OptionsError, default_move, summarize,
-    visible_to,
+    ACTIONS, Event, Game, IllegalMove, Move, Options, default_move, summarize, visible_to,
 )
 from engine import record as records
 from engine.bots import Strategy
 from engine.position import Position
-from engine.views import public_dict, view_dict
 from protocol import (
-    MAX_EARLIER_EVENTS, Chat, Error, Frame, Joined, MoveAccepted, MoveRejected, MoveRequest,
-    Ok, Paused, Presence, Ready, Rematch, Snapshot, Start, TableInfo, UpdateFrames,
-    encode_once,
+    MAX_EARLIER_EVENTS, Chat, CloseTable, CreateTable, Error, Join, Joined, Kick, Leave,
+    MoveAccepted, MoveRejected, MoveRequest, Ok, Presence, Ready, Rematch, Say, Snapshot,
+    Start, TableInfo,
 )
-from protocol.text import name_or_none
+from protocol.codec import encode_once
 
 from . import log
+from .broadcast import audience, snapshot, updates
+from .changes import (
+    GamePlayer, GameResult, MovePlayed, NewGame, NewTable, RatingsMoved, TableClosed,
+    TableGone, TableState, Takeover,
+)
+from .clocks import Clocks
 from .config import ServerConfig
+from .handover import Handover
+from .inbox import (
+    PLAYS, Disconnected, End, Item, Matched, Notice, Quit, Reconnect, Request, Reseat,
+)
+from .options import DEFAULT_BOT
 from .ratings import Standing
-from .recorder import Held, Recorder
+from .recorder import Recorder
+from .refused import Refused
+from .seats import Seat, Seats, new_code, token_key
 from .session import Session
-from .store import Change, code_key
+from .status import TableStatus
+from .store import code_key
 from .thinking import Thinkers
-
-#: The bot that takes a seat after the grace when the table names none.
-DEFAULT_BOT = "honest"
-#: Inbox items that are not client messages.
-DISCONNECT = "disconnect"
-#: A session that said goodbye: at a waiting table its seat is freed, as by `leave`; once
-#: the game runs, it keeps its seat like a dropped connection, and may come back.
-QUIT = "quit"
-RECONNECT = "reconnect"
-#: An identified session comes back to its player's seat (it may hold no token).
-RESEAT = "reseat"
-#: The players the quick-play queue matched for the table (see Table._seat_queued).
-QUEUED = "queued"
-#: The server shuts down and ends its games: the table closes for good (see Table._end).
-END = "end"
-#: The requests that play, and so wait while the table is paused: moves, and what may
-#: start a game. Everything else is answered at once, paused or not.
-PLAYS = (MoveRequest, Ready, Start, Rematch)
-
-
-class Refused(Exception):
-    """A request the table turns down, with a lobby error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class TableHost(Protocol):
@@ -118,62 +101,6 @@ class TableHost(Protocol):
         """A table the server stops without ending is resumed by its next start."""
 
 
-@dataclass(slots=True)
-class Seat:
-    """One seat. Empty when `name` is None; a bot when `bot` is set; a person otherwise,
-    connected while `session` is set and away (in its grace) while `away_since` is."""
-
-    index: int
-    name: str | None = None
-    session: Session | None = None
-    #: The hash of the seat's reconnect token (token_key): the token itself is kept by its
-    #: player alone, and the store keeps only this.
-    token: str | None = None
-    bot: Strategy | None = None
-    bot_seed: int | None = None
-    ready: bool = False
-    rematch: bool = False
-    away_since: float | None = None
-    #: Seconds the seat waits for its player from `away_since`: a few before the game
-    #: starts (no one is kept from a table by a seat that may never come back), the
-    #: server's whole grace once it plays.
-    grace: float = 0.0
-    #: Who the person is ("key:<hex>", an identity), or None for a guest; kept while the
-    #: seat is theirs, so that they get it back by identity as well as by token.
-    player: str | None = None
-
-    @property
-    def human(self) -> bool:
-        return self.name is not None and self.bot is None
-
-    def info(self) -> dict:
-        return {
-            "seat": self.index,
-            "name": None if self.bot else self.name,  # a bot's seat shows no person's name
-            "bot": self.bot.name if self.bot else None,
-            "ready": self.ready or self.bot is not None,  # bots always are
-            "away": self.away_since is not None,
-        } | ({"guest": True} if self.human and self.player is None else {})
-
-
-#: Letters and digits of private codes: the 32 that cannot be misread for one another.
-CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
-#: Characters of a private code: 12 of 32 are 2^60 codes (docs/SERVER.md has the arithmetic).
-CODE_LENGTH = 12
-
-
-def new_code() -> str:
-    """A private table's join code, in groups of four for people to read out: K7TQ-2MXD-9PLA."""
-    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-    return "-".join(code[i:i + 4] for i in range(0, CODE_LENGTH, 4))
-
-
-def token_key(token: str) -> str:
-    """How a reconnect token is known to the server and its store: its SHA-256, so that the
-    store's file holds nothing that takes a seat."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class Table:
     """A table and its game. Only `run` (the table's task) changes it; others `submit`."""
 
@@ -182,12 +109,12 @@ class Table:
                  recorder: Recorder | None = None, row: int | None = None,
                  position: Position | None = None) -> None:
         """A new table, or with `row` one the store kept, to `restore`; with `position`,
-        every game starts from it (see fill_options)."""
+        every game starts from it (see options.fill_options)."""
         self.host = host
         #: Where the table's changes are made durable, if the server keeps records, and the
         #: table's row there.
         self.recorder = recorder
-        self.row = recorder.store.take_table_row() if recorder and row is None else row
+        self.row = row
         self.config = config
         self.thinkers = thinkers
         self.position = position
@@ -205,7 +132,7 @@ class Table:
         self.private: bool = options["private"]
         #: How the lobby finds a private table by the code a player types (code_key).
         self.code_hash = code_key(self.code) if self.code else None
-        self.seats = [Seat(i) for i in range(options["seats"])]
+        self.seats = Seats.empty(options["seats"])
         self.spectators: set[Session] = set()
         #: Who was removed from this table (kick), by casefolded name and by player id: they
         #: may not sit or watch here again while the table lasts.
@@ -216,14 +143,14 @@ class Table:
         self.recent: deque[Event] = deque(maxlen=MAX_EARLIER_EVENTS)
         #: The finished game's summary (engine.summarize), made once when it ends.
         self.game_summary: dict | None = None
-        self.status = "waiting"
-        self.deadlines: dict[int, float] = {}
-        self.bot_due: dict[int, float] = {}
-        self._opened = -1
+        self.status = TableStatus.WAITING
+        self.clocks = Clocks(options["turn_clock"], options["response_clock"], config.bot_delay,
+                             config.away_clock)
         seed = self.config.seed
         self.rng = random.Random(secrets.randbits(64) if seed is None else seed)
         self.closed = False
-        self._inbox_send, self._inbox = trio.open_memory_channel[tuple](4096)
+        self._inbox_send, self._inbox = trio.open_memory_channel[
+            tuple[Session | None, Item]](4096)
         #: The task waits for its inbox, which is empty, under `_parked` (whose deadline is
         #: when it next keeps time): a move may be handled at once (see submit).
         self._idle = False
@@ -236,44 +163,33 @@ class Table:
         self.game_started = 0.0
         #: What the game in play will count for ratings, if it is rated (see ratings.py).
         self.standing: Standing | None = None
-        #: Changes for the store not yet handed to the recorder, and the frames held until
-        #: they are durable: no one sees a move before it is (see _commit). `_in_flight`:
-        #: hand-overs the recorder has not yet delivered; what is sent meanwhile waits too.
-        self._changes: list[Change] = []
-        self._held: list[tuple[Session, tuple]] = []
-        self._in_flight = 0
-        #: What each hand-over in flight holds, oldest first: a player who leaves while the
-        #: store fails is answered at once, and gets nothing of the table after that.
-        self._handed: deque[Held] = deque()
-        #: Frames `_say` held (the store had not failed yet): if it fails now, they go at
-        #: once as `_say` would have sent them, before `paused` (see pause).
-        self._said: list[tuple[Session, tuple]] = []
-        #: When the store stopped taking this table's changes (its play paused), if it has,
-        #: and the notice that says so, for whoever arrives meanwhile.
-        self._paused_at: float | None = None
-        self._paused_notice: Frame | None = None
+        #: The changes for the store and the frames they hold, and whether play is paused
+        #: because the store cannot take them: no one sees a move before it is durable.
+        self.handover = Handover(self.id, recorder)
         #: The PLAYS that came while play was paused, in order: handled when it goes on.
-        self._deferred: deque[tuple[Session | None, object]] = deque()
-        if recorder and row is None:
-            self._changes.append(("table", (self.row, self.id, self.name, self.options,
-                                            self.code_hash, self._state(), time.time())))
+        self._deferred: deque[tuple[Session, Request]] = deque()
+        if recorder is not None and row is None:  # a new table: kept from its creation
+            self.row = recorder.store.take_table_row()
+            self.handover.record(NewTable(self.row, self.id, self.name, self.options,
+                                          self.code_hash, self._state(), time.time()))
 
     # ------------------------------------------------------------------ outside the task
 
-    def submit(self, session: Session | None, item) -> bool:
-        """Hand the table a client message (or a DISCONNECT/RECONNECT notice); False if the
-        table cannot take it now (its inbox is full or it has closed).
+    def submit(self, session: Session | None, item: Item) -> bool:
+        """Hand the table a client message or a notice (server/inbox.py), from `session`
+        (None for End and Matched, which come from no one); False if the table cannot take
+        it now (its inbox is full or it has closed).
 
         A move that finds the task idle is handled now, in the caller's task, as the task
         would: the task waits with nothing in hand and its inbox empty, so the table is
         between two items, and nothing here awaits. Then the task's wait ends when it must
         next keep time. Other items go through the inbox: they call on the lobby, which may
         be calling here."""
-        if (self._idle and isinstance(item, MoveRequest) and self._paused_at is None
-                and (self.recorder is None or self.recorder.has_room())):
+        if (self._idle and isinstance(item, MoveRequest) and not self.handover.paused
+                and self.handover.has_room()):
             self._handle(session, item)  # a move seats and unseats no one: none deserts
             self._tell_changes()
-            self._hand_over()
+            self.handover.hand_over(self)
             wake = self._next_wake()
             wake = -math.inf if self.closed else math.inf if wake is None else wake
             if wake != self._parked.deadline:
@@ -292,8 +208,8 @@ class Table:
             "table": self.id,
             "name": self.name,
             "options": self.options,
-            "status": self.status,
-            "seats": [s.info() for s in self.seats],
+            "status": self.status.value,
+            "seats": self.seats.info(),
             "spectators": len(self.spectators),
             "creator": self.creator_seat.name if self.creator_seat else None,
         }
@@ -307,10 +223,6 @@ class Table:
             info["code"] = self.code
         return info
 
-    @property
-    def free_seats(self) -> int:
-        return sum(s.name is None for s in self.seats)
-
     def restore(self, saved: dict) -> None:
         """Take up the table as the store kept it (Store.open_tables): its code, seats and
         tokens, and its latest game replayed to its last accepted move, the bots told every
@@ -319,30 +231,18 @@ class Table:
         state = saved["state"]
         self.code = None
         self.code_hash = saved["code"]
-        self.status = state["status"]
+        self.status = TableStatus(state["status"])
         self.games = state["games"]
         now = trio.current_time()
-        self.seats = []
-        for index, kept in enumerate(state["seats"]):
-            seat = Seat(index, name=kept["name"], token=kept["token"], ready=kept["ready"],
-                        player=kept.get("player"))
-            if kept["bot"]:
-                seat.bot_seed = kept["bot_seed"]
-                seat.bot = self.thinkers.make(kept["bot"], kept["bot_seed"])
-            elif seat.name is not None:
-                # Away when the server stopped: what was left of the grace, so that restarts
-                # a grace apart do not keep a seat for ever. Here when it stopped (or a
-                # server that was killed): the whole grace, as the server itself went away.
-                left = kept.get("grace_left")
-                seat.away_since = now
-                seat.grace = self.config.grace if left is None else left
-            self.seats.append(seat)
+        self.seats = Seats([Seat.restored(index, kept, now, self.config.grace, self.thinkers.make)
+                            for index, kept in enumerate(state["seats"])])
+        for seat in self.seats:  # the lobby reads the seat's name back (Seats.name_for)
             if seat.token:
                 self.host.issue(seat.token, self)
         if state["creator_seat"] is not None:
             self.creator_seat = self.seats[state["creator_seat"]]
         record = saved["game"]
-        if record is None or self.status == "waiting":
+        if record is None or self.status is TableStatus.WAITING:
             return
         self.game_id = record["game"]
         self.game_started = datetime.fromisoformat(record["started"]).timestamp()
@@ -368,7 +268,7 @@ class Table:
         self.standing = standing
         if game.over:
             self.game_summary = summarize(game)
-        self._changed_deadlines()
+        self.clocks.follow(self.game, self.seats, trio.current_time())
 
     # ------------------------------------------------------------------ the task
 
@@ -382,7 +282,7 @@ class Table:
                 while not self.closed:
                     wake = self._next_wake()
                     first = None
-                    if self._paused_at is not None:  # nothing is played; resume wakes it
+                    if self.handover.paused:  # nothing is played; resume wakes it
                         with trio.CancelScope() as self._parked:
                             first = await self._inbox.receive()
                     elif self._deferred:  # what waited out the pause, before anything newer
@@ -396,18 +296,18 @@ class Table:
                             finally:
                                 self._idle = False
                     else:  # a move is due now: the others run first, and what came is read
-                        await trio.sleep(0)
+                        await trio.lowlevel.checkpoint()
                         with contextlib.suppress(trio.WouldBlock):
                             first = self._inbox.receive_nowait()
                     if first is not None:
                         self._handle_waiting(first)
-                    if not self.closed and self._paused_at is None:
+                    if not self.closed and not self.handover.paused:
                         await self._keep_time()
                     self._tell_changes()
-                    await self._commit()
+                    await self.handover.commit(self)
             if self.recorder:  # it closed, by itself or ended by a shutdown: for good
-                await self.recorder.commit([("table_closed", (time.time(), self.row)),
-                                            ("table_gone", (self.row, self.row))])
+                row = self._store_row()
+                await self.recorder.commit([TableClosed(time.time(), row), TableGone(row)])
         except trio.Cancelled:
             kept = self.host.keeps_tables  # the server stops (a restart) without ending it
             raise
@@ -416,20 +316,20 @@ class Table:
             self._inbox_send.close()
             log.info("table_kept" if kept else "table_closed", table=self.id)
 
-    def _handle_waiting(self, first: tuple) -> None:
+    def _handle_waiting(self, first: tuple[Session | None, Item]) -> None:
         """`first`, then every item already waiting (those a pause deferred first, then the
         inbox's), without a trip through trio's scheduler for each (a move's rivals often
         arrive together). While play is paused, the PLAYS among them wait their turn."""
         session, item = first
         while True:
-            if self._paused_at is not None and isinstance(item, PLAYS):
+            if session is not None and self.handover.paused and isinstance(item, PLAYS):
                 self._defer(session, item)
             else:
                 self._handle(session, item)
             self._close_if_deserted()
             if self.closed:
                 return
-            if self._deferred and self._paused_at is None:
+            if self._deferred and not self.handover.paused:
                 session, item = self._deferred.popleft()
                 continue
             try:
@@ -437,63 +337,69 @@ class Table:
             except trio.WouldBlock:
                 return
 
-    def _defer(self, session: Session, item) -> None:
+    def _defer(self, session: Session, item: Request) -> None:
         """Keep a PLAY until play goes on: one a session, so that a paused table holds no
         more than one a member however many are sent (a careful client has one in flight)."""
         if any(s is session for s, _ in self._deferred):
-            self._say(session, Error(code="too_many_pending", re=item.id, message=(
+            self.handover.say(session, Error(code="too_many_pending", re=item.id, message=(
                 "Play is paused and your last request waits for it: wait for its answer.")))
         else:
             self._deferred.append((session, item))
 
-    def _handle(self, session: Session | None, item) -> None:
+    def _handle(self, session: Session | None, item: Item) -> None:
         """One inbox item; a failure answers the sender and never ends the table."""
-        request_id = getattr(item, "id", None)
+        request_id = None if isinstance(item, Notice) else item.id
         try:
-            if item == DISCONNECT or item == QUIT and self.status != "waiting":
-                self._disconnected(session)
-            elif item == QUIT:
-                self._leave(session)
-            elif isinstance(item, tuple) and item[0] == RECONNECT:
-                self._reconnected(session, item[1])
-            elif isinstance(item, tuple) and item[0] == RESEAT:
-                self._reseated(session, item[1])
-            elif isinstance(item, tuple) and item[0] == QUEUED:
-                self._seat_queued(item[1])
-            elif item == END:
-                self._end()
-            else:
-                handler = getattr(self, "_on_" + item.TYPE)
-                handler(session, item)
+            match item:
+                case End():
+                    self._end()
+                    return
+                case Matched(players=players):
+                    self._seat_queued(players)
+                    return
+            assert session is not None, "every item but End and Matched comes from a session"
+            match item:
+                case MoveRequest():  # first: most of what a table handles
+                    self._on_move(session, item)
+                case Disconnected():
+                    self._disconnected(session)
+                case Quit() if self.status is not TableStatus.WAITING:
+                    self._disconnected(session)  # it may come back, as from a drop
+                case Quit():
+                    self._leave(session)
+                case Reconnect(token=token):
+                    self._reconnected(session, token)
+                case Reseat(player=player):
+                    self._reseated(session, player)
+                case CreateTable():
+                    self._on_create_table(session, item)
+                case Join():
+                    self._on_join(session, item)
+                case Leave():
+                    self._on_leave(session, item)
+                case Kick():
+                    self._on_kick(session, item)
+                case CloseTable():
+                    self._on_close_table(session, item)
+                case Ready():
+                    self._on_ready(session, item)
+                case Start():
+                    self._on_start(session, item)
+                case Rematch():
+                    self._on_rematch(session, item)
+                case Say():
+                    self._on_say(session, item)
         except Refused as refused:
-            self._say(session, Error(code=refused.code, message=refused.message, re=request_id))
+            if session is not None:
+                self.handover.say(session, Error(code=refused.code, message=refused.message,
+                                                 re=request_id))
         except Exception as exc:  # noqa: BLE001 — one bad request must not end the table
             log.error("table_error", table=self.id, error=repr(exc), exc_info=True)
             if session is not None:
-                self._say(session, Error(code="internal_error", re=request_id, message=(
+                self.handover.say(session, Error(code="internal_error", re=request_id, message=(
                     "The table failed to handle that request; nothing changed.")))
 
     # ------------------------------------------------------------------ seats
-
-    def name_for(self, token: str) -> str | None:
-        """The name of the seat whose token has the hash `token` (read-only: safe from any
-        task)."""
-        return next((s.name for s in self.seats if s.token == token), None)
-
-    def player_for(self, token: str) -> str | None:
-        """The player id of the seat whose token has the hash `token` (read-only: safe from
-        any task)."""
-        return next((s.player for s in self.seats if s.token == token), None)
-
-    def seat_of_player(self, player: str) -> Seat | None:
-        """The seat `player` holds here, connected or away (read-only: safe from any task)."""
-        return next((s for s in self.seats if s.player == player and s.token), None)
-
-    def seat_of(self, session: Session) -> Seat | None:
-        for seat in self.seats:
-            if seat.session is session:
-                return seat
-        return None
 
     def _claim(self, session: Session) -> None:
         # The lobby checked this too, but joins sent back to back all pass its check before
@@ -501,22 +407,22 @@ class Table:
         if not self.host.claim(session, self):
             raise Refused("already_at_table", "Leave your table first.")
 
-    def _on_create_table(self, session: Session, msg) -> None:
+    def _on_create_table(self, session: Session, msg: CreateTable) -> None:
         """The creator takes seat 0, and is the creator for as long as it keeps it."""
         self._claim(session)
         self.creator_seat = self._sit(session, self.seats[0], msg.id)
 
-    def _on_join(self, session: Session, msg) -> None:
+    def _on_join(self, session: Session, msg: Join) -> None:
         if session.name.casefold() in self.barred or session.player in self.barred:
             raise Refused("not_allowed", "You were removed from this table.")
         if msg.spectate:
             self._claim(session)
             self.spectators.add(session)
-            self._say(session, Joined(table=self.id, re=msg.id))
+            self.handover.say(session, Joined(table=self.id, re=msg.id))
             self._greet(session, None)
             self._changed()
             return
-        if self.status != "waiting":
+        if self.status is not TableStatus.WAITING:
             raise Refused("game_running", "The game has started: you can spectate.")
         if msg.seat is not None:
             if msg.seat >= len(self.seats):
@@ -525,27 +431,24 @@ class Table:
             if seat.name is not None:
                 raise Refused("seat_taken", f"Seat {msg.seat} is taken.")
         else:
-            seat = next((s for s in self.seats if s.name is None), None)
-            if seat is None:
+            free = next((s for s in self.seats if s.name is None), None)
+            if free is None:
                 raise Refused("table_full", "Every seat is taken.")
+            seat = free
         self._claim(session)
         self._sit(session, seat, msg.id)
 
     def _sit(self, session: Session, seat: Seat, request_id: int | None) -> Seat:
-        seat.name = session.name
-        seat.session = session
-        seat.player = session.player
-        token = secrets.token_urlsafe(24)
-        seat.token = token_key(token)
-        self.host.issue(seat.token, self)
-        self._say(session, Joined(table=self.id, re=request_id, seat=seat.index, token=token,
-                                  code=self.code))
-        self._tell_if_paused(session)
+        token, key = seat.sit(session)
+        self.host.issue(key, self)
+        self.handover.say(session, Joined(table=self.id, re=request_id, seat=seat.index,
+                                          token=token, code=self.code))
+        self.handover.tell_if_paused(session)
         self._changed()
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
         return seat
 
-    def _seat_queued(self, sessions: list[Session]) -> None:
+    def _seat_queued(self, sessions: Sequence[Session]) -> None:
         """The players the queue matched (the lobby claimed them for this table) take the
         first seats, in order, each told `joined` with no `re`; the game starts at once, the
         seats left to the table's bots."""
@@ -553,20 +456,20 @@ class Table:
             self._sit(session, seat, None)
         self._start()
 
-    def _on_leave(self, session: Session, msg) -> None:
+    def _on_leave(self, session: Session, msg: Leave) -> None:
         self._leave(session)
-        self._say(session, Ok(re=msg.id))
+        self.handover.say(session, Ok(re=msg.id))
 
     def _leave(self, session: Session) -> None:
         """`session` leaves the table, for the lobby. While the store fails, at once: what
         the table held for it is dropped (its moves and their answers included), and its
         seat's record waits with the table's other changes."""
-        if self._stalled():
+        if self.handover.stalled():
             self._drop(session)
         if session in self.spectators:
             self.spectators.discard(session)
         else:
-            seat = self.seat_of(session)
+            seat = self.seats.of(session)
             if seat is None:
                 raise Refused("not_at_table", "You are not at this table.")
             self._vacate(seat, left=True)
@@ -581,69 +484,60 @@ class Table:
         if seat.token:
             self.host.revoke(seat.token)
         name = seat.name
-        seat.session = None
-        seat.token = None
-        seat.player = None
-        seat.away_since = None
-        seat.ready = False
+        seat.unseat()
         if seat is self.creator_seat:
-            self.creator_seat = self._heir(seat) if self.status == "waiting" else None
-        if self.status == "waiting":
+            self.creator_seat = (self.seats.heir(seat) if self.status is TableStatus.WAITING
+                                 else None)
+        if self.status is TableStatus.WAITING:
             seat.name = None
             self._presence(seat, "left", name)
             return
+        game = self._current_game()
         forfeit = self.options["on_disconnect"] == "forfeit"
-        if self.standing is not None and self.status == "playing":
+        if self.standing is not None and self.status is TableStatus.PLAYING:
             self.standing.leave(seat.index)  # ranked here, whatever the seat does next
-        self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
-        if self.recorder and self.status == "playing":
-            self._changes.append(("takeover", (self.game_id, seat.index, seat.bot.name,
-                                               len(self.game.history), self._ms())))
+        bot = self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
+        if self.game_id is not None and self.status is TableStatus.PLAYING:
+            self.handover.record(Takeover(game=self.game_id, seat=seat.index, bot=bot.name,
+                                          after=len(game.history), ms=self._ms()))
         self._presence(seat, "left" if left or forfeit else "bot", name)
-        if self.status == "over":
+        if self.status is TableStatus.OVER:
             self._rematch_if_asked()
-        elif self.game.alive[seat.index]:
+        elif game.alive[seat.index]:
             if forfeit:  # the bot never moves: the seat is out of the game
-                self._after_move(self.game.forfeit(seat.index), "forfeit")
-            elif seat.index in self.game.waiting:  # the others' clocks run on untouched
-                self.bot_due[seat.index] = trio.current_time() + self.config.bot_delay
-
-    def _heir(self, seat: Seat) -> Seat | None:
-        """The creator once the creator's `seat` is freed before the start: the first person
-        seated after it, round the table, who is here, else one who is away; so a table
-        never waits for a start no one may give."""
-        people = [s for s in self.seats[seat.index + 1:] + self.seats[:seat.index] if s.human]
-        return next((s for s in people if s.session is not None),
-                    people[0] if people else None)
+                self._after_move(game.forfeit(seat.index), "forfeit")
+            elif seat.index in game.waiting:  # the others' clocks run on untouched
+                self.clocks.bot_takes(seat.index, trio.current_time())
 
     def _disconnected(self, session: Session) -> None:
         if session in self.spectators:
             self.spectators.discard(session)
             self._changed()
             return
-        seat = self.seat_of(session)
+        seat = self.seats.of(session)
         if seat is None:
             return
         seat.session = None
         seat.away_since = trio.current_time()
-        seat.grace = self.config.waiting_grace if self.status == "waiting" else self.config.grace
-        if self.status == "playing":
-            self._hurry(seat.index, seat.away_since)
+        seat.grace = (self.config.waiting_grace if self.status is TableStatus.WAITING
+                      else self.config.grace)
+        if self.status is TableStatus.PLAYING:
+            self.clocks.hurry(self._current_game(), seat.index, seat.away_since)
         self._presence(seat, "away", seat.name)
         self._changed()
 
     def _reconnected(self, session: Session, token: str) -> None:
-        key = token_key(token)
-        seat = next((s for s in self.seats if s.token == key), None)
+        seat = self.seats.with_token(token_key(token))
         if seat is None:
-            self._say(session, Error(code="bad_token", message="That seat is no longer yours."))
+            self.handover.say(session, Error(code="bad_token",
+                                             message="That seat is no longer yours."))
             return
         self._take_up(session, seat, token)
 
     def _reseated(self, session: Session, player: str) -> None:
         """An identified session takes its player's seat back, with no token or an old one:
         the seat gets a new token, for this session alone."""
-        seat = self.seat_of_player(player)
+        seat = self.seats.of_player(player)
         if seat is None or seat.session is session:  # gone meanwhile, or back by its token
             return
         self._take_up(session, seat, None)
@@ -653,62 +547,67 @@ class Table:
         the seat (with `token`, or a new one), the table and the game; the others see it
         here."""
         if not self.host.claim(session, self):
-            self._say(session, Error(code="already_at_table", message="Leave your table first."))
+            self.handover.say(session, Error(code="already_at_table",
+                                             message="Leave your table first."))
             return
         if token is None:
-            token = secrets.token_urlsafe(24)
-            self.host.revoke(seat.token)
-            seat.token = token_key(token)
-            self.host.issue(seat.token, self)
+            if seat.token is not None:  # found by its player: it has one (Seats.of_player)
+                self.host.revoke(seat.token)
+            token, key = seat.new_token()
+            self.host.issue(key, self)
         if seat.session is not None and seat.session is not session:
             seat.session.close("replaced", "Your seat was taken up by a new connection.")
         seat.session = session
         seat.away_since = None
-        self._say(session, Joined(table=self.id, seat=seat.index, token=token, code=self.code))
+        self.handover.say(session, Joined(table=self.id, seat=seat.index, token=token,
+                                          code=self.code))
         self._greet(session, seat.index)
         self._presence(seat, "here", seat.name)
         self._changed()
 
-    def _on_kick(self, session: Session, msg) -> None:
+    def _on_kick(self, session: Session, msg: Kick) -> None:
         """Remove the person called `msg.name` (seated, away or watching): an operator may at
         any time, the creator while the table waits. A seat is freed before the game, and
         played by a bot once it runs (as when a grace ends); the person is back in the
         lobby, told why, and barred from this table."""
         operator = self.host.operator(session)
-        if not operator and (self.creator_seat is None or self.seat_of(session)
-                             is not self.creator_seat or self.status != "waiting"):
+        if not operator and (self.creator_seat is None or self.seats.of(session)
+                             is not self.creator_seat or self.status is not TableStatus.WAITING):
             raise Refused("not_allowed", "Only the table's creator may remove a player, and "
                           "only before the game starts.")
         wanted = msg.name.casefold()
-        seat = next((s for s in self.seats if s.human and s.name.casefold() == wanted), None)
+        seat = self.seats.person_named(wanted)
         victim = seat.session if seat else next(
             (s for s in self.spectators if s.name.casefold() == wanted), None)
-        if seat is None and victim is None:
+        if seat is not None:
+            name = seat.name
+        elif victim is not None:
+            name = victim.name
+        else:
             raise Refused("no_such_player", f"No one called {msg.name} is at this table.")
         if victim is session:
             raise Refused("not_allowed", "To go, leave the table.")
-        name = seat.name if seat is not None else victim.name
         self.barred.add(wanted)
         if seat is not None:
             if seat.player is not None:
                 self.barred.add(seat.player)
             self._vacate(seat, left=False)
-        else:
+        elif victim is not None:
             self.spectators.discard(victim)
         if victim is not None:
             self.host.release(victim, self)
             if victim.player is not None:
                 self.barred.add(victim.player)
-            self._send(victim, Error(code="kicked", message=_why(
+            self.handover.send(victim, Error(code="kicked", message=_why(
                 f"{session.name} removed you from the table {self.name}: you are in the "
                 "lobby.", msg.reason)))
         self._changed()
-        self._send(session, Ok(re=msg.id))
+        self.handover.send(session, Ok(re=msg.id))
         log.info("moderation", act="kick", by=session.name,
                  operator=session.player if operator else None, table=self.id, name=name,
                  reason=msg.reason)
 
-    def _on_close_table(self, session: Session, msg) -> None:
+    def _on_close_table(self, session: Session, msg: CloseTable) -> None:
         """An operator ends the table: everyone at it is told, and back in the lobby once
         the task ends; a game in play stays unfinished in the store (no result, unrated)."""
         if not self.host.operator(session):
@@ -717,8 +616,8 @@ class Table:
             f"{session.name} closed the table {self.name}: you are in the lobby.",
             msg.reason))
         for member, _ in self._audience():
-            self._send(member, notice)
-        self._send(session, Ok(re=msg.id))
+            self.handover.send(member, notice)
+        self.handover.send(session, Ok(re=msg.id))
         log.info("moderation", act="close", by=session.name, operator=session.player,
                  table=self.id, status=self.status, reason=msg.reason)
         self.closed = True
@@ -726,37 +625,37 @@ class Table:
     def _greet(self, session: Session, seat: int | None) -> None:
         """What a newcomer (or a returning player) needs: the table, whether play is paused,
         and the game if any."""
-        self._say(session, TableInfo(info=self.summary(members=True)))
-        self._tell_if_paused(session)
+        self.handover.say(session, TableInfo(info=self.summary(members=True)))
+        self.handover.tell_if_paused(session)
         if self.game is not None:
-            self._send(session, self._snapshot(seat))
+            self.handover.send(session, self._snapshot(seat))
 
-    def _on_ready(self, session: Session, msg) -> None:
+    def _on_ready(self, session: Session, msg: Ready) -> None:
         seat = self._own_seat(session)
-        if self.status != "waiting":
+        if self.status is not TableStatus.WAITING:
             raise Refused("game_running", "The game has started.")
         seat.ready = msg.ready
-        self._send(session, Ok(re=msg.id))
+        self.handover.send(session, Ok(re=msg.id))
         self._changed()
         humans = [s for s in self.seats if s.human]
-        if self.free_seats == 0 and humans and all(s.ready for s in humans):
+        if self.seats.free == 0 and humans and all(s.ready for s in humans):
             self._start()
 
-    def _on_start(self, session: Session, msg) -> None:
+    def _on_start(self, session: Session, msg: Start) -> None:
         seat = self._own_seat(session)
-        if self.status != "waiting":
+        if self.status is not TableStatus.WAITING:
             raise Refused("game_running", "The game has started.")
         if seat is not self.creator_seat:
             raise Refused("not_creator", "Only the table's creator can start the game.")
         if not all(s.ready for s in self.seats if s.human and s is not seat):
             raise Refused("not_ready", "Not every seated player is ready.")
-        if not self.options.get("bots") and len(self.seats) - self.free_seats < 2:
+        if not self.options.get("bots") and len(self.seats) - self.seats.free < 2:
             raise Refused("no_players", "A game needs at least two players.")
-        self._send(session, Ok(re=msg.id))
+        self.handover.send(session, Ok(re=msg.id))
         self._start()
 
     def _own_seat(self, session: Session) -> Seat:
-        seat = self.seat_of(session)
+        seat = self.seats.of(session)
         if seat is None:
             if session in self.spectators:
                 raise Refused("not_seated", "Spectators cannot do that.")
@@ -773,9 +672,7 @@ class Table:
                     seat.name = f"{bots} bot {seat.index + 1}"
                     self._seat_bot(seat, bots)
         else:  # play with the seated players only: the table shrinks to them, in order
-            self.seats = [s for s in self.seats if s.name is not None]
-            for index, seat in enumerate(self.seats):
-                seat.index = index
+            self.seats.keep_seated()
             self.options = dict(self.options, seats=len(self.seats))
         options = Options(
             players=len(self.seats),
@@ -802,13 +699,15 @@ class Table:
             self.game_id = self.recorder.store.take_game_id()
             players = [{"seat": s.index, "name": s.name, "bot": s.bot.name if s.bot else None}
                        for s in self.seats]
-            self._changes.append(("game", (self.game_id, self.row, self.games, options.to_dict(),
-                                           str(self.game.seed), players, self.game_started,
-                                           self.standing is not None)))
+            self.handover.record(NewGame(
+                id=self.game_id, table_row=self._store_row(), number=self.games,
+                options=options.to_dict(), seed=str(self.game.seed), players=players,
+                started=self.game_started, rated=self.standing is not None))
             # Each seat's player as ratings know it: a server bot counts as its strategy.
-            self._changes += [("player", (self.game_id, s.index, s.name,
-                                          f"bot:{s.bot.name}" if s.bot else s.player))
-                              for s in self.seats]
+            for s in self.seats:
+                self.handover.record(GamePlayer(
+                    game=self.game_id, seat=s.index, name=s.name,
+                    player=f"bot:{s.bot.name}" if s.bot else s.player))
         self.recent.clear()
         if self.position is not None and self.position.history:  # for the log and the bots
             self.recent.extend(self.position.history)
@@ -816,32 +715,30 @@ class Table:
                 if seat.bot is not None:
                     seat.bot.observe(self.game.view(seat.index), list(self.position.history))
         self.game_summary = None
-        self.status = "playing"
+        self.status = TableStatus.PLAYING
         for seat in self.seats:
             seat.rematch = False
             seat.grace = self.config.grace  # who is away keeps the seat as in any game
-        self._opened = -1
-        self.deadlines.clear()
-        self.bot_due.clear()
-        self._changed_deadlines()
+        self.clocks.restart()
+        self.clocks.follow(self.game, self.seats, trio.current_time())
         self._changed()
         self._tell_changes()  # the table says "playing" before the game's first view
-        for session, seat in self._audience():
-            self._send(session, self._snapshot(seat))
+        for session, viewer in self._audience():
+            self.handover.send(session, self._snapshot(viewer))
         log.info("game_started", table=self.id, players=options.players,
                  variant=options.variant)
 
-    def _on_move(self, session: Session, msg) -> None:
+    def _on_move(self, session: Session, msg: MoveRequest) -> None:
         seat = self._own_seat(session)
         game = self.game
-        if game is None or self.status != "playing":
+        if game is None or self.status is not TableStatus.PLAYING:
             raise Refused("no_game", "There is no game in play at this table.")
         try:
             move = Move.from_dict(msg.move)
             events = game.apply(seat.index, move, msg.state_id)
         except IllegalMove as illegal:
-            self._send(session, MoveRejected(re=msg.id, code=illegal.code,
-                                             message=illegal.message, state_id=game.state_id))
+            self.handover.send(session, MoveRejected(
+                re=msg.id, code=illegal.code, message=illegal.message, state_id=game.state_id))
             return
         if self.standing is not None and move.kind in ACTIONS:
             self.standing.turn(seat.index)
@@ -850,80 +747,71 @@ class Table:
 
     def _play(self, seat: int, move: Move, by: str) -> None:
         """A move the table makes for a seat: a bot's, or a default when a clock ran out."""
-        self._after_move(self.game.apply(seat, move), by)
+        self._after_move(self._current_game().apply(seat, move), by)
 
     def _after_move(self, events, by: str, mover: Session | None = None,
                     accepted=None) -> None:
         """Every viewer's update after a move (`by` "player", "bot", "clock" or "forfeit"),
         held until the move is durable; the `mover`, who is seated, gets `accepted` (its
         move_accepted) just before its update, in the same write."""
-        game = self.game
-        if self.recorder:
-            seat, move = game.history[-1]
-            self._changes.append(("move", (
-                self.game_id, len(game.history) - 1, seat, move.to_dict() if move else None,
-                game.state_id - 1, self._ms(), by)))
-        self._changed_deadlines()
+        game = self._current_game()
+        if self.game_id is not None:  # the store keeps the game
+            moved, move = game.history[-1]
+            self.handover.record(MovePlayed(
+                game=self.game_id, n=len(game.history) - 1, seat=moved,
+                move=move.to_dict() if move else None, state_id=game.state_id - 1,
+                ms=self._ms(), by=by))
+        self.clocks.follow(game, self.seats, trio.current_time())
         if self.standing is not None:
             self.standing.exiled(game.exiled)
         over = game.over
-        reveal = game.reveal().to_dict() if over else None
         if over:
             self.game_summary = summarize(game)
         self.recent.extend(events)
-        deadlines = self._deadline_list()
-        # The public view is checked and packed once per move; each viewer's own additions
-        # (its secrets, its events) are checked and packed for that viewer alone.
-        as_dicts = {e: e.to_dict() for e in events}
-        updates = UpdateFrames(self.id, public_dict(game), list(as_dicts.values()), deadlines,
-                               reveal, self.game_summary)
-        watched = None  # every spectator's update is the same frame, made once
-        for session, seat in self._audience():
-            if seat is not None:
-                update = updates.frame(view_dict(game, seat, {}),
-                                       [as_dicts[e] for e in visible_to(events, seat)])
-            elif watched is not None:
-                update = watched
-            else:
-                update = watched = updates.frame(
-                    view_dict(game, None, {}), [as_dicts[e] for e in visible_to(events, None)])
+        deadlines = self.clocks.listed(trio.current_time())
+        for session, update in updates(self.id, game, events, deadlines, self.game_summary,
+                                       self._audience()):
             if session is mover:
-                self._send(session, accepted, update)
+                self.handover.send(session, accepted, update)
             else:
-                self._send(session, update)
+                self.handover.send(session, update)
         for seat in self.seats:
-            if seat.bot is not None and game.alive[seat.index] or seat.bot and over:
+            if seat.bot is not None and (game.alive[seat.index] or over):
                 seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
         if over:
-            self.status = "over"
-            if self.recorder:
-                self._changes.append(("result", (time.time(), game.winner, list(game.exiled),
-                                                 self.game_id)))
-                self._rate()
+            self.status = TableStatus.OVER
+            if self.game_id is not None:
+                self.handover.record(GameResult(finished=time.time(), winner=game.winner,
+                                                out=list(game.exiled), id=self.game_id))
+                self._rate(self.game_id)
+            assert game.winner is not None  # a game is over once it has its winner
             winner = self.seats[game.winner]
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
             self._changed()
 
-    def _rate(self) -> None:
-        """The finished game's ratings move with its result, if it is rated and counts."""
+    def _rate(self, game_id: int) -> None:
+        """The finished game `game_id`'s ratings move with its result, if it is rated and
+        counts."""
         if self.standing is None:
             return
-        result = self.standing.result(len(self.seats), self.game.winner,
-                                      self.config.rated_min_turns)
+        won = self._current_game().winner
+        assert won is not None  # rated once the game is over
+        result = self.standing.result(len(self.seats), won, self.config.rated_min_turns)
         if result is None:
-            log.info("game_not_counted", table=self.id, game=self.game_id,
+            log.info("game_not_counted", table=self.id, game=game_id,
                      turns=dict(self.standing.turns))
             return
         order, winner = result
-        self._changes.append(("rate", (self.game_id, time.time(), order, winner)))
+        self.handover.record(RatingsMoved(game=game_id, when=time.time(), order=order,
+                                          winner=winner))
 
-    def _on_rematch(self, session: Session, msg) -> None:
+    def _on_rematch(self, session: Session, msg: Rematch) -> None:
         seat = self._own_seat(session)
-        if self.status != "over":
+        if self.status is not TableStatus.OVER:
             raise Refused("game_not_over", "The game is not over yet.")
         seat.rematch = True
-        self._send(session, Ok(re=msg.id))
+        self.handover.send(session, Ok(re=msg.id))
         self._changed()
         self._rematch_if_asked()
 
@@ -931,85 +819,10 @@ class Table:
         """Once every seated person has asked for a rematch (the last one may have asked,
         or left), the next game starts, the winner first (R1.6)."""
         humans = [s for s in self.seats if s.human]
-        if self.status == "over" and humans and all(s.rematch for s in humans):
-            self._start(first_seat=self.game.winner)
-
-    def _audience(self):
-        """(session, seat) for every connected seated player and spectator (seat None)."""
-        for seat in self.seats:
-            if seat.session is not None:
-                yield seat.session, seat.index
-        for spectator in self.spectators:
-            yield spectator, None
-
-    def _snapshot(self, seat: int | None) -> Snapshot:
-        game = self.game
-        return Snapshot(
-            table=self.id,
-            view=game.view(seat).to_dict(),
-            players=[s.info() for s in self.seats],
-            deadlines=self._deadline_list(),
-            reveal=game.reveal().to_dict() if game.over else None,
-            summary=self.game_summary,
-            events=[e.to_dict() for e in visible_to(self.recent, seat)],
-        )
+        if self.status is TableStatus.OVER and humans and all(s.rematch for s in humans):
+            self._start(first_seat=self._current_game().winner)
 
     # ------------------------------------------------------------------ time
-
-    def _clock(self) -> float:
-        phase = self.game.phase
-        seconds = self.options["turn_clock"] if phase == "action" else self.options[
-            "response_clock"]
-        return float(seconds)
-
-    def _changed_deadlines(self) -> None:
-        """New decisions get their deadlines and bot move times; open ones keep theirs."""
-        game = self.game
-        if game is None:
-            return
-        if game.opened != self._opened:
-            self._opened = game.opened
-            self.deadlines.clear()
-            self.bot_due.clear()
-            clock = self._clock()
-            now = trio.current_time()
-            for seat in game.waiting:
-                if clock:
-                    self.deadlines[seat] = now + clock
-                if self.seats[seat].away_since is not None:
-                    self._hurry(seat, now)
-                if self.seats[seat].bot is not None:
-                    self.bot_due[seat] = now + self.config.bot_delay
-        if self.deadlines or self.bot_due:  # none at a table of people without clocks
-            waiting = set(game.waiting)
-            for table in (self.deadlines, self.bot_due):
-                for seat in [s for s in table if s not in waiting]:
-                    del table[seat]
-
-    def _hurry(self, seat: int, now: float) -> None:
-        """A player away has `away_clock` seconds to answer a response window, not the
-        table's clock: everyone else would wait the whole clock for them at every claim of
-        their grace. Its own decisions (its turn, a card to lose) keep the table's clock."""
-        if self.game.phase == "respond" and seat in self.game.waiting:
-            self.deadlines[seat] = min(self.deadlines.get(seat, math.inf),
-                                       now + self.config.away_clock)
-
-    def _deadline_list(self) -> list[dict]:
-        if not self.deadlines:
-            return []
-        now = trio.current_time()
-        return [
-            {"seat": seat, "ms": max(0, min(3_600_000, int((at - now) * 1000)))}
-            for seat, at in sorted(self.deadlines.items())
-        ]
-
-    def _next_wake(self) -> float | None:
-        """When the next deadline, bot move or grace falls due; None if none is pending."""
-        times = list(self.deadlines.values())
-        if self.bot_due and self._attended():
-            times += self.bot_due.values()
-        times += [s.away_since + s.grace for s in self.seats if s.away_since is not None]
-        return min(times, default=None)
 
     async def _keep_time(self) -> None:
         """Play what is due: ended graces, then one move, a bot's or a default for an expired
@@ -1022,7 +835,7 @@ class Table:
                 self._vacate(seat, left=False)
                 self._changed()
                 self._close_if_deserted()
-        if self.closed or self.game is None or self.status != "playing":
+        if self.closed or self.game is None or self.status is not TableStatus.PLAYING:
             return
         due = await self._due_move(now)
         if due is not None:
@@ -1034,25 +847,31 @@ class Table:
         clocks run on), and closes once their graces end and only bots are left."""
         return bool(self.spectators) or any(s.session is not None for s in self.seats)
 
+    def _next_wake(self) -> float | None:
+        """When the task must next keep time; None if nothing is pending."""
+        return self.clocks.next_wake(self.seats, self._attended())
+
     async def _due_move(self, now: float) -> tuple[int, Move, str] | None:
-        game = self.game
-        for seat, at in self.bot_due.items():
-            if at <= now and self._attended():
-                return seat, await self._bot_move(seat), "bot"
-        for seat, at in self.deadlines.items():
-            if at <= now:
-                log.info("clock_expired", table=self.id, seat=seat, phase=game.phase)
-                return seat, default_move(game, seat, self.rng), "clock"
+        game = self._current_game()
+        bot = self.clocks.bot_due_now(now) if self._attended() else None
+        if bot is not None:
+            return bot, await self._bot_move(bot), "bot"
+        expired = self.clocks.expired(now)
+        if expired is not None:
+            log.info("clock_expired", table=self.id, seat=expired, phase=game.phase)
+            return expired, default_move(game, expired, self.rng), "clock"
         return None
 
     async def _bot_move(self, seat: int) -> Move:
         """The bot's choice, thought in a worker thread so that a searching strategy never
         holds up the other tables; a strategy that fails plays R10's default instead."""
-        game = self.game
+        game = self._current_game()
+        bot = self.seats[seat].bot
+        assert bot is not None, "only a bot's seat has a bot move time"
         view = game.view(seat)
         moves = game.legal_moves(seat)
         try:
-            move = await self.thinkers.choose(self.seats[seat].bot, view, moves)
+            move = await self.thinkers.choose(bot, view, moves)
             if move in moves:
                 return move
             log.error("bot_illegal_move", table=self.id, seat=seat, move=repr(move))
@@ -1062,10 +881,11 @@ class Table:
 
     # ------------------------------------------------------------------ the store
 
-    def _seat_bot(self, seat: Seat, strategy: str) -> None:
+    def _seat_bot(self, seat: Seat, strategy: str) -> Strategy:
         """A bot of `strategy` takes `seat`, with a seed the store keeps to make it again."""
         seat.bot_seed = self.rng.randrange(2**32)
         seat.bot = self.thinkers.make(strategy, seat.bot_seed)
+        return seat.bot
 
     def _ms(self) -> int:
         """Milliseconds since the game started, as the store times its moves."""
@@ -1075,135 +895,62 @@ class Table:
         """What the store keeps of the table beyond its options: enough to seat everyone
         again after a restart (tokens as hashes)."""
         return {
-            "status": self.status,
+            "status": self.status.value,
             "creator_seat": self.creator_seat.index if self.creator_seat else None,
             "games": self.games,
-            "seats": [{"name": s.name, "token": s.token, "bot": s.bot.name if s.bot else None,
-                       "bot_seed": s.bot_seed, "ready": s.ready, "player": s.player,
-                       "grace_left": self._grace_left(s)}
-                      for s in self.seats],
+            "seats": self.seats.kept(trio.current_time()),
             # The people a rated game in play counts (its turns and departures are in its
             # record): what a restarted server rates it by.
             "rated_people": self.standing.people if self.standing else None,
         }
 
-    def _grace_left(self, seat: Seat) -> float | None:
-        """Seconds the away `seat` still waits for its person; None if it is not away."""
-        if seat.away_since is None:
-            return None
-        return max(0.0, round(seat.away_since + seat.grace - trio.current_time(), 3))
-
-    def kept(self) -> Change:
+    def kept(self) -> TableState:
         """The table's state as the store keeps it, now: what a restart writes as it stops
         (each away seat's grace as it stands then)."""
-        return ("table_state", (self.options, self._state(), self.row))
+        return TableState(options=self.options, state=self._state(), row=self._store_row())
 
-    def _send(self, session: Session, *frames) -> None:
-        """Send now, or, while changes wait to be durable, once they are (in order)."""
-        if self._changes or self._held or self._in_flight:
-            self._held.append((session, frames))
-        else:
-            session.send(*frames)
+    def _store_row(self) -> int:
+        """The table's row in the store: only a table that keeps records asks for it."""
+        if self.row is None:
+            raise RuntimeError(f"table {self.id} keeps no record")
+        return self.row
 
-    async def _commit(self) -> None:
-        """Hand the changes of the items just handled to the recorder, with the frames they
-        hold: it sends those once the changes are durable, and the table plays on meanwhile
-        (it waits only while the recorder's queue is full). While the store fails, the
-        recorder pauses the table: it plays nothing, and its clocks stop (see run, pause)."""
-        if self._changes or self._held:
-            await self.recorder.room()
-            self._hand_over()
-
-    def _hand_over(self) -> None:
-        """`_commit` once the recorder has room (it has, or there is nothing to hand)."""
-        if self._changes or self._held:
-            changes, self._changes = self._changes, []
-            held, self._held = self._held, []
-            self._in_flight += 1
-            self._handed.append(held)
-            self.recorder.deliver(changes, held, self)
-
-    def delivered(self) -> None:
-        """The recorder sent what one hand-over held."""
-        self._in_flight -= 1
-        sent = {id(entry) for entry in self._handed.popleft()}
-        self._said = [entry for entry in self._said if id(entry) not in sent]
-
-    def _stalled(self) -> bool:
-        """The store fails (or is late), so what the table sends now may wait long."""
-        return self._paused_at is not None or (self.recorder is not None
-                                               and self.recorder.failing is not None)
-
-    def _say(self, session: Session, *frames) -> None:
-        """Send frames that show nothing of the game (answers, chat, seats): while the store
-        fails, at once, for a paused table still answers all but moves; else as `_send`,
-        in order with the rest."""
-        if self._stalled():
-            session.send(*frames)
-        elif self._changes or self._held or self._in_flight:
-            self._held.append((session, frames))
-            self._said.append(self._held[-1])
-        else:
-            session.send(*frames)
+    def _current_game(self) -> Game:
+        """The table's game (in play or over): only what follows a start asks for it."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.id} has had no game")
+        return self.game
 
     def _drop(self, session: Session) -> None:
         """Forget what the table holds for `session`, sent or played: frames waiting for
         the store and PLAYS waiting for the pause to end."""
-        for held in (self._held, *self._handed):
-            held[:] = [entry for entry in held if entry[0] is not session]
+        self.handover.drop(session)
         self._deferred = deque((s, item) for s, item in self._deferred if s is not session)
-        self._said = [entry for entry in self._said if entry[0] is not session]
 
-    def _release_said(self) -> None:
-        """Send at once, in order, the frames `_say` held before the store failed: a
-        player who came back just then gets `joined` and the table before `paused`, not
-        `paused` alone."""
-        said = {id(entry) for entry in self._said}
-        for held in (self._held, *self._handed):
-            for entry in held:
-                if id(entry) in said:
-                    session, frames = entry
-                    session.send(*frames)
-            held[:] = [entry for entry in held if id(entry) not in said]
-        self._said.clear()
-
-    def _tell_if_paused(self, session: Session) -> None:
-        if self._paused_notice is not None:
-            session.send(self._paused_notice)
+    def delivered(self) -> None:
+        """The recorder sent what one hand-over held."""
+        self.handover.delivered()
 
     def pause(self, why: str) -> None:
         """The store cannot take this table's changes: its play stops until it can."""
-        if self._paused_at is not None:
-            return
-        self._paused_at = trio.current_time()
-        log.warning("table_paused", table=self.id, error=why)
-        self._release_said()
-        self._paused_notice = encode_once(Paused(table=self.id, paused=True, message=(
-            f"The server cannot save this game ({why}): play is paused and the clocks "
-            f"are stopped until it can.")))
-        for session, _ in self._audience():
-            session.send(self._paused_notice)
+        self.handover.pause(why, [session for session, _ in self._audience()])
 
     def resume(self) -> None:
         """The store took the changes: the clocks go on from where they stopped."""
-        if self._paused_at is None:
-            return
-        stopped = trio.current_time() - self._paused_at
-        self._paused_at = None
-        self._paused_notice = None
-        self._parked.cancel()  # the task plays again, what waited first
-        for times in (self.deadlines, self.bot_due):
-            for seat in times:
-                times[seat] += stopped
-        for seat in self.seats:
-            if seat.away_since is not None:
-                seat.away_since += stopped
-        log.info("table_resumed", table=self.id, paused=round(stopped, 3))
-        notice = encode_once(Paused(table=self.id, paused=False, message="Play goes on."))
-        for session, _ in self._audience():
-            session.send(notice)
+        stopped = self.handover.resume([session for session, _ in self._audience()])
+        if stopped is not None:
+            self._parked.cancel()  # the task plays again, what waited first
+            self.clocks.shift(self.seats, stopped)
 
     # ------------------------------------------------------------------ broadcasting
+
+    def _audience(self) -> Iterator[tuple[Session, int | None]]:
+        return audience(self.seats, self.spectators)
+
+    def _snapshot(self, seat: int | None) -> Snapshot:
+        return snapshot(self.id, self._current_game(), self.seats,
+                        self.clocks.listed(trio.current_time()), self.game_summary, self.recent,
+                        seat)
 
     def _changed(self) -> None:
         """The table changed: its members and the lobby hear of it once the items in hand
@@ -1216,16 +963,16 @@ class Table:
             return
         self._dirty = False
         if self.recorder:
-            self._changes.append(self.kept())
+            self.handover.record(self.kept())
         info = encode_once(TableInfo(info=self.summary(members=True)))
         for session, _ in self._audience():
-            self._say(session, info)
+            self.handover.say(session, info)
         self.host.changed()
 
     def _presence(self, seat: Seat, status: str, name: str | None) -> None:
         msg = encode_once(Presence(table=self.id, seat=seat.index, status=status, name=name))
         for session, _ in self._audience():
-            self._say(session, msg)
+            self.handover.say(session, msg)
 
     def _end(self) -> None:
         """The server shuts down and ends its games: a game in play is abandoned, with no
@@ -1240,55 +987,15 @@ class Table:
         if not any(s.human for s in self.seats) and not self.spectators:
             self.closed = True
 
-    def _on_say(self, session: Session, msg) -> None:
-        seat = self.seat_of(session)
+    def _on_say(self, session: Session, msg: Say) -> None:
+        seat = self.seats.of(session)
         chat = encode_once(Chat(scope="table", name=session.name, text=msg.text, table=self.id,
                                 seat=seat.index if seat else None))
-        self._say(session, Ok(re=msg.id))
+        self.handover.say(session, Ok(re=msg.id))
         for member, _ in self._audience():
-            self._say(member, chat)
+            self.handover.say(member, chat)
 
 
 def _why(sentence: str, reason: str | None) -> str:
     """An act's sentence for the people it acts on, with the reason given, if any."""
     return f"{sentence} Reason: {reason}" if reason else sentence
-
-
-def fill_options(raw: dict, config: ServerConfig, allowed: frozenset[str],
-                 position: Position | None = None) -> dict:
-    """The table options with every default filled in, or Refused(bad_options/…); a table
-    may seat the bot strategies `allowed` only. At a server that plays a `position`, the
-    table has the position's size and rules, whatever was asked, and is never rated."""
-    if position is not None:  # every seat is played: bots in those no one takes
-        rules = position.options
-        raw = dict(raw, seats=rules.players, variant=rules.variant, treasury=rules.treasury,
-                   two_player_draft=rules.two_player_draft, rated=False,
-                   bots=raw.get("bots") or (DEFAULT_BOT if DEFAULT_BOT in allowed
-                                            else min(allowed)))
-    options = {
-        "seats": raw["seats"],
-        "variant": raw.get("variant", "base"),
-        "two_player_draft": raw.get("two_player_draft", True),
-        "treasury": raw.get("treasury", 50),
-        "response_clock": raw.get("response_clock", config.response_clock),
-        "turn_clock": raw.get("turn_clock", config.turn_clock),
-        "private": raw.get("private", False),
-        "on_disconnect": raw.get("on_disconnect", "bot"),
-        "rated": raw.get("rated", False),
-    }
-    if "name" in raw:
-        options["name"] = name_or_none(raw["name"])
-        if options["name"] is None:
-            raise Refused("bad_message", "Table names must be printable, as player names "
-                          "are: no control, format or invisible characters, and not blank.")
-    if raw.get("bots"):
-        if raw["bots"] not in allowed:
-            raise Refused("unknown_strategy", f"This server seats no bot strategy "
-                          f"{raw['bots']!r}; it seats {', '.join(sorted(allowed))}.")
-        options["bots"] = raw["bots"]
-    try:
-        Options(players=options["seats"], variant=options["variant"],
-                two_player_draft=options["two_player_draft"], treasury=options["treasury"])
-    except OptionsError as exc:
-        raise Refused("bad_options", str(exc)) from None
-    return options

@@ -97,7 +97,7 @@ class Terminal:
         self._loop.add_writer(self._master, self._flush)
         return False
 
-    def _write_some(self, data: bytes) -> int:
+    def _write_some(self, data: bytes | bytearray) -> int:
         try:
             return os.write(self._master, data)
         except BlockingIOError:

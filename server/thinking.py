@@ -15,7 +15,7 @@ server's budget caps a level's, never raises it.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import trio
 
@@ -46,7 +46,8 @@ class Thinkers:
     def __init__(self, config: ServerConfig) -> None:
         self.allowed = allowed_strategies(config.bot_strategies)
         self._workers = trio.CapacityLimiter(config.bot_threads)
-        self._settings = {"ismcts": {"playouts": config.bot_playouts}}
+        self._settings: dict[str, dict[str, float]] = {
+            "ismcts": {"playouts": config.bot_playouts}}
 
     def make(self, name: str, seed: int) -> Strategy:
         settings = dict(self._settings.get(strategy_of(name), {}))

@@ -11,6 +11,7 @@ seconds); `list` says them as they are now.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import trio
 
@@ -21,6 +22,12 @@ from ..i18n import _
 from ..net import LinkError, parse_address
 from .text import command_names
 
+
+class Browsing(Protocol):
+    """A search for servers under way (discovery.Browser): `close` ends it."""
+
+    def close(self) -> None: ...
+
 #: The largest number a typed line names a server by: a larger one is no server's.
 MOST_SERVERS = 9999
 
@@ -30,7 +37,7 @@ class Finder:
     signature), None when discovery is off; `say` prints a line."""
 
     def __init__(self, say: Callable[[str], None],
-                 discover: Callable[[Callable[[str, Found | None], object]], object] | None
+                 discover: Callable[[Callable[[str, Found | None], object]], Browsing] | None
                  ) -> None:
         self.say = say
         self.discover = discover
@@ -67,6 +74,7 @@ class Finder:
             if browser is not None:
                 with trio.CancelScope(shield=True):  # it waits for the browser's threads
                     await trio.to_thread.run_sync(browser.close)
+        assert self.where is not None  # chosen with it
         return self.where
 
     def _how(self) -> str:

@@ -196,6 +196,7 @@ def results_lines(state: TableState, names: Names) -> list[str]:
     """A finished game: who went out in which order, and every seat's cards, claims,
     bluffs and challenges (from the summary, when the server sent it)."""
     reveal = state.reveal or state.view
+    assert reveal is not None  # a game that ended was seen
     lines = []
     summary = state.summary
     if summary is not None and summary["out"]:

@@ -7,13 +7,15 @@ presses s), in a server's lobby (`coup join`), at the join form with the servers
 LAN (`coup join` with no address), or on a finished game's replay (`coup replay`, which
 closes the app when it closes). What the app knows of the server (the lobby's tables, the
 table's state, who we are there) is the client core's (client/core/, run by net.py): its
-events come to `_told`, and the screens are told to redraw from it.
+events come to `_told`, and the screens are told by message (`tell`: one coalescing
+`TableChanged`, and the answers the model does not keep) and redraw from it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -285,17 +287,17 @@ class CoupApp(App):
         while len(self.screen_stack) > self._ABOVE_MENU - 1:
             self.pop_screen()
 
-    def redraw(self, what: str) -> None:
-        """Tell every screen on the stack that `what` changed in the model."""
-        self._tell("model_changed", what)
+    def redraw(self) -> None:
+        """Tell every screen on the stack that the model changed."""
+        self.tell(m.TableChanged())
 
-    def _tell(self, hook: str, *args) -> None:
-        """Call `hook` on every screen of the stack that has it and is drawn already (one
-        still being made draws itself from the model when it mounts)."""
+    def tell(self, message: m.ToScreens) -> None:
+        """Post a copy of `message` to every screen of the stack that is drawn already (one
+        still being made draws itself from the model when it mounts): each screen takes its
+        own copy, as a message is handled once."""
         for screen in list(self.screen_stack):
-            method = getattr(screen, hook, None)
-            if method is not None and screen.is_mounted:
-                method(*args)
+            if screen.is_mounted:
+                screen.post_message(replace(message))
 
     # ------------------------------------------------------------------ requests
 
@@ -352,7 +354,7 @@ class CoupApp(App):
 
     def list_games(self, before: int | None, player: str | None) -> int | None:
         """Ask the server for a page of finished games; the request's id, None if not sent.
-        The answer goes to the screens as `games_page`, a refusal as `refused`."""
+        The answer goes to the screens as `GamesPage`, a refusal as `Refused`."""
         return self.net.submit(do.ListGames(before, player))
 
     def fetch_game(self, game: int) -> None:
@@ -377,12 +379,12 @@ class CoupApp(App):
 
     def get_leaderboard(self, offset: int) -> int | None:
         """Ask for a page of the leaderboard; the request's id, None if not sent. The answer
-        goes to the screens as `leaderboard_page`, a refusal as `refused`."""
+        goes to the screens as `LeaderboardPage`, a refusal as `Refused`."""
         return self.net.submit(do.GetLeaderboard(offset))
 
     def get_profile(self, name: str) -> int | None:
         """Ask for the profile of the rated player `name`; the request's id, None if not
-        sent. The answer goes to the screens as `profile`, a refusal as `refused`."""
+        sent. The answer goes to the screens as `ProfileCame`, a refusal as `Refused`."""
         return self.net.submit(do.GetProfile(name))
 
     def ask_own_rating(self) -> None:
@@ -430,10 +432,10 @@ class CoupApp(App):
                 # Why, said once: the banner says "reconnecting" for as long as it lasts.
                 self.notify(_why(reason, said, said_message), title=_("Connection lost"),
                             severity="warning", timeout=10)
-                self.redraw("connection")
+                self.redraw()
             case ev.ConnectionBack():
                 # The seat's name; a new one if the seat was given up (bad_token follows).
-                self.redraw("connection")
+                self.redraw()
             case ev.Disconnected(reason, said, said_message):
                 why = _why(reason, said, said_message)
                 self.notify(why, title=_("Disconnected"), severity="warning", timeout=10)
@@ -441,22 +443,22 @@ class CoupApp(App):
             case ev.NotConnected():
                 self.notify(_("Not connected to a server."), severity="error")
             case ev.TablesListed():
-                self.redraw("tables")
-            case ev.TableJoined():
+                self.redraw()
+            case ev.TableJoined(table):
                 # A practice table waits for its player to look, and to press s (Start).
-                self.switch_to(TableScreen())
+                self.switch_to(TableScreen(table))
             case ev.SeatBack():
                 self.notify(_("Reconnected: your seat is back."))
-                self.redraw("connection")
+                self.redraw()
             case ev.TableChanged():
-                self.redraw("table")
+                self.redraw()
             case ev.ViewChanged(came, decision_opened):
                 if decision_opened and self.bell_wanted:
                     self.bell()  # a decision of ours has just opened: call the player back
                 self.redraw_game([] if came.retold else came.unseen, came.new_game,
                                  came.unseen if came.retold else [])
             case ev.PendingChanged():
-                self.redraw("pending")
+                self.redraw()
             case ev.MoveWaits():
                 self.notify(_("Waiting for the server to answer your last move."))
             case ev.MoveRefused(code, local):
@@ -466,7 +468,7 @@ class CoupApp(App):
                     self.notify(error_text(code), title=_("Move refused"), severity="warning")
             case ev.Refused(code, re, said):
                 self.notify(_with(error_text(code), said), severity="warning")
-                self._tell("refused", re, error_text(code))
+                self.tell(m.Refused(re, error_text(code)))
             case ev.TableGone(code, said):
                 self.notify(_with(error_text(code), said), severity="error", timeout=10)
             case ev.TableLeft():
@@ -475,23 +477,23 @@ class CoupApp(App):
                 self.notify(_("Done."))
             case ev.CommandRefused(reason):
                 self.notify(reason, severity="warning")
-            case ev.ChatHeard():
-                self._tell("chat", event)
-            case ev.PresenceChanged():
-                self.redraw("table")
-                self._tell("presence", event)
+            case ev.ChatHeard(scope, name, text, seat):
+                self.tell(m.ChatSaid(scope, name, text, seat))
+            case ev.PresenceChanged(seat, status, name):
+                self.redraw()
+                self.tell(m.PresenceChanged(seat, status, name))
             case ev.PlayPaused():
-                self.redraw("paused")
+                self.redraw()
             case ev.QueueChanged(waiting):
-                self._tell("queue_changed", waiting)
+                self.tell(m.QueueChanged(waiting))
             case ev.GamesPage(re, games, after):
-                self._tell("games_page", re, games, after)
+                self.tell(m.GamesPage(re, games, after))
             case ev.LeaderboardPage(re, players, after):
-                self._tell("leaderboard_page", re, players, after)
+                self.tell(m.LeaderboardPage(re, players, after))
             case ev.ProfileCame(re, profile):
-                self._tell("profile", re, profile)
+                self.tell(m.ProfileCame(re, profile))
             case ev.RatingChanged():
-                self.redraw("rating")
+                self.redraw()
             case ev.RecordCame(record):
                 self.show_replay(record)
             case ev.Goodbye(reason, message):
@@ -500,7 +502,9 @@ class CoupApp(App):
                             timeout=10)
 
     def redraw_game(self, events, new_game: bool, earlier=()) -> None:
-        self._tell("game_changed", events, new_game, earlier)
+        """Tell every screen on the stack that a view came, with its log lines."""
+        self.tell(m.TableChanged(new_view=True, events=tuple(events), new_game=new_game,
+                                 earlier=tuple(earlier)))
 
 
 def _with(text: str, said: str | None) -> str:

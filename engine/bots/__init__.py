@@ -29,7 +29,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
 }
 
 
-def make(name: str, seed: int | None = None, **settings) -> Strategy:
+def make(name: str, seed: int | None = None, **settings: float) -> Strategy:
     """A fresh strategy by strategy or level name (settings such as ismcts's `playouts`
     passed on, over a level's own); KeyError for an unknown name."""
     if level := LEVELS.get(name):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from math import sqrt
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..events import visible_to
 from ..game import Game
@@ -84,7 +84,7 @@ def tournament(
     seed: int = 0,
     variant: str = "base",
     progress: Callable[[int], None] | None = None,
-    settings: dict[str, dict] | None = None,
+    settings: dict[str, dict[str, float]] | None = None,
 ) -> dict[str, Standing]:
     """`games` games of len(names) players; game g seats names rotated by g. `settings`
     gives a strategy's keyword settings by name (e.g. {"ismcts": {"playouts": 350}})."""

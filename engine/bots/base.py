@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Sequence
+from collections.abc import Sequence
+from typing import ClassVar, Protocol
 
 from ..events import Event
 from ..moves import Move
+from ..options import Options
 from ..views import View
 
 
@@ -34,3 +36,76 @@ class Strategy:
 
     def game_over(self, view: View) -> None:
         """Called once when the game ends, with the final view."""
+
+
+# A strategy plays a seat, and is handed only moves its table offered: these read what
+# that guarantees (a seat's view has its seat; an offered move of a kind that names a
+# target or a card has it), so a broken guarantee fails here rather than deep in a search.
+
+class Sight(Protocol):
+    """What a strategy that reads no hidden history may read of its seat's view: a View
+    has it all, and so has a search's cheaper sight of a sampled world (ismcts._Seen)."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def hands(self) -> Sequence[Sequence[str] | None]: ...
+    @property
+    def drawn(self) -> Sequence[str]: ...
+    @property
+    def revealed(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def influence(self) -> Sequence[int]: ...
+    @property
+    def deck_size(self) -> int: ...
+    @property
+    def coins(self) -> Sequence[int]: ...
+    @property
+    def alive(self) -> Sequence[bool]: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def step(self) -> str | None: ...
+    @property
+    def action(self) -> str | None: ...
+    @property
+    def target(self) -> int | None: ...
+    @property
+    def claimant(self) -> int | None: ...
+    @property
+    def claim(self) -> str | None: ...
+    @property
+    def actor(self) -> int | None: ...
+    @property
+    def shown(self) -> str | None: ...
+
+
+def seat_of(view: Sight) -> int:
+    """The seat whose view this is (a strategy never gets a spectator's)."""
+    assert view.seat is not None
+    return view.seat
+
+
+def hand_of(view: Sight) -> Sequence[str]:
+    """The viewer's own face-down cards."""
+    return view.hands[seat_of(view)] or ()
+
+
+def target_of(m: Move) -> int:
+    """The seat a targeted move aims at."""
+    assert m.target is not None
+    return m.target
+
+
+def card_of(m: Move) -> str:
+    """The card a block, lose, show or draft pick names."""
+    assert m.card is not None
+    return m.card
+
+
+def cards_of(m: Move) -> tuple[str, ...]:
+    """The cards a keep move keeps."""
+    assert m.cards is not None
+    return m.cards

@@ -9,10 +9,10 @@ player. Only its own turns slip: its answers stay the heuristic's.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..moves import Move
-from ..views import View
+from .base import Sight
 from .heuristic import Heuristic
 
 #: Share of its turns it takes without thinking unless told otherwise.
@@ -28,7 +28,7 @@ class Careless(Heuristic):
             raise ValueError(f"careless slips on a share of its turns, 0 to 1, not {slips!r}")
         self.slips = slips
 
-    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+    def choose(self, view: Sight, moves: Sequence[Move]) -> Move:
         if view.phase == "action" and self.rng.random() < self.slips:
             return moves[self.rng.randrange(len(moves))]
         return super().choose(view, moves)

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from collections import Counter
 from math import comb
-from typing import ClassVar, Sequence
+from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 from .. import cards as C
 from ..events import Event
 from ..moves import Move
-from ..views import View
-from .base import Strategy
+from .base import Sight, Strategy, card_of, cards_of, hand_of, seat_of, target_of
 from .personality import BANKER, BLUFFER, CAUTIOUS, DEFAULT, VENGEANCE, VENGEFUL, Personality
 
 VALUE = {C.DUKE: 5, C.ASSASSIN: 4.5, C.CAPTAIN: 4, C.CONTESSA: 3.5, C.INQUISITOR: 3,
@@ -43,20 +43,20 @@ VALUE = {C.DUKE: 5, C.ASSASSIN: 4.5, C.CAPTAIN: 4, C.CONTESSA: 3.5, C.INQUISITOR
 BLOCKS_BORNE = 2
 
 
-def unseen_copies(view: View, card: str) -> int:
+def unseen_copies(view: Sight, card: str) -> int:
     """Copies of `card` the viewer cannot account for (in other hands or the deck)."""
-    seen = (view.hands[view.seat] or ()).count(card) + view.drawn.count(card)
+    seen = hand_of(view).count(card) + view.drawn.count(card)
     for face_up in view.revealed:
         seen += face_up.count(card)
     return max(0, C.copies_in_game(view.options.players, view.options.draft) - seen)
 
 
-def unseen_cards(view: View) -> int:
+def unseen_cards(view: Sight) -> int:
     """Cards in other hands and in the deck, as far as the viewer knows."""
-    return sum(view.influence) - view.influence[view.seat] + view.deck_size
+    return sum(view.influence) - view.influence[seat_of(view)] + view.deck_size
 
 
-def chance_holds(view: View, seat: int, card: str) -> float:
+def chance_holds(view: Sight, seat: int, card: str) -> float:
     """The chance that `seat`'s face-down cards include `card`, by counting alone."""
     pool = unseen_cards(view)
     # The draft's removed cards are unseen but out of play: no more copies than places.
@@ -96,7 +96,7 @@ class Heuristic(Strategy):
 
     # ------------------------------------------------------------------ memory
 
-    def observe(self, view: View, events: Sequence[Event]) -> None:
+    def observe(self, view: Sight, events: Sequence[Event]) -> None:
         me = view.seat
         for e in events:
             if e.kind == "action" and e.target == me:
@@ -114,27 +114,30 @@ class Heuristic(Strategy):
                 self.grudge = e.seat
             if e.kind in ("prove", "concede"):  # the challenge just made is settled
                 self.challenged = None
-                (self.cleared if e.kind == "prove" else self.caught)[e.seat] += 1
-            if e.kind == "action" and e.card is not None:
+                if e.seat is not None:
+                    (self.cleared if e.kind == "prove" else self.caught)[e.seat] += 1
+            if e.kind == "action" and e.card is not None and e.seat is not None:
                 self.claims.setdefault(e.seat, set()).add(e.card)
-            elif e.kind == "block":
+            elif e.kind == "block" and e.seat is not None and e.card is not None:
                 self.claims.setdefault(e.seat, set()).add(e.card)
                 if e.target == view.seat:
                     self.blocks[e.seat, e.card] += 1
             elif e.kind in ("prove", "concede", "keep", "examine_swap"):
                 seat = e.target if e.kind == "examine_swap" else e.seat
+                if seat is None:
+                    continue
                 self.claims.pop(seat, None)
                 for key in [k for k in self.blocks if k[0] == seat]:
                     del self.blocks[key]
 
-    def belief(self, view: View, seat: int, card: str) -> float:
+    def belief(self, view: Sight, seat: int, card: str) -> float:
         """How likely `seat` holds `card`: counting, raised by an unrefuted claim."""
         counted = chance_holds(view, seat, card)
         if counted and card in self.claims.get(seat, ()):
             return max(counted, 0.55)
         return counted
 
-    def plausibility(self, view: View, seat: int, card: str) -> float:
+    def plausibility(self, view: Sight, seat: int, card: str) -> float:
         """How likely `seat`'s claim to `card` is true, given all it has seen."""
         counted = chance_holds(view, seat, card)
         if counted == 0:
@@ -149,12 +152,13 @@ class Heuristic(Strategy):
             chance *= view.influence[seat] / distinct
         return chance
 
-    def _stakes(self, view: View, hurts_me: bool) -> float:
+    def _stakes(self, view: Sight, hurts_me: bool) -> float:
         """The plausibility below which a claim is challenged, from what rides on it."""
         claimant = view.claimant
+        assert claimant is not None  # a challenge window has its claimant
         threshold = 0.35 if hurts_me else 0.12
         gain = 0
-        if view.step == "challenge_action":
+        if view.step == "challenge_action" and view.action is not None:
             gain = {C.TAX: 3, C.STEAL: 2}.get(view.action, 0)
         if (gain and view.coins[claimant] < COUP_AT <= view.coins[claimant] + gain
                 and self._aimed_at(view, claimant)):
@@ -163,24 +167,24 @@ class Heuristic(Strategy):
             threshold += 0.1  # a caught bluff ends that player
         if claimant == self.grudge and self.personality.targeting == VENGEANCE:
             threshold += 0.1
-        if view.influence[view.seat] == 1:
+        if view.influence[seat_of(view)] == 1:
             threshold /= 2
         return threshold * self.personality.challenge
 
-    def _aimed_at(self, view: View, claimant: int) -> bool:
+    def _aimed_at(self, view: Sight, claimant: int) -> bool:
         """Whether this seat is (one of) the biggest threat(s) `claimant` faces, by cards
         then coins: whom a Coup of its is likely for. Challenging on others' behalf costs
         this seat a card when it is wrong and helps them as much as it."""
         def score(seat: int) -> int:
             return view.influence[seat] * 10 + view.coins[seat]
         rivals = [s for s, alive in enumerate(view.alive) if alive and s != claimant]
-        return score(view.seat) >= max(score(s) for s in rivals)
+        return score(seat_of(view)) >= max(score(s) for s in rivals)
 
     # ------------------------------------------------------------------ deciding
 
-    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+    def choose(self, view: Sight, moves: Sequence[Move]) -> Move:
         phase = view.phase
-        hand = list(view.hands[view.seat] or ())
+        hand = list(hand_of(view))
         if phase == "action":
             return self._action(view, hand, moves)
         if phase == "respond":
@@ -189,17 +193,17 @@ class Heuristic(Strategy):
         if phase == "prove":
             return kinds.get("prove", kinds["concede"])
         if phase in ("lose", "show"):
-            return min(moves, key=lambda m: self._worth(view, m.card))
+            return min(moves, key=lambda m: self._worth(view, card_of(m)))
         if phase == "keep":
-            return max(moves, key=lambda m: self._hand_worth(view, m.cards))
+            return max(moves, key=lambda m: self._hand_worth(view, cards_of(m)))
         if phase == "examine_decision":
             swap = view.shown is not None and VALUE[view.shown] >= 4
             return next(m for m in moves if m.swap is swap)
         if phase == "draft":
-            return max(moves, key=lambda m: VALUE[m.card])
+            return max(moves, key=lambda m: VALUE[card_of(m)])
         return moves[0]
 
-    def _worth(self, view: View, card: str) -> float:
+    def _worth(self, view: Sight, card: str) -> float:
         worth = VALUE[card]
         if card == C.CONTESSA and any(
             self.belief(view, s, C.ASSASSIN) > 0.5 for s in self._opponents(view)
@@ -207,14 +211,14 @@ class Heuristic(Strategy):
             worth += 1.5
         return worth
 
-    def _hand_worth(self, view: View, cards: Sequence[str]) -> float:
+    def _hand_worth(self, view: Sight, cards: Sequence[str]) -> float:
         distinct = len(set(cards))
         return sum(self._worth(view, c) for c in cards) + distinct
 
-    def _opponents(self, view: View) -> list[int]:
+    def _opponents(self, view: Sight) -> list[int]:
         return [s for s, alive in enumerate(view.alive) if alive and s != view.seat]
 
-    def _threat(self, view: View, seat: int) -> float:
+    def _threat(self, view: Sight, seat: int) -> float:
         score = view.influence[seat] * 10 + view.coins[seat]
         if view.coins[seat] >= 7:
             score += 8  # can coup next turn
@@ -222,14 +226,14 @@ class Heuristic(Strategy):
             score += 4
         return score
 
-    def _action(self, view: View, hand: list[str], moves: Sequence[Move]) -> Move:
+    def _action(self, view: Sight, hand: list[str], moves: Sequence[Move]) -> Move:
         rng = self.rng
         by_kind: dict[str, list[Move]] = {}
         for m in moves:
             by_kind.setdefault(m.kind, []).append(m)
 
-        def at(kind: str, score) -> Move:
-            return max(by_kind[kind], key=lambda m: (score(m.target), -m.target))
+        def at(kind: str, score: Callable[[int], float]) -> Move:
+            return max(by_kind[kind], key=lambda m: (score(target_of(m)), -target_of(m)))
 
         me = self.personality
 
@@ -244,7 +248,7 @@ class Heuristic(Strategy):
                 return threat(t) - 30 * self.belief(view, t, C.CONTESSA)
             if C.ASSASSIN in hand or rng.random() < me.assassinate:
                 best = at(C.ASSASSINATE, open_target)
-                if self.belief(view, best.target, C.CONTESSA) < 0.6:
+                if self.belief(view, target_of(best), C.CONTESSA) < 0.6:
                     return best
         if C.DUKE in hand or rng.random() < me.tax:
             return by_kind[C.TAX][0]
@@ -255,7 +259,7 @@ class Heuristic(Strategy):
                 block = max(self.belief(view, t, c) for c in blockers)
                 return min(2, view.coins[t]) * (1 - block) + threat(t) / 100
             best = at(C.STEAL, loot)
-            if view.coins[best.target] >= 2:
+            if view.coins[target_of(best)] >= 2:
                 return best
         exchanger = C.CLAIMS_IN[view.options.variant][C.EXCHANGE]
         if ((exchanger in hand and self._hand_worth(view, hand) < 9)
@@ -267,9 +271,9 @@ class Heuristic(Strategy):
             return by_kind[C.FOREIGN_AID][0]
         return by_kind[C.INCOME][0]
 
-    def _respond(self, view: View, hand: list[str], moves: Sequence[Move]) -> Move:
+    def _respond(self, view: Sight, hand: list[str], moves: Sequence[Move]) -> Move:
         kinds = {m.kind: m for m in moves}
-        me = view.seat
+        me = seat_of(view)
         knobs = self.personality
         if view.step == "block":
             blocks = [m for m in moves if m.kind == "block"]
@@ -288,6 +292,7 @@ class Heuristic(Strategy):
         if "challenge" not in kinds:
             return kinds["pass"]
         claimant, claim = view.claimant, view.claim
+        assert claimant is not None and claim is not None  # "challenge" is offered
         if unseen_copies(view, claim) == 0:
             return kinds["challenge"]  # the claim is impossible
         if (view.step == "challenge_block" and view.actor == me

@@ -32,14 +32,14 @@ sets a smaller budget.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import cards as C
 from ..events import Event
 from ..game import Game
 from ..moves import Move
 from ..views import View
-from .base import Strategy
+from .base import Strategy, hand_of, seat_of
 from .heuristic import Heuristic
 
 #: The decisions the search makes; the others are the heuristic's.
@@ -97,7 +97,8 @@ def standing(game: Game, me: int) -> float:
     return strength[me] / sum(strength)
 
 
-def playout(game: Game, me: int, players: Sequence[Heuristic], rnd) -> float:
+def playout(game: Game, me: int, players: Sequence[Heuristic],
+            rnd: Callable[[], float]) -> float:
     """Play the world on with the heuristic at every seat: 1 if `me` wins, 0 if it loses;
     a game still running after PLAYOUT_CAP moves scores `me`'s standing."""
     for _ in range(PLAYOUT_CAP):
@@ -148,7 +149,7 @@ class Ismcts(Strategy):
         judge a dozen moves on two or three worlds each, noise that threw the heuristic's
         move out as readily as a poor one (4 seats, 400 games: 34.3% without this, 43.0%
         with it)."""
-        me = view.seat
+        me = seat_of(view)
         rng = self.rng
         players = view.options.players
         score = [0.0] * len(moves)
@@ -178,23 +179,23 @@ class Ismcts(Strategy):
         """A world consistent with the view: the unseen cards dealt at random, claimed
         characters first (most of the time) to the seats that claimed them."""
         rng = self.rng
-        me = view.seat
+        me = seat_of(view)
         n = view.options.players
         total = C.copies_in_game(n, view.options.draft)
         pool = [c for c in C.CAST[view.options.variant] for _ in range(total)]
-        known = list(view.hands[me]) + list(view.drawn)
+        known = list(hand_of(view)) + list(view.drawn)
         for face_up in view.revealed:
             known += face_up
         shown = view.shown
         shown_seat = view.target if shown is not None and view.target != me else None
-        if shown_seat is not None:
+        if shown is not None and shown_seat is not None:
             known.append(shown)
         for c in known:
             pool.remove(c)
         rng.shuffle(pool)
         hands: list[list[str]] = [[] for _ in range(n)]
-        hands[me] = list(view.hands[me])
-        if shown_seat is not None:
+        hands[me] = list(hand_of(view))
+        if shown is not None and shown_seat is not None:
             hands[shown_seat].append(shown)
         for seat in range(n):
             if seat == me:
@@ -202,10 +203,10 @@ class Ismcts(Strategy):
             # The claims are a set of strings, whose order changes with each process's hash
             # seed: dealt in the cards' own order, a seed gives the same world everywhere.
             for claim in C.sort_cards(self.memory.claims.get(seat, ())):
-                if len(hands[seat]) < view.influence[seat] and claim in pool:
-                    if rng.random() < TRUST:
-                        pool.remove(claim)
-                        hands[seat].append(claim)
+                if (len(hands[seat]) < view.influence[seat] and claim in pool
+                        and rng.random() < TRUST):
+                    pool.remove(claim)
+                    hands[seat].append(claim)
             while len(hands[seat]) < view.influence[seat]:
                 hands[seat].append(pool.pop())
         drawn = list(view.drawn)

@@ -14,13 +14,14 @@ so that a bot's test fails loudly.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from ..moves import Move
 from ..position import Position
 from .base import Strategy
 
 
-def choose_at(strategy: Strategy | str, position: Position | str | os.PathLike,
+def choose_at(strategy: Strategy | str, position: Position | str | os.PathLike[str],
               seat: int | None = None, seed: int = 0) -> Move:
     """The move `strategy` (an instance, or a strategy or level name made with `seed`) plays
     in `position` (a Position, or the path of its TOML file) for `seat` (None: the first
@@ -32,7 +33,7 @@ def choose_at(strategy: Strategy | str, position: Position | str | os.PathLike,
 
         strategy = make(strategy, seed)
     if not isinstance(position, Position):
-        position = Position.load(position)
+        position = Position.load(os.fspath(position))
     game = position.game()
     if not game.waiting:
         raise ValueError("No seat owes a decision in this position: the game is over.")
@@ -52,7 +53,7 @@ def choose_at(strategy: Strategy | str, position: Position | str | os.PathLike,
     return chosen
 
 
-def _seats(waiting) -> str:
+def _seats(waiting: Sequence[int]) -> str:
     """Who owes the decision, as the start of a sentence's clause."""
     if len(waiting) == 1:
         return f"seat {waiting[0]} owes"

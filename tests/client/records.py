@@ -1,6 +1,7 @@
 """Finished games for the replay tests, made without a server: seeded bots play a game
 through the engine, and `keep` writes it to a store as the server's recorder would (the
-store's CHANGES, one transaction), so that the store's readers give back its record.
+changes of server/changes.py, one transaction), so that the store's readers give back its
+record.
 """
 
 from __future__ import annotations
@@ -8,6 +9,9 @@ from __future__ import annotations
 from engine import Game, Options
 from engine.bots import make
 from engine.record import make as make_record
+from server.changes import (
+    GamePlayer, GameResult, MovePlayed, NewGame, NewTable, TableClosed,
+)
 from server.store import Store
 
 #: When the games of these tests started: 2026-03-01 12:00:00 UTC.
@@ -52,15 +56,15 @@ def keep(store: Store, seed: int = 3, finished_at: float | None = None,
     row, game_id = store.take_table_row(), store.take_game_id()
     started = STARTED + 3600 * game_id
     changes = [
-        ("table", (row, "f00d42", "Friday night", game.options.to_dict(), None, {}, started)),
-        ("game", (game_id, row, 1, game.options.to_dict(), str(seed), players, started, False)),
-        *[("player", (game_id, p["seat"], p["name"], None)) for p in players if p["name"]],
-        *[("move", (game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"]))
+        NewTable(row, "f00d42", "Friday night", game.options.to_dict(), None, {}, started),
+        NewGame(game_id, row, 1, game.options.to_dict(), str(seed), players, started, False),
+        *[GamePlayer(game_id, p["seat"], p["name"], None) for p in players if p["name"]],
+        *[MovePlayed(game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"])
           for n, m in enumerate(moves)],
     ]
     if over:  # and its table closed: a server on the store has nothing to resume
         ended = finished_at or started + 600
-        changes += [("result", (ended, game.winner, list(game.exiled), game_id)),
-                    ("table_closed", (ended, row))]
+        changes += [GameResult(ended, game.winner, list(game.exiled), game_id),
+                    TableClosed(ended, row)]
     store.write(changes)
     return game_id

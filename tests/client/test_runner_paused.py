@@ -32,7 +32,7 @@ async def test_the_runner_plays_on_through_a_pause(tmp_path, monkeypatch) -> Non
             table = server.lobby.tables[host.table]
             disk.full = True
             nursery.start_soon(guest.run)
-            while table._paused_at is None:
+            while not table.handover.paused:
                 await trio.sleep(0.01)
             await trio.sleep(0.3)
             disk.full = False

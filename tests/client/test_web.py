@@ -144,7 +144,7 @@ async def screen_until(socket, *wanted: bytes) -> bytes:
         assert left > 0, f"{wanted!r} never drawn; drawn: {ESCAPES.sub(b'', drawn)[-500:]!r}"
         try:
             message = await socket.receive(timeout=left)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             continue
         assert message.type == aiohttp.WSMsgType.BINARY, f"the session ended: {message}"
         drawn += message.data

@@ -276,7 +276,7 @@ def test_an_ext_type_of_any_size_in_an_unknown_field_is_refused_the_same_way(siz
 def test_a_timestamp_is_a_bad_frame() -> None:
     import datetime
 
-    when = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+    when = datetime.datetime(2024, 1, 1, tzinfo=datetime.UTC)
     frame = msgpack.packb({"t": "ping", "id": 1, "at": when}, datetime=True)
     for make in CONNECTIONS.values():
         conn = make()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
-from typing import Callable
+from collections.abc import Callable
 
 from server.store import Store
 

@@ -13,8 +13,11 @@ import random
 
 from engine import Game, Options
 from engine.bots import make
+from server.changes import (
+    GamePlayer, GameResult, MovePlayed, NewGame, NewTable, TableClosed,
+)
+from server.seats import token_key
 from server.store import Store
-from server.table import token_key
 
 #: The time the first game starts, as a POSIX time (2026-01-01 00:00 UTC).
 START = 1_767_225_600.0
@@ -24,8 +27,8 @@ def add_table(store: Store, table: str = "k7tq2m", name: str = "Friday night") -
     """A closed table's row."""
     row = store.take_table_row()
     store.write([
-        ("table", (row, table, name, {"seats": 4}, None, {"status": "over"}, START)),
-        ("table_closed", (START, row)),
+        NewTable(row, table, name, {"seats": 4}, None, {"status": "over"}, START),
+        TableClosed(START, row),
     ])
     return row
 
@@ -41,9 +44,9 @@ def add_game(store: Store, row: int, names: list[str | None], seed: int, *, numb
     started = START + 60 * game_id
     players = [{"seat": s, "name": n, "bot": None if n else "random"}
                for s, n in enumerate(names)]
-    changes = [("game", (game_id, row, number, options.to_dict(), str(seed), players, started,
-                         False))]
-    changes += [("player", (game_id, s, n, None)) for s, n in enumerate(names) if n]
+    changes = [NewGame(game_id, row, number, options.to_dict(), str(seed), players, started,
+                       False)]
+    changes += [GamePlayer(game_id, s, n, None) for s, n in enumerate(names) if n]
     bots = [make("random", seed=seed + s) for s in range(len(names))]
     order = random.Random(seed)
     n = 0
@@ -52,12 +55,11 @@ def add_game(store: Store, row: int, names: list[str | None], seed: int, *, numb
         move = bots[seat].choose(game.view(seat), game.legal_moves(seat))
         state_id = game.state_id
         game.apply(seat, move, state_id)
-        changes.append(("move", (game_id, n, seat, move.to_dict(), state_id, 1500 * n,
-                                 "player" if names[seat] else "bot")))
+        changes.append(MovePlayed(game_id, n, seat, move.to_dict(), state_id, 1500 * n,
+                                  "player" if names[seat] else "bot"))
         n += 1
     if finished:
-        changes.append(("result", (started + 1.5 * n, game.winner, list(game.exiled),
-                                   game_id)))
+        changes.append(GameResult(started + 1.5 * n, game.winner, list(game.exiled), game_id))
     store.write(changes)
     return game_id
 
@@ -75,6 +77,6 @@ def add_running_table(store: Store, table: str, seats: int, seed: int,
     state = {"status": "playing", "creator_seat": 0, "games": 1,
              "seats": [{"name": name, "token": token_key(token), "bot": None,
                         "bot_seed": None, "ready": True} for name, token in zip(names, tokens)]}
-    store.write([("table", (row, table, table, options, None, state, START))])
+    store.write([NewTable(row, table, table, options, None, state, START)])
     add_game(store, row, names, seed, finished=False, moves=moves)
     return row, tokens

@@ -13,8 +13,8 @@ import trio
 
 from protocol import Error
 from server import Server, ServerConfig
+from server.seats import token_key
 from server.store import Store, StoreError
-from server.table import token_key
 from tests.server.test_crash import COUP
 from tests.server.damage import moves_pages, overwrite, pages_of, truncate
 from tests.server.helpers import play_out

@@ -13,7 +13,6 @@ import random
 import signal
 
 import pytest
-import trio
 
 from engine import legal_moves
 from engine import record as records

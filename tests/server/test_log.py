@@ -55,7 +55,7 @@ async def test_a_forged_client_string_stays_inside_one_text_line(server_log, por
     assert "\x1b" not in text and "\r" not in text and "\u2028" not in text
     assert "table_failed" not in text.replace("table_failed table=abc", "")
     (line,) = hello_lines(text)
-    assert f'name="ana level=ERROR event=\\"x\\""' in line
+    assert 'name="ana level=ERROR event=\\"x\\""' in line
     assert '\\n2026-11-23T00:00:00 ERROR table_failed table=abc\\r\\x1b[2J' in line
     assert len(text.splitlines()) == sum(
         1 for line in text.splitlines() if line[:4].isdigit())  # every line is a log line

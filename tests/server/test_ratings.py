@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from server.ratings import Rating, Standing, finishing_order, rate
+from server.changes import RatingsMoved
 from server.store import Store
 from tests.server.recorded import add_game, add_table
 
@@ -83,7 +84,7 @@ def rated_game(store: Store, players: list[str], seed: int) -> int:
                               (player, game_id, seat))
     record = store.record(game_id)
     winner, out = record["result"]["winner"], record["result"]["out"]
-    store.write([("rate", (game_id, 1.0, [winner, *reversed(out)], winner))])
+    store.write([RatingsMoved(game_id, 1.0, [winner, *reversed(out)], winner)])
     return game_id
 
 
@@ -108,7 +109,7 @@ async def test_the_store_rates_a_finished_rated_game_and_ranks_its_players(tmp_p
 async def test_an_unrated_game_moves_no_rating(tmp_path):
     store = Store(str(tmp_path / "coup.db"))
     game_id = add_game(store, add_table(store), ["ana", "bruno"], seed=1)
-    store.write([("rate", (game_id, 1.0, [0, 1], 0))])
+    store.write([RatingsMoved(game_id, 1.0, [0, 1], 0)])
     assert store.leaderboard() == []
     store.close()
 

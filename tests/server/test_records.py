@@ -18,6 +18,7 @@ import trio
 from engine import record as records
 from protocol import Connection, GetGame, Hello, Join, ListGames, Ping, Role
 from server import Server, ServerConfig
+from server.changes import MovePlayed
 from server.store import Store
 from tests.server.helpers import play_out, seat_table
 from tests.server.peer import Peer, new_id
@@ -41,7 +42,7 @@ def add_long_game(store: Store) -> int:
     and over (a shape for the wire, not a game that replays)."""
     game_id = add_game(store, add_table(store, "long1", "Long"), ["lena", "lou"], seed=5)
     moves = store.record(game_id)["moves"]
-    store.write([("move", (game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"]))
+    store.write([MovePlayed(game_id, n, m["seat"], m["move"], m["state_id"], m["ms"], m["by"])
                  for n, m in enumerate((moves * LONG)[len(moves):LONG], start=len(moves))])
     return game_id
 

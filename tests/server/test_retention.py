@@ -12,6 +12,9 @@ import trio
 
 from protocol import Leave
 from server import ServerConfig
+from server.changes import (
+    GamePlayer, GameResult, MovePlayed, NewGame, NewTable, Prune, TableClosed,
+)
 from server.store import DAY, Store
 from tests.server.helpers import eventually, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
@@ -48,17 +51,17 @@ async def test_a_table_that_closes_with_no_game_played_leaves_no_row(db):
 def stored_game(store: Store, row: int, game: int, finished: float | None, *,
                 rated: bool = False, players=(None, None), closed: bool = True) -> None:
     """A table `row` with one game `game`, finished at `finished`, its seats' players."""
-    changes = [("table", (row, f"t{row}", "n", {"seats": 2}, None, {"status": "over"},
-                          NOW - 100 * DAY)),
-               ("game", (game, row, 1, {}, "7", [{"seat": s, "name": f"p{s}", "bot": None}
-                                                  for s in range(2)], NOW - 100 * DAY, rated))]
-    changes += [("player", (game, seat, f"p{seat}", player))
+    changes = [NewTable(row, f"t{row}", "n", {"seats": 2}, None, {"status": "over"},
+                        NOW - 100 * DAY),
+               NewGame(game, row, 1, {}, "7", [{"seat": s, "name": f"p{s}", "bot": None}
+                                               for s in range(2)], NOW - 100 * DAY, rated)]
+    changes += [GamePlayer(game, seat, f"p{seat}", player)
                 for seat, player in enumerate(players)]
-    changes += [("move", (game, 0, 0, {"kind": "income"}, 0, 10, "player"))]
+    changes += [MovePlayed(game, 0, 0, {"kind": "income"}, 0, 10, "player")]
     if finished is not None:
-        changes.append(("result", (finished, 0, [1], game)))
+        changes.append(GameResult(finished, 0, [1], game))
     if closed:
-        changes.append(("table_closed", (NOW - 100 * DAY, row)))
+        changes.append(TableClosed(NOW - 100 * DAY, row))
     store.write(changes)
 
 
@@ -81,7 +84,7 @@ async def test_guests_unrated_games_go_after_their_time_and_the_rest_stay(db):
     stored_game(store, 6, 6, NOW - 31 * DAY, closed=False)
     stored_game(store, 7, 7, NOW - 31 * DAY, players=(None, "bot:random"))
     stored_game(store, 8, 8, NOW - 1 * DAY)
-    store.write([("prune", (NOW, 30.0, 0.0, 100))])
+    store.write([Prune(NOW, 30.0, 0.0, 100)])
     assert kept(db) == [2, 3, 4, 5, 6, 8]
     for table in ("moves", "game_players"):
         with sqlite3.connect(db) as conn:
@@ -100,7 +103,7 @@ async def test_keep_games_prunes_every_finished_game_after_its_time(db):
     stored_game(store, 2, 2, NOW - 59 * DAY, players=("key:" + "cd" * 32, None))
     stored_game(store, 3, 3, NOW - 31 * DAY)
     stored_game(store, 4, 4, NOW - 1 * DAY)
-    store.write([("prune", (NOW, 30.0, 60.0, 100))])
+    store.write([Prune(NOW, 30.0, 60.0, 100)])
     assert kept(db) == [2, 4]
     store.close()
 
@@ -111,9 +114,9 @@ async def test_pruning_goes_in_batches_and_keeps_forever_when_told_0(db):
     store = Store(db)
     for n in range(1, 6):
         stored_game(store, n, n, NOW - 400 * DAY)
-    store.write([("prune", (NOW, 0.0, 0.0, 2))])  # 0: forever
+    store.write([Prune(NOW, 0.0, 0.0, 2)])  # 0: forever
     assert kept(db) == [1, 2, 3, 4, 5]
-    store.write([("prune", (NOW, 30.0, 0.0, 2))])
+    store.write([Prune(NOW, 30.0, 0.0, 2)])
     assert kept(db) == [3, 4, 5]
     store.close()
 
@@ -163,7 +166,7 @@ async def test_a_pruned_games_id_is_never_given_again(db):
     store = Store(db)
     stored_game(store, 1, 1, NOW - 40 * DAY)
     stored_game(store, 2, 2, NOW - 40 * DAY)
-    store.write([("prune", (NOW, 30.0, 0.0, 100))])
+    store.write([Prune(NOW, 30.0, 0.0, 100)])
     assert kept(db) == [2]
     store.close()
     store = Store(db)

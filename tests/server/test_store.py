@@ -4,8 +4,10 @@ that fails pauses the tables it holds up and loses nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
+import re
 import sqlite3
 import threading
 import time
@@ -16,9 +18,13 @@ import trio.testing
 
 from engine import record as records
 from protocol import CreateTable, Join, MoveRequest, Ready, Start
-from server import Server
+from server import Server, changes
+from server.changes import (
+    ORDER, Change, GamePlayer, GameResult, IdentitySeen, MovePlayed, NewGame, NewTable, Prune,
+    RatingsMoved, TableClosed, TableState,
+)
 from server.recorder import QUEUE, Recorder
-from server.store import CHANGES, MIGRATIONS, SCHEMA_VERSION, Store, StoreError, code_key
+from server.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, code_key
 from tests.server.helpers import FullDisk, eventually, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
 
@@ -45,7 +51,7 @@ async def test_updates_are_held_until_the_store_has_the_move(db, monkeypatch):
     def slow_write(self, changes):
         time.sleep(0.02)
         real_write(self, changes)
-        written.extend(c for c in changes if c[0] == "move")
+        written.extend(c for c in changes if isinstance(c, MovePlayed))
 
     monkeypatch.setattr(Store, "write", slow_write)
     async with trio.open_nursery() as nursery:
@@ -219,7 +225,7 @@ async def test_a_store_that_fails_pauses_the_table_and_loses_nothing(db, failure
         async with trio.open_nursery() as players:
             for i, peer in enumerate(peers):
                 players.start_soon(peer.play_random, random.Random(i))
-            await eventually(lambda: table._paused_at is not None)
+            await eventually(lambda: table.handover.paused)
             why = server.lobby.recorder.failing
             assert ("full" if failure == "full" else "locked") in why
             held = table.game.state_id
@@ -251,10 +257,10 @@ async def test_a_full_disk_is_said_so_and_the_next_write_succeeds(db):
     big = {"padding": "x" * 2000}
     with pytest.raises(StoreError, match="the disk is full"):
         for n in range(100):
-            store.write([("table", (row + n, f"t{n}", "n", big, None, {}, 0.0))])
+            store.write([NewTable(row + n, f"t{n}", "n", big, None, {}, 0.0)])
     written = store._writer.execute("SELECT count(*) FROM tables").fetchone()[0]
     store._writer.execute("PRAGMA max_page_count = 1073741823")
-    store.write([("table", (row + 1000, "after", "n", big, None, {}, 0.0))])
+    store.write([NewTable(row + 1000, "after", "n", big, None, {}, 0.0)])
     assert store._writer.execute("SELECT count(*) FROM tables").fetchone()[0] == written + 1
     store.close()
 
@@ -332,11 +338,12 @@ async def test_a_version_1_file_keeps_its_games_when_brought_up_to_date(db, monk
 
     monkeypatch.setattr("server.store.SCHEMA_VERSION", 1)
     # The first schema's seats had no `player` column: a seat of it was nobody's.
-    monkeypatch.setitem(CHANGES, "player", "INSERT INTO game_players (game, seat, name) "
-                        "SELECT ?, ?, ? WHERE ? IS NULL")
+    monkeypatch.setattr(GamePlayer, "SQL", "INSERT INTO game_players (game, seat, name) "
+                        "SELECT :game, :seat, :name WHERE :player IS NULL")
     # The first schema's games had no `rated` column: a game of it was unrated.
-    monkeypatch.setitem(CHANGES, "game", "INSERT INTO games (id, table_row, number, options, "
-                        "seed, players, started) SELECT ?, ?, ?, ?, ?, ?, ? WHERE ? = 0")
+    monkeypatch.setattr(NewGame, "SQL", "INSERT INTO games (id, table_row, number, options, "
+                        "seed, players, started) SELECT :id, :table_row, :number, :options, "
+                        ":seed, :players, :started WHERE :rated = 0")
     old = Store(db)
     game_id = add_game(old, add_table(old), ["ana", "bruno", None], seed=4)
     before = old.record(game_id)
@@ -360,12 +367,12 @@ async def test_a_long_run_of_rows_is_written_whole_and_in_order(db):
     game_id = store.take_game_id()
     moves = 400  # over two statements' worth of 7 parameters a move
     store.write(
-        [("game", (game_id, row, 1, {"players": 2}, "1", [], START, False))]
-        + [("move", (game_id, n, n % 2, {"kind": "income"}, n, n, "bot"))
+        [NewGame(game_id, row, 1, {"players": 2}, "1", [], START, False)]
+        + [MovePlayed(game_id, n, n % 2, {"kind": "income"}, n, n, "bot")
            for n in range(moves)]
-        + [("identity", ("aa", "ana", START, START)), ("identity", ("bb", "bia", START, START)),
-           ("identity", ("aa", "ana", START, START + 9)),
-           ("result", (START + 1, 0, [1], game_id))])
+        + [IdentitySeen("aa", "ana", START, START), IdentitySeen("bb", "bia", START, START),
+           IdentitySeen("aa", "ana", START, START + 9),
+           GameResult(START + 1, 0, [1], game_id)])
     record = store.record(game_id)
     assert [m["state_id"] for m in record["moves"]] == list(range(moves))
     assert [m["seat"] for m in record["moves"]] == [n % 2 for n in range(moves)]
@@ -383,12 +390,12 @@ async def test_a_run_of_updates_leaves_each_row_as_its_last_change_left_it(db):
 
     store = Store(db)
     rows = [store.take_table_row() for _ in range(3)]
-    store.write([("table", (row, f"t{row}", "n", {"seats": 2}, None, {"status": "waiting"},
-                            START)) for row in rows])
-    store.write([("table_state", ({"seats": 2}, {"status": "playing"}, rows[0])),
-                 ("table_state", ({"seats": 3}, {"status": "playing"}, rows[1])),
-                 ("table_state", ({"seats": 2}, {"status": "over"}, rows[0])),
-                 ("table_closed", (START + 5, rows[2]))])
+    store.write([NewTable(row, f"t{row}", "n", {"seats": 2}, None, {"status": "waiting"},
+                          START) for row in rows])
+    store.write([TableState({"seats": 2}, {"status": "playing"}, rows[0]),
+                 TableState({"seats": 3}, {"status": "playing"}, rows[1]),
+                 TableState({"seats": 2}, {"status": "over"}, rows[0]),
+                 TableClosed(START + 5, rows[2])])
     with sqlite3.connect(db) as conn:
         kept = conn.execute("SELECT row, options, state, closed FROM tables ORDER BY row")
         assert kept.fetchall() == [
@@ -399,9 +406,21 @@ async def test_a_run_of_updates_leaves_each_row_as_its_last_change_left_it(db):
 
 
 async def test_every_kind_of_change_has_its_place_in_a_write():
-    from server.store import ORDER
+    kinds = {kind for kind in vars(changes).values()
+             if isinstance(kind, type) and issubclass(kind, Change) and kind is not Change}
+    assert len(ORDER) == len(set(ORDER)) and set(ORDER) == kinds
 
-    assert sorted(ORDER) == sorted([*CHANGES, "rate", "prune"])
+
+async def test_every_statement_of_a_change_names_each_of_its_fields_and_no_other():
+    """A change's values are bound to its statement by name: each field has its place in
+    the statement (none is dropped), and each place is a field (none is left unbound).
+    RatingsMoved and Prune are work the store does, with no statement."""
+    for kind in ORDER:
+        places = set(re.findall(r":(\w+)", kind.SQL))
+        if kind in (RatingsMoved, Prune):
+            assert not places, kind
+        else:
+            assert places == {field.name for field in dataclasses.fields(kind)}, kind
 
 
 async def test_a_table_waits_for_room_while_the_recorders_queue_is_full(db):
@@ -453,9 +472,9 @@ async def test_a_change_that_comes_alone_waits_for_company_and_shares_its_write(
 
     async with trio.open_nursery() as nursery:
         await nursery.start(recorder.run)
-        recorder.deliver([("table_closed", (0.0, 1))], [], Table())
+        recorder.deliver([TableClosed(0.0, 1)], [], Table())
         await trio.testing.wait_all_tasks_blocked()  # the writer waits for company
-        recorder.deliver([("table_closed", (0.0, 2))], [], Table())
+        recorder.deliver([TableClosed(0.0, 2)], [], Table())
         await eventually(lambda: len(delivered) == 2)
         nursery.cancel_scope.cancel()
     assert writes == [2]
@@ -469,8 +488,8 @@ async def test_keys_kept_in_upper_case_become_one_lower_case_identity(db, monkey
     monkeypatch.setattr("server.store.SCHEMA_VERSION", 3)
     old = Store(db)
     a, b = "ab" * 32, "cd" * 32
-    old.write([("identity", (a, "ana", 1.0, 1.0)), ("identity", (a.upper(), "anA-copy", 2.0, 2.0)),
-               ("identity", (b.upper(), "bruno", 3.0, 3.0))])
+    old.write([IdentitySeen(a, "ana", 1.0, 1.0), IdentitySeen(a.upper(), "anA-copy", 2.0, 2.0),
+               IdentitySeen(b.upper(), "bruno", 3.0, 3.0)])
     with sqlite3.connect(db) as conn:
         conn.executemany("INSERT INTO ratings VALUES (?, ?, 30, 1, 3, 3, 0)",
                          [(f"key:{a}", "ana"), (f"key:{a.upper()}", "anA-copy"),
@@ -526,13 +545,13 @@ async def test_a_store_of_plain_codes_is_brought_to_hashes_and_its_tables_open(d
     monkeypatch.setattr("server.store.SCHEMA_VERSION", 4)
     old = Store(db)
     row = old.take_table_row()
-    old.write([("table", (row, "c0ffee", "Old", {
+    old.write([NewTable(row, "c0ffee", "Old", {
         "seats": 3, "variant": "base", "two_player_draft": True, "treasury": 50,
         "response_clock": 0, "turn_clock": 0, "private": True, "on_disconnect": "bot",
         "rated": False, "name": "Old"}, "K7TQ-2MXD-9PLA", {
         "status": "waiting", "creator_seat": None, "games": 0,
         "seats": [{"name": None, "token": None, "bot": None, "bot_seed": None,
-                   "ready": False, "player": None}] * 3}, 1.0))])
+                   "ready": False, "player": None}] * 3}, 1.0)])
     old.close()
     monkeypatch.undo()
     async with trio.open_nursery() as nursery:

@@ -14,6 +14,7 @@ import tempfile
 import pytest
 import trio
 
+from server.changes import NewTable
 from server.store import Store
 from tests.server.test_command import COUP
 
@@ -56,9 +57,9 @@ def a_store_with_a_table(folder: str) -> str:
     db = os.path.join(folder, "coup.db")
     store = Store(db)
     store.server_id()
-    store.write([("table", (store.take_table_row(), "k7tq2m", "ana's table", {"seats": 2},
-                            None, {"status": "waiting", "creator_seat": None, "games": 0,
-                                   "seats": []}, 0.0))])
+    store.write([NewTable(store.take_table_row(), "k7tq2m", "ana's table", {"seats": 2},
+                          None, {"status": "waiting", "creator_seat": None, "games": 0,
+                                 "seats": []}, 0.0)])
     store.close()
     return db
 

@@ -9,6 +9,7 @@ clock ran out and the server decided), so it never answers a question no longer 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -17,10 +18,26 @@ from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
+from ..messages import TableChanged
+from ...core.table import TableState
 from .base import CoupModal
 
 
-class ChooseDialog(CoupModal):
+class DecisionDialog(CoupModal):
+    """A dialog about the decision opened at `opened` (None: about none)."""
+
+    def __init__(self, opened: int | None) -> None:
+        super().__init__()
+        self.opened = opened
+
+    def _moved_past(self, change: TableChanged) -> bool:
+        """Whether `change` brought a view past the decision, with the dialog still shown
+        (a change that came while it closed no longer concerns it)."""
+        return (change.new_view and self.opened is not None and self.built
+                and not _still_open(self.app.table, self.opened))
+
+
+class ChooseDialog(DecisionDialog):
     """Pick one of `options` ((label, value) pairs) with the arrows and enter, a digit, or
     the mouse. Returns the value, or None on escape. `opened`: the decision it answers."""
 
@@ -30,10 +47,9 @@ class ChooseDialog(CoupModal):
 
     def __init__(self, title: str, options: list[tuple[str, object]],
                  opened: int | None = None) -> None:
-        super().__init__()
+        super().__init__(opened)
         self.title_text = title
         self.options = options
-        self.opened = opened
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -57,12 +73,13 @@ class ChooseDialog(CoupModal):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def game_changed(self, events, new_game: bool, earlier=()) -> None:
-        if self.opened is not None and not _still_open(self.app.table, self.opened):
+    @on(TableChanged)
+    def _changed(self, change: TableChanged) -> None:
+        if self._moved_past(change):
             self.dismiss(None)
 
 
-class ConfirmDialog(CoupModal):
+class ConfirmDialog(DecisionDialog):
     """A yes-or-no question; returns True for yes. `opened`: the decision it is about, if
     any: it closes by itself, answering no, once the table has moved past that decision."""
 
@@ -72,9 +89,8 @@ class ConfirmDialog(CoupModal):
     ]
 
     def __init__(self, question: str, opened: int | None = None) -> None:
-        super().__init__()
+        super().__init__(opened)
         self.question = question
-        self.opened = opened
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -83,18 +99,24 @@ class ConfirmDialog(CoupModal):
                 yield Button(_("Yes (y)"), variant="error", id="yes")
                 yield Button(_("No (n)"), variant="primary", id="no")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+    @on(Button.Pressed, "#yes")
+    def _yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def _no(self) -> None:
+        self.dismiss(False)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
 
-    def game_changed(self, events, new_game: bool, earlier=()) -> None:
-        if self.opened is not None and not _still_open(self.app.table, self.opened):
+    @on(TableChanged)
+    def _changed(self, change: TableChanged) -> None:
+        if self._moved_past(change):
             self.dismiss(False)
 
 
-def _still_open(table, opened: int) -> bool:
+def _still_open(table: TableState | None, opened: int) -> bool:
     """Whether the decision opened at `opened` is still open and still ours."""
     view = table.view if table is not None else None
     return view is not None and view.opened == opened and view.seat in view.waiting

@@ -4,10 +4,10 @@ left in its store (the menu's Recent games). Enter opens the game under the curs
 replay.
 
 Where the games come from is a source. `ServerGames` asks the server: its answers come back
-through the app, which hands them to this screen (`games_page`, `refused`). `LocalGames`
-reads the store file in a worker thread, so that a slow disk never holds up the screen; a
-file that is not there yet is a history with no games. Either lists finished games only: a
-store's readers and a server's answers hold nothing else (R11).
+through the app, which posts them to this screen (`GamesPage`, `Refused`). `LocalGames`
+reads the store file in a worker thread that posts the same messages, so that a slow disk
+never holds up the screen; a file that is not there yet is a history with no games. Either
+lists finished games only: a store's readers and a server's answers hold nothing else (R11).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Input, Static
@@ -26,6 +27,7 @@ from protocol.text import shown_in
 from server import Store, StoreError
 
 from ...i18n import N_, _, ngettext
+from ..messages import GamesPage, Refused
 from ...core.table import TableState
 from .base import CoupScreen
 
@@ -85,12 +87,11 @@ class LocalGames:
                 lines = self._read(
                     lambda store: store.finished(before, player, MAX_GAMES_LISTED + 1))
             except StoreError as exc:
-                screen.app.call_from_thread(screen.refused, asked, str(exc))
+                screen.post_message(Refused(asked, str(exc)))
                 return
             more = len(lines) > MAX_GAMES_LISTED
             lines = lines[:MAX_GAMES_LISTED]
-            screen.app.call_from_thread(screen.games_page, asked, lines,
-                                        lines[-1]["game"] if more else None)
+            screen.post_message(GamesPage(asked, lines, lines[-1]["game"] if more else None))
 
         screen.run_worker(read, thread=True, exit_on_error=False)
         return asked
@@ -199,17 +200,19 @@ class GamesScreen(CoupScreen):
 
     # ------------------------------------------------------------------ answers
 
-    def games_page(self, asked: int, lines: list[dict], next_cursor: int | None) -> None:
-        if asked != self._asked or not self.built:
+    @on(GamesPage)
+    def _page(self, page: GamesPage) -> None:
+        if page.asked != self._asked or not self.built:
             return
-        self.lines, self.pages.next = lines, next_cursor
+        self.lines, self.pages.next = page.games, page.next
         self._show()
 
-    def refused(self, asked: int | None, why: str) -> None:
-        """The page asked as `asked` could not be read, and `why`, in a sentence."""
-        if asked != self._asked or not self.built:
+    @on(Refused)
+    def _refused(self, refusal: Refused) -> None:
+        """The page asked could not be read: why, in a sentence."""
+        if refusal.asked != self._asked or not self.built:
             return
-        self.query_one("#games-status", Static).update(Text(why))
+        self.query_one("#games-status", Static).update(Text(refusal.why))
 
     def _show(self) -> None:
         """The page as rows, in columns of measured widths: the players take the width the
@@ -250,7 +253,8 @@ class GamesScreen(CoupScreen):
 
     # ------------------------------------------------------------------ keys
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#games")
+    def _game_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.source.open(self, int(event.row_key.value))
 
@@ -265,7 +269,8 @@ class GamesScreen(CoupScreen):
     def action_filter(self) -> None:
         self.query_one("#games-filter", Input).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#games-filter")
+    def _filter(self, event: Input.Submitted) -> None:
         event.stop()
         self.player = event.value.strip() or None
         self.pages = Pages(None)

@@ -4,13 +4,16 @@ id or private code, spectating, the lobby's chat, and the server's finished game
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.widgets import (Checkbox, DataTable, Footer, Input, Label, RichLog, Select,
                              Static)
 
 from ...i18n import N_, _, ngettext
+from ..messages import ChatSaid, TableChanged
 from ...narrate import strategy_choices, variant_choices, variant_label
 from ..widgets.log import WrappingLog
 from .base import CoupScreen
@@ -88,8 +91,15 @@ class LobbyScreen(CoupScreen):
                             max_length=500, compact=True)
         yield Footer(show_command_palette=False, compact=True)
 
+    #: The line above the list (two with a LAN command): the server, who we are there, our
+    #: rating.
+    header: reactive[str] = reactive("", init=False, repaint=False)
+    #: The public tables as the list's rows, each keyed by its first cell (the table's id):
+    #: the list is drawn again only when they change.
+    rows: reactive[tuple[tuple[str, ...], ...] | None] = reactive(None, init=False,
+                                                                   repaint=False)
+
     def on_mount(self) -> None:
-        self._rows: list[tuple[str, ...]] | None = None
         # The chat so far is written once the log is laid out (it wraps what it is given at
         # its width then); what comes before that is in the history too.
         self._chat_shown = False
@@ -97,7 +107,7 @@ class LobbyScreen(CoupScreen):
             return
         self.call_after_refresh(self._show_chat_history)
         self.app.ask_own_rating()
-        self.model_changed("tables")
+        self._changed()
         self.query_one("#tables", DataTable).focus()
 
     def _show_chat_history(self) -> None:
@@ -108,7 +118,10 @@ class LobbyScreen(CoupScreen):
             log.write(Text(f"{name}: {text}"))
         self._chat_shown = True
 
-    def model_changed(self, what: str) -> None:
+    @on(TableChanged)
+    def _changed(self) -> None:
+        if not self.built:
+            return
         app = self.app
         you = (_("{server} — you are {name}") if app.identified
                else _("{server} — you are {name}, a guest"))
@@ -118,26 +131,22 @@ class LobbyScreen(CoupScreen):
         if "lan" in app.servers:  # on a line of its own: the one thing that must show whole
             header += "\n" + _("Friends on your network join with: {command}").format(
                 command=join_command(lan_address(), app.servers["lan"]))
-        self.query_one("#lobby-header", Static).update(Text(header))
-        if what == "tables":
-            self._show_tables()
+        self.header = header
+        self.rows = tuple((t["table"], t["name"], who_sits(t["seats"]),
+                           variant_label(t["options"].get("variant", "base")),
+                           clocks_text(t["options"]), status_text(t["status"]), t["table"])
+                          for t in app.tables)
 
-    def _show_tables(self) -> None:
-        """Redraw the list when it changed, keeping the row the cursor was on.
+    def watch_header(self, header: str) -> None:
+        self.query_one("#lobby-header", Static).update(Text(header))
+
+    def watch_rows(self, rows: tuple[tuple[str, ...], ...]) -> None:
+        """Draw the list anew, keeping the row the cursor was on.
 
         Columns get widths measured here: the table's own measuring lags behind a list
         that is redrawn twice a second. They are one space apart, not the table's two, so
         that every column, the id last, fits in 80 columns in every language.
         """
-        rows = []
-        for t in self.app.tables:
-            seats = t["seats"]
-            rows.append((t["table"], t["name"], who_sits(seats),
-                         variant_label(t["options"].get("variant", "base")),
-                         clocks_text(t["options"]), status_text(t["status"]), t["table"]))
-        if rows == self._rows:
-            return
-        self._rows = rows
         table = self.query_one("#tables", DataTable)
         chosen = self._selected()
         # The id is what `coup bot --table` takes.
@@ -152,8 +161,9 @@ class LobbyScreen(CoupScreen):
         self.query_one("#no-tables", Static).update(
             "" if rows else _("No public tables yet: press c to create one."))
 
-    def chat(self, msg) -> None:
-        if msg.scope == "lobby" and self._chat_shown:
+    @on(ChatSaid)
+    def _chat(self, msg: ChatSaid) -> None:
+        if msg.scope == "lobby" and self._chat_shown and self.built:
             self.query_one("#chat-log", RichLog).write(Text(f"{msg.name}: {msg.text}"))
 
     def _selected(self) -> str | None:
@@ -162,7 +172,8 @@ class LobbyScreen(CoupScreen):
             return None
         return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#tables")
+    def _join(self, event: DataTable.RowSelected) -> None:
         self.app.join_table(table=event.row_key.value)
 
     def action_spectate(self) -> None:
@@ -205,7 +216,8 @@ class LobbyScreen(CoupScreen):
             return
         self.app.back_to_menu()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#chat-input")
+    def _say(self, event: Input.Submitted) -> None:
         self.app.say(event.value, "lobby")
         event.input.value = ""
 

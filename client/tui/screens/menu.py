@@ -7,6 +7,7 @@ import asyncio
 import socket
 from dataclasses import dataclass
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
@@ -164,11 +165,13 @@ class Form(CoupModal):
                 yield Button(_("OK"), variant="primary", id="ok")
                 yield Button(_("Cancel"), id="cancel")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "ok":
-            self._submit()
-        else:
-            self.dismiss(None)
+    @on(Button.Pressed, "#ok")
+    def _ok(self) -> None:
+        self._submit()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss(None)
 
     def on_input_submitted(self) -> None:
         self._submit()
@@ -333,10 +336,10 @@ class HostForm(NamedForm):
         yield Static(_("Everyone on this network will then see the game and its address "
                        "in their list of servers."), classes="dialog-help")
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "port":
-            self.query_one("#address", Label).update(
-                join_command(lan_address(), event.value or "…"))
+    @on(Input.Changed, "#port")
+    def _port_changed(self, event: Input.Changed) -> None:
+        self.query_one("#address", Label).update(
+            join_command(lan_address(), event.value or "…"))
 
     def answer(self):
         name = self.name_value()

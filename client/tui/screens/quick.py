@@ -4,12 +4,15 @@ table (the app then shows the table) or you stop waiting (esc)."""
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.widgets import Label, Select, Static
 
 from ...i18n import N_, _
+from ..messages import QueueChanged, Refused
 from ...narrate import variant_choices
 from .base import CoupModal
 from .menu import Form
@@ -62,6 +65,9 @@ class WaitingScreen(CoupModal):
 
     BINDINGS = [Binding("escape", "stop", N_("Stop waiting"))]
 
+    #: How many wait in the queue, ourselves included.
+    waiting: reactive[int] = reactive(1, init=False, repaint=False)
+
     def __init__(self, request: int, seats: int | dict) -> None:
         super().__init__()
         self.request = request
@@ -70,13 +76,19 @@ class WaitingScreen(CoupModal):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(_("Quick play"), classes="dialog-title")
-            yield Label(waiting_text(self.seats, 1), id="queue-wait")
+            yield Label(waiting_text(self.seats, self.waiting), id="queue-wait")
 
-    def queue_changed(self, waiting: int) -> None:
+    @on(QueueChanged)
+    def _queue_changed(self, change: QueueChanged) -> None:
+        if self.built:
+            self.waiting = change.waiting
+
+    def watch_waiting(self, waiting: int) -> None:
         self.query_one("#queue-wait", Label).update(waiting_text(self.seats, waiting))
 
-    def refused(self, re: int | None, text: str) -> None:
-        if re == self.request:
+    @on(Refused)
+    def _refused(self, refusal: Refused) -> None:
+        if refusal.asked == self.request and self.built:
             self.dismiss(False)
 
     def action_stop(self) -> None:

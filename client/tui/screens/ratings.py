@@ -3,7 +3,7 @@ time from the best ordinal (mu - 3 sigma) down, and one player's profile, with i
 its latest finished games (enter replays one).
 
 The server's answers come back through the app, which hands them to every screen on the
-stack (`leaderboard_page`, `profile`, `refused`); each screen takes only the answer to the
+stack (`LeaderboardPage`, `ProfileCame`, `Refused`); each screen takes only the answer to the
 request it asked last. Both screens show finished games only, as the server tells nothing
 else (R11).
 """
@@ -11,11 +11,13 @@ else (R11).
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
 from ...i18n import N_, _, ngettext
+from ..messages import LeaderboardPage, ProfileCame, Refused
 from .base import CoupScreen
 from .history import GameList, Pages, players_text, when_text, winner_text
 
@@ -79,10 +81,12 @@ class LeaderboardScreen(CoupScreen):
 
     # ------------------------------------------------------------------ answers
 
-    def leaderboard_page(self, asked: int, lines: list[dict], next_offset: int | None) -> None:
-        if asked != self._asked or not self.built:
+    @on(LeaderboardPage)
+    def _page(self, page: LeaderboardPage) -> None:
+        if page.asked != self._asked or not self.built:
             return
-        self.lines, self.pages.next = lines, next_offset
+        lines = page.players
+        self.lines, self.pages.next = lines, page.next
         table = self.query_one("#ranked", RankedList)
         table.clear(columns=True)
         for label in (_("Rank"), _("Player"), _("Rating"), _("Games"), _("Wins"),
@@ -103,18 +107,21 @@ class LeaderboardScreen(CoupScreen):
         return page + " · " + (_("n: next page") if self.pages.next is not None
                                else _("the last page"))
 
-    def profile(self, asked: int, profile: dict) -> None:
-        if asked == self._profile_asked and self.built:
-            self.app.push_screen(ProfileScreen(profile))
+    @on(ProfileCame)
+    def _profile(self, came: ProfileCame) -> None:
+        if came.asked == self._profile_asked and self.built:
+            self.app.push_screen(ProfileScreen(came.profile))
 
-    def refused(self, asked: int | None, why: str) -> None:
-        """The page asked as `asked` could not be read, and `why`, in a sentence."""
-        if asked == self._asked and self.built:
-            self.query_one("#ranked-status", Static).update(Text(why))
+    @on(Refused)
+    def _refused(self, refusal: Refused) -> None:
+        """The page asked could not be read: why, in a sentence."""
+        if refusal.asked == self._asked and self.built:
+            self.query_one("#ranked-status", Static).update(Text(refusal.why))
 
     # ------------------------------------------------------------------ keys
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#ranked")
+    def _profile_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self._profile_asked = self.app.get_profile(event.row_key.value)
 
@@ -166,7 +173,8 @@ class ProfileScreen(CoupScreen):
                                               winner_text(game))), key=str(game["game"]))
         table.focus()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(DataTable.RowSelected, "#profile-games")
+    def _game_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.app.fetch_game(int(event.row_key.value))
 

@@ -23,11 +23,10 @@ from engine.record import check, play
 
 from ...i18n import N_, _
 from ...core.table import TableState
-from ...narrate import event_text, prompt
-from ..widgets.log import WrappingLog
+from ...narrate import prompt
+from ..widgets.log import WrappingLog, event_line
 from ..widgets.seats import SeatsPanel
 from .base import CoupScreen
-from .table import EVENT_STYLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,9 +158,9 @@ class ReplayScreen(CoupScreen):
         alone: with every card face up the log tells the public events)."""
         lines = []
         for e in visible_to(self.steps[n].events, self.seat):
-            text = event_text(e, self.names, self.seat)
-            if text:
-                lines.append(Text(text, style=EVENT_STYLES.get(e.kind, "")))
+            line = event_line(e, self.names, self.seat)
+            if line is not None:
+                lines.append(line)
         for takeover in self.record.get("takeovers") or ():
             if takeover["after"] == n:
                 lines.append(Text(_("A bot plays for {name} from here on").format(

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from ...i18n import N_, _, card_name
+from ..messages import TableChanged
+from ...core.table import TableState
 from ...narrate import error_text
 from .base import CoupModal
 
@@ -51,8 +54,13 @@ class ResultsScreen(CoupModal):
         Binding("escape", "close", N_("Back to the table")),
     ]
 
+    def __init__(self, state: TableState) -> None:
+        """The results of the game over in `state` (the table's, which the app keeps)."""
+        super().__init__()
+        self.state = state
+
     def compose(self) -> ComposeResult:
-        state = self.app.table
+        state = self.state
         view, reveal = state.view, state.reveal or state.view
         with Vertical(classes="dialog results"):
             winner = state.name(view.winner)
@@ -101,14 +109,13 @@ class ResultsScreen(CoupModal):
         await self.run_action(event.button.id)
 
     def action_rematch(self) -> None:
-        if self.app.table is not None and self.app.table.seat is not None:
+        if self.state.seat is not None:
             self.app.rematch()
             self.notify(_("Rematch asked: it starts when everyone agrees."))
 
     def _game(self) -> int | None:
         """The id of the game that just ended, on a server that keeps records."""
-        table = self.app.table
-        return ((table.info if table is not None else None) or {}).get("game")
+        return (self.state.info or {}).get("game")
 
     def action_replay(self) -> None:
         """Fetch the game's record from the server it was played on; its replay opens over
@@ -127,7 +134,10 @@ class ResultsScreen(CoupModal):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def game_changed(self, events, new_game: bool, earlier=()) -> None:
-        table = self.app.table
-        if table is None or table.view is None or not table.view.over:
+    @on(TableChanged)
+    def _changed(self, change: TableChanged) -> None:
+        """A rematch began (or the table is gone): these results are over."""
+        view = self.state.view
+        if change.new_view and self.built and (self.app.table is not self.state
+                                               or view is None or not view.over):
             self.dismiss(None)

@@ -10,9 +10,11 @@ another game than the one the server plays.
 from __future__ import annotations
 
 from rich.table import Table
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.reactive import reactive
 from textual.widgets import Markdown, Static
 
 from engine.cards import (
@@ -21,6 +23,8 @@ from engine.cards import (
 )
 
 from ...i18n import N_, _, action_name, card_name, ngettext
+from ..messages import TableChanged
+from ...core.table import TableState
 from ..widgets.decision import DecisionPanel
 from .base import CoupModal
 
@@ -100,6 +104,10 @@ takes Income, and any other choice is made for you.
 class RulesScreen(CoupModal):
     BINDINGS = [Binding("escape,question_mark,q", "close", N_("Close"))]
 
+    #: The table whose decision shows under the card (the app's), changed in place: every
+    #: assignment draws it again.
+    state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
+
     def compose(self) -> ComposeResult:
         table = self.app.table
         view = table.view if table is not None else None
@@ -117,21 +125,16 @@ class RulesScreen(CoupModal):
                                  id="rules-inquisitor")
                 yield Markdown(rules_rest())
             if view is not None and not view.over:
-                yield DecisionPanel(id="decision")
+                yield DecisionPanel(id="decision").data_bind(RulesScreen.state)
 
     def on_mount(self) -> None:
         if self.built:
-            self._show_decision()
+            self.state = self.app.table
 
-    def model_changed(self, what: str) -> None:
-        self._show_decision()
-
-    def game_changed(self, events, new_game: bool, earlier=()) -> None:
-        self._show_decision()
-
-    def _show_decision(self) -> None:
-        for panel in self.query(DecisionPanel):
-            panel.show()
+    @on(TableChanged)
+    def _changed(self) -> None:
+        if self.built:
+            self.state = self.app.table
 
     def action_close(self) -> None:
         self.dismiss(None)

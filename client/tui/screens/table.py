@@ -4,27 +4,35 @@ action bar offering exactly the moves the engine says are legal, each on one key
 Before the game it is the waiting room (seats, ready marks, start); when the game ends the
 results open over it. Every key that names a move is checked on your own view before
 anything is sent: a move that is not legal now is explained at once, in the engine's terms.
+
+The screen is made for one table, the app's TableState (`table`), which the app changes in
+place; it hands it to its panels by data binding through `state`, which updates at every
+assignment (`always_update`: equality would never see a change), made at each `TableChanged`.
 """
 
 from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.reactive import reactive
+from textual.widgets import Footer, Input, Static
 
 from engine import Move, move
 from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name, card_name, ngettext
-from ...narrate import choice_title, event_text, move_label, presence_text, variant_label
+from ..messages import ChatSaid, PresenceChanged, TableChanged
+from ...core.table import TableState
+from ...narrate import choice_title, move_label, variant_label
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.hand import HandPanel
-from ..widgets.log import WrappingLog
+from ..widgets.log import TableLog
 from ..widgets.players import PlayersPanel
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
@@ -40,9 +48,6 @@ ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
 RESPONSE_KEYS = {"challenge": "c", "block": "b", "pass": "p", "prove": "v", "concede": "g"}
 #: Phases whose choice is made in a dialog (opened by itself, or with enter).
 DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
-#: How each event kind reads in the log.
-EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
-                "challenge": "yellow", "block": "cyan", "forfeit": "red"}
 
 
 def rules_line(options: dict | None) -> str:
@@ -74,8 +79,15 @@ class TableScreen(CoupScreen):
         Binding("end", "read_log('end')", show=False),
     ]
 
-    def __init__(self) -> None:
+    #: The table shown, bound to the panels; every assignment draws it again.
+    state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
+    #: Connected to the server: else the banner says so and the action bar is disabled.
+    connected: reactive[bool] = reactive(True, repaint=False)
+
+    def __init__(self, table: TableState) -> None:
         super().__init__()
+        #: The app's table while this screen is shown (a new table gets a new screen).
+        self.table = table
         self._dialog_for: int | None = None
         self._results_for: int | None = None
 
@@ -84,10 +96,10 @@ class TableScreen(CoupScreen):
         yield Static(id="banner")
         with Horizontal(id="table-main"):
             with Vertical(id="table-left"):
-                yield PlayersPanel(id="players")
-                yield HandPanel(id="hand")
-            yield WrappingLog(id="log", max_lines=2000)
-        yield DecisionPanel(id="decision")
+                yield PlayersPanel(id="players").data_bind(TableScreen.state)
+                yield HandPanel(id="hand").data_bind(TableScreen.state)
+            yield TableLog(id="log", max_lines=2000)
+        yield DecisionPanel(id="decision").data_bind(TableScreen.state)
         yield ActionBar(id="actions")
         yield Input(placeholder=_("Chat, or /kick /mute /ban /close (/help): / to write, "
                                   "⏎ to send, esc to return") if self.app.operator
@@ -98,19 +110,19 @@ class TableScreen(CoupScreen):
     def on_mount(self) -> None:
         if not self.built:
             return
-        self.query_one("#log", RichLog).border_title = _("Log")
-        self.model_changed("table")
+        self.query_one(TableLog).border_title = _("Log")
+        self._read_model()
 
     # ------------------------------------------------------------------ drawing
 
-    @property
-    def state(self):
-        return self.app.table
+    def _read_model(self) -> None:
+        self.connected = self.app.connected
+        self.state = self.table
 
-    def model_changed(self, what: str) -> None:
-        state = self.state
-        if state is None:
+    def watch_state(self) -> None:
+        if not self.built:
             return
+        state = self.table
         self._banner()
         info = state.info or {}
         parts = [info.get("name") or _("Table {id}").format(id=state.table)]
@@ -123,69 +135,68 @@ class TableScreen(CoupScreen):
         header.add_column(no_wrap=True, justify="right")
         header.add_row(Text(" · ".join(parts)), Text(rules_line(info.get("options"))))
         self.query_one("#table-header", Static).update(header)
-        self.query_one(PlayersPanel).show()
-        self.query_one(HandPanel).show()
-        self.query_one(DecisionPanel).show()
         self._offer()
 
     def _banner(self) -> None:
         """Across the screen while play cannot go on: the connection is lost, or the server
         cannot save the game (play paused, clocks stopped)."""
         banner = self.query_one("#banner", Static)
-        if not self.app.connected:
+        paused = self.table.paused_at is not None
+        if not self.connected:
             banner.update(_("Connection lost — reconnecting…"))
-        elif self.state.paused_at is not None:
+        elif paused:
             banner.update(_("Play is paused: the server cannot save the game. Clocks stopped."))
-        banner.display = not self.app.connected or self.state.paused_at is not None
+        banner.display = not self.connected or paused
 
-    def game_changed(self, events, new_game: bool, earlier=()) -> None:
-        """Draw a new view: the log writes `events`, what just happened, after `earlier`,
-        what happened before the view came and the log lacks (a snapshot's, for someone
-        who arrives mid-game or comes back), under a heading."""
-        state = self.state
-        log = self.query_one("#log", RichLog)
-        if new_game:  # the notices of the game before (a rematch asked…) are stale now
-            self.app.clear_notifications()
-        if earlier:
-            log.write(Text(_("Earlier in this game:") if new_game else _("While you were away:"),
-                           style="bold"))
-        elif new_game and state.view is not None and not events:
-            log.write(Text(_("A new game begins."), style="bold"))
-        for e in (*earlier, *events):
-            text = event_text(e, state.name, state.seat)
-            if text:
-                log.write(Text(text, style=EVENT_STYLES.get(e.kind, "")))
-        self.model_changed("game")
+    @on(TableChanged)
+    def _changed(self, change: TableChanged) -> None:
+        """Draw the model anew; a new view's log lines first: `events`, what just happened,
+        after `earlier`, what happened before the view came and the log lacks, under a
+        heading."""
+        if not self.built or self.app.table is not self.table:
+            return  # (the table was left: this screen is on its way out)
+        state = self.table
+        if change.new_view:
+            self._write_log(state, change)
+        self._read_model()
         view = state.view
+        if view is None or not change.new_view:
+            return
         if view.over and self._results_for != view.state_id and state.reveal is not None:
             self._results_for = view.state_id
-            self.app.push_screen(ResultsScreen())
+            self.app.push_screen(ResultsScreen(state))
         elif (view.seat in view.waiting and view.phase in DIALOG_PHASES
               and self._dialog_for != view.opened and state.pending is None
               and self.app.screen is self):
             self.action_choose()
 
-    def presence(self, msg) -> None:
-        text = presence_text(msg.status, msg.name or self.state.name(msg.seat))
-        if text:
-            self.query_one("#log", RichLog).write(Text(text, style="italic"))
+    def _write_log(self, state: TableState, change: TableChanged) -> None:
+        if change.new_game:  # the notices of the game before (a rematch asked…) are stale now
+            self.app.clear_notifications()
+        self.query_one(TableLog).tell(change.events, state.name, state.seat,
+                                      new_game=change.new_game, earlier=change.earlier,
+                                      started=state.view is not None)
 
-    def chat(self, msg) -> None:
-        if msg.scope == "table":  # at a table, only spectators speak without a seat
-            name = msg.name if msg.seat is not None else _("{name} (spectator)").format(
-                name=msg.name)
-            line = Text(f"{name}: ", style="bold magenta")
-            line.append(msg.text)
-            self.query_one("#log", RichLog).write(line)
+    @on(PresenceChanged)
+    def _presence(self, msg: PresenceChanged) -> None:
+        if self.built:
+            self.query_one(TableLog).came_or_went(msg.status,
+                                                  msg.name or self.table.name(msg.seat))
+
+    @on(ChatSaid)
+    def _chat(self, msg: ChatSaid) -> None:
+        if msg.scope == "table" and self.built:  # at a table, only spectators speak seatless
+            self.query_one(TableLog).said(msg.name, msg.text, spectator=msg.seat is None)
 
     # ------------------------------------------------------------------ what may be done
 
     def _offer(self) -> None:
-        state = self.state
+        state = self.table
         bar = self.query_one(ActionBar)
         view = state.view
         if view is None or view.over:
-            bar.set_items(self._table_items(), self.app.connected)
+            bar.items = tuple(self._table_items())
+            bar.disabled = not self.connected
             return
         items: list[Item] = []
         if view.seat is not None and view.seat in view.waiting:
@@ -198,15 +209,16 @@ class TableScreen(CoupScreen):
                 items.append(Item("enter", _("Choose…"), self.action_choose))
             else:
                 items.extend(self._response_items(moves))
-        bar.set_items(items, state.pending is None and self.app.connected)
+        bar.items = tuple(items)
+        bar.disabled = state.pending is not None or not self.connected
 
     def _response_items(self, moves) -> list[Item]:
-        items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.state.name),
+        items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.table.name),
                       lambda mv=mv: self.app.play_move(mv))
                  for mv in moves if mv.kind in ("challenge", "prove")]
         blocks = [mv for mv in moves if mv.kind == "block"]
         if len(blocks) == 1:
-            items.append(Item(RESPONSE_KEYS["block"], move_label(blocks[0], self.state.name),
+            items.append(Item(RESPONSE_KEYS["block"], move_label(blocks[0], self.table.name),
                               lambda: self.app.play_move(blocks[0])))
         elif blocks:
             items.append(Item(RESPONSE_KEYS["block"], _("Block…"),
@@ -221,7 +233,7 @@ class TableScreen(CoupScreen):
     def concede(self) -> None:
         """Give up a challenged claim; asked first when the card is in your hand, since
         conceding then loses an influence that showing it would have kept (R6.3, R6.4)."""
-        view = self.state.view
+        view = self.table.view
         if view.claim not in (view.hands[view.seat] or ()):
             self.app.play_move(move("concede"))
             return
@@ -232,13 +244,13 @@ class TableScreen(CoupScreen):
 
     def _table_items(self) -> list[Item]:
         """Before the game (ready, start) and after it (rematch, results)."""
-        state = self.state
+        state = self.table
         items: list[Item] = []
         if state.view is not None and state.view.over:
             if state.seat is not None:
                 items.append(Item("r", _("Rematch"), self.app.rematch))
             items.append(Item("enter", _("Results"),
-                              lambda: self.app.push_screen(ResultsScreen())))
+                              lambda: self.app.push_screen(ResultsScreen(state))))
             return items
         if state.seat is None:
             return items
@@ -257,7 +269,7 @@ class TableScreen(CoupScreen):
     def action_read_log(self, where: str) -> None:
         """PageUp, PageDown, Home and End scroll the log whatever has the focus, except the
         chat input while you type (it keeps Home and End for its own line)."""
-        self.query_one(WrappingLog).scroll_for_key(where)
+        self.query_one(TableLog).scroll_for_key(where)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):
@@ -272,7 +284,7 @@ class TableScreen(CoupScreen):
             self.app.play_move(mv)
 
     def _move_for_key(self, key: str) -> Move | None:
-        state = self.state
+        state = self.table
         view = state.view if state is not None else None
         if view is None or view.over or state.seat is None:
             return None
@@ -289,7 +301,7 @@ class TableScreen(CoupScreen):
 
     def declare(self, kind: str) -> None:
         """Your action; a targeted one asks whom it aims at first."""
-        view = self.state.view
+        view = self.table.view
         targets = [mv for mv in view.legal_moves() if mv.kind == kind]
         if targets and targets[0].target is None:
             self.app.play_move(targets[0])
@@ -301,22 +313,22 @@ class TableScreen(CoupScreen):
             self._chosen)
 
     def _seat_line(self, seat: int) -> str:
-        view = self.state.view
+        view = self.table.view
         cards = view.influence[seat]
         return ngettext("{name} — {coins}¢, {cards} card", "{name} — {coins}¢, {cards} cards",
-                        cards).format(name=self.state.name(seat), coins=view.coins[seat],
+                        cards).format(name=self.table.name(seat), coins=view.coins[seat],
                                       cards=cards)
 
     def _choose_block(self, blocks) -> None:
         self.app.push_screen(
             ChooseDialog(_("Block as which character?"),
-                         [(move_label(mv, self.state.name), mv) for mv in blocks],
-                         self.state.view.opened),
+                         [(move_label(mv, self.table.name), mv) for mv in blocks],
+                         self.table.view.opened),
             self._chosen)
 
     def action_choose(self) -> None:
         """The dialog for a decision made by choosing: a card, cards to keep, keep or swap."""
-        state = self.state
+        state = self.table
         view = state.view
         if view is None or view.seat not in view.waiting or view.phase not in DIALOG_PHASES:
             return
@@ -338,7 +350,8 @@ class TableScreen(CoupScreen):
         """Leave the chat line: keys play moves again."""
         self.set_focus(None)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#chat-input")
+    def _say(self, event: Input.Submitted) -> None:
         self.app.say(event.value, "table")
         event.input.value = ""
         self.set_focus(None)
@@ -347,7 +360,7 @@ class TableScreen(CoupScreen):
         self.app.push_screen(RulesScreen())
 
     def action_leave(self) -> None:
-        if self.state is not None and self.state.playing:
+        if self.table.playing:
             self.app.push_screen(
                 ConfirmDialog(_("Leave the game? Your seat will be played for you.")),
                 lambda yes: self.app.leave_table() if yes else None)

@@ -2,9 +2,9 @@
 at least four to a row so that every one stays on screen at 80 columns, and all in one row
 when the terminal is wide enough for every label whole.
 
-The table screen hands it (key, label, callback) triples; a click or the key runs the callback.
-Buttons are rebuilt only when the triples' keys and labels change, so that the bar does not
-flicker on every update.
+The table screen hands it (key, label, callback) triples in `items`; a click or the key runs
+the callback, unless the bar is disabled. Buttons are rebuilt only when the triples' keys and
+labels change, so that the bar does not flicker on every update.
 """
 
 from __future__ import annotations
@@ -13,10 +13,14 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from rich.cells import cell_len
-
+from textual import on
 from textual.containers import Container
 from textual.content import Content
+from textual.reactive import reactive
 from textual.widgets import Button
+
+#: Cells between two buttons of a row.
+GUTTER = 1
 
 
 class Item(NamedTuple):
@@ -26,23 +30,40 @@ class Item(NamedTuple):
 
 
 class ActionBar(Container):
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.items: list[Item] = []
+    DEFAULT_CSS = f"""
+    ActionBar {{
+        layout: grid;
+        grid-size: 4;
+        grid-gutter: 0 {GUTTER};
+        grid-rows: 1;
+        height: auto;
+        padding: 0 1;
+        Button {{
+            width: 1fr;
+            min-width: 0;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
+        }}
+    }}
+    """
+
+    #: What the bar offers, in its order.
+    items: reactive[tuple[Item, ...]] = reactive((), repaint=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self._shown: list[tuple[str, str]] = []
 
-    def set_items(self, items: list[Item], enabled: bool = True) -> None:
-        self.items = items
+    def watch_items(self, items: tuple[Item, ...]) -> None:
         shown = [(i.key, i.label) for i in items]
         if shown != self._shown:
             self._shown = shown
             self.remove_children()
             self.mount_all(
                 Button(Content.assemble((self._key_text(i.key), "bold"), " ", i.label),
-                       name=str(n), compact=True, classes="action")
-                for n, i in enumerate(items)
+                       name=i.key, compact=True, classes="action")
+                for i in items
             )
-        self.disabled = not enabled
         self._fit()
 
     def on_resize(self) -> None:
@@ -53,8 +74,7 @@ class ActionBar(Container):
         if not self.items:
             return
         widest = max(cell_len(f"{self._key_text(i.key)} {i.label}") for i in self.items)
-        gutter = 1  # (coup.tcss: grid-gutter)
-        room = (self.content_size.width + gutter) // (widest + gutter)
+        room = (self.content_size.width + GUTTER) // (widest + GUTTER)
         self.styles.grid_size_columns = max(4, min(len(self.items), room))
 
     @staticmethod
@@ -71,8 +91,7 @@ class ActionBar(Container):
                 return True
         return False
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, ".action")
+    def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        index = int(event.button.name)
-        if index < len(self.items) and not self.disabled:
-            self.items[index].run()
+        self.press(event.button.name or "")

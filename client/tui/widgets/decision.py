@@ -1,20 +1,98 @@
 """The open decision in words, with a countdown bar for its deadline (yours when you owe it,
 else that of the seat the table waits for), and the move you sent while it is pending. Before
-the game: how many seats are taken, or, to the creator of a full table, how to start it."""
+the game: how many seats are taken, or, to the creator of a full table, how to start it.
+
+It draws the TableState it is given (`state`), never the app's; its countdown moves on a
+timer that runs only while a clock does.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Label, ProgressBar
 
 from ...i18n import _
+from ...core.table import TableState
 from ...narrate import move_label, prompt
 from .players import seconds
 
+#: Seconds between two steps of the countdown bar.
+STEP = 0.25
+
+
+def prompt_text(state: TableState | None) -> str:
+    """The decision line for `state`."""
+    if state is None or state.view is None:
+        return _waiting_text(state)
+    if state.pending is not None:
+        return _("Sending: {move}…").format(move=move_label(state.pending.move, state.name))
+    return prompt(state.view, state.name)
+
+
+def _waiting_text(state: TableState | None) -> str:
+    """Before the game: the seats taken, or to the creator of a table that can start, how."""
+    seats = state.seats if state is not None else []
+    taken = sum(1 for s in seats if s.get("name") or s.get("bot"))
+    if state is not None and state.seat is not None and seats \
+            and (state.info or {}).get("creator_seat") == state.seat \
+            and (taken == len(seats) or state.bots_at_start):
+        return _("Press s to start the game · ? shows the rules")
+    return _("Waiting for players: {taken} of {seats} seats taken").format(
+        taken=taken, seats=len(seats))
+
+
+def countdown(state: TableState | None) -> tuple[float, float] | None:
+    """(seconds left, the decision's length) of the clock the panel shows, if one runs."""
+    if state is None or state.view is None or state.view.over:
+        return None
+    view = state.view
+    seats = [view.seat] if view.seat in view.waiting else list(view.waiting)
+    for seat in seats:
+        clock = state.time_left(seat)
+        if clock is not None:
+            return clock
+    return None
+
 
 class DecisionPanel(Vertical):
+    """Drawn from `state` whenever it is set (the screen sets it at every change)."""
+
+    DEFAULT_CSS = """
+    DecisionPanel {
+        height: auto;
+        padding: 0 1;
+        background: $boost;
+        #prompt {
+            text-style: bold;
+            width: 100%;
+        }
+        #countdown {
+            height: 1;
+        }
+        #bar {
+            width: 1fr;
+        }
+        #bar Bar {
+            width: 1fr;
+        }
+        #seconds {
+            width: 8;
+            padding-left: 1;
+        }
+    }
+    """
+
+    #: The table shown. It is changed in place: every assignment draws it again.
+    state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._ticking: Timer | None = None
+
     def compose(self) -> ComposeResult:
         yield Label(id="prompt")
         with Horizontal(id="countdown"):
@@ -22,40 +100,25 @@ class DecisionPanel(Vertical):
             yield Label(id="seconds")
 
     def on_mount(self) -> None:
-        self.set_interval(0.25, self.tick)
+        self._draw()
 
-    def show(self) -> None:
-        state = self.app.table
-        label = self.query_one("#prompt", Label)
-        if state is None or state.view is None:
-            seats = state.seats if state is not None else []
-            taken = sum(1 for s in seats if s.get("name") or s.get("bot"))
-            creator = (state is not None and state.seat is not None and bool(state.info)
-                       and state.info.get("creator_seat") == state.seat)
-            if creator and seats and (taken == len(seats) or state.bots_at_start):
-                label.update(Text(_("Press s to start the game · ? shows the rules")))
-            else:
-                label.update(Text(_("Waiting for players: {taken} of {seats} seats "
-                                    "taken").format(taken=taken, seats=len(seats))))
-        elif state.pending is not None:
-            label.update(Text(_("Sending: {move}…").format(
-                move=move_label(state.pending.move, state.name))))
-        else:
-            label.update(Text(prompt(state.view, state.name)))
-        self.tick()
+    def watch_state(self) -> None:
+        if self.is_mounted:  # (before, on_mount draws it, its parts there)
+            self._draw()
 
-    def tick(self) -> None:
-        state = self.app.table
-        clock = None
-        if state is not None and state.view is not None and not state.view.over:
-            view = state.view
-            seats = [view.seat] if view.seat in view.waiting else list(view.waiting)
-            for seat in seats:
-                clock = state.time_left(seat)
-                if clock is not None:
-                    break
-        box = self.query_one("#countdown")
-        box.display = clock is not None
+    def _draw(self) -> None:
+        self.query_one("#prompt", Label).update(Text(prompt_text(self.state)))
+        self._tick()
+
+    def _tick(self) -> None:
+        clock = countdown(self.state)
+        self.query_one("#countdown").display = clock is not None
+        if clock is None or self.state is None or self.state.paused_at is not None:
+            if self._ticking is not None:
+                self._ticking.stop()
+                self._ticking = None
+        elif self._ticking is None:
+            self._ticking = self.set_interval(STEP, self._tick)
         if clock is not None:
             left, total = clock
             self.query_one("#bar", ProgressBar).update(

@@ -1,19 +1,36 @@
-"""Your hand: your face-down cards, which only you know (a spectator has none)."""
+"""Your hand: your face-down cards, which only you know (a spectator has none).
+
+It draws the TableState it is given (`state`), never the app's.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...i18n import _, card_name
+from ...core.table import TableState
 
 
 class HandPanel(Static):
+    """Drawn from `state` whenever it is set (the screen sets it at every change)."""
+
+    DEFAULT_CSS = """
+    HandPanel {
+        height: 3;
+        border: round $accent;
+        padding: 0 1;
+    }
+    """
+
+    #: The table shown. It is changed in place: every assignment draws it again.
+    state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
+
     def on_mount(self) -> None:
         self.border_title = _("Your hand")
 
-    def show(self) -> None:
-        state = self.app.table
+    def watch_state(self, state: TableState | None) -> None:
         view = state.view if state is not None else None
         if view is None:
             self.update("")

@@ -1,18 +1,40 @@
-"""A log that rewraps: the table's log and the lobby's chat, read from the keyboard.
+"""A log that rewraps: the table's log and the lobby's chat, read from the keyboard; and the
+table's log, which tells a game's events, the seats' comings and goings and the table's chat.
 
 Textual's RichLog wraps each line once, at the width it had when the line was written, so a
 terminal made wider keeps lines broken short and one made narrower cuts them. This log keeps
 what was written (as many entries as it keeps lines) and writes it all again at the new width
 when its width changes, staying at the end if it was there. It never changes the text itself.
+
+The table's log writes what it is given, in the words of narrate.py; it never reads the app.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Self
 
 from rich.console import RenderableType
+from rich.text import Text
 from textual.events import Resize
 from textual.widgets import RichLog
+
+from engine import Event
+
+from ...i18n import _
+from ...narrate import event_text, presence_text
+
+#: How each event kind reads in the log.
+EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
+                "challenge": "yellow", "block": "cyan", "forfeit": "red"}
+
+
+def event_line(event: Event, names: Callable[[int | None], str], me: int | None) -> Text | None:
+    """`event` as a line of the log, told to seat `me` (None: a spectator) with the seats
+    named by `names`; None for an event the log does not tell."""
+    text = event_text(event, names, me)
+    return Text(text, style=EVENT_STYLES.get(event.kind, "")) if text else None
 
 
 class WrappingLog(RichLog):
@@ -22,19 +44,21 @@ class WrappingLog(RichLog):
         super().__init__(id=id, wrap=True, min_width=20, max_lines=max_lines)
         #: What was written, oldest first: each entry makes at least one line, so keeping
         #: max_lines entries keeps every line the log can show.
-        self._written: deque[RenderableType] = deque(maxlen=max_lines)
+        self._written: deque[RenderableType | object] = deque(maxlen=max_lines)
         #: The width the lines are wrapped at, and the height they were last shown in.
         self._wrapped_at = 0
         self._shown_height = 0
 
-    def write(self, content: RenderableType, *args, **kwargs) -> WrappingLog:
+    def write(self, content: RenderableType | object, width: int | None = None,
+              expand: bool = False, shrink: bool = True, scroll_end: bool | None = None,
+              animate: bool = False) -> Self:
         # Before its first size RichLog holds a write back and makes it again, through this
         # method, once the size is known: it is kept then, and so once.
         if self._size_known:
             self._written.append(content)
-        return super().write(content, *args, **kwargs)
+        return super().write(content, width, expand, shrink, scroll_end, animate)
 
-    def clear(self) -> WrappingLog:
+    def clear(self) -> Self:
         self._written.clear()
         return super().clear()
 
@@ -63,3 +87,43 @@ class WrappingLog(RichLog):
             "home": self.scroll_home,
             "end": self.scroll_end,
         }[where](animate=False)
+
+
+class TableLog(WrappingLog):
+    """The table's log: each new view's events, who came or went, and what was said."""
+
+    DEFAULT_CSS = """
+    TableLog {
+        border: round $primary;
+    }
+    """
+
+    def tell(self, events: Iterable[Event], names: Callable[[int | None], str],
+             me: int | None, *, new_game: bool = False, earlier: Iterable[Event] = (),
+             started: bool = True) -> None:
+        """Write a new view's `events`, after `earlier`, what happened before the view came
+        that the log lacks (a snapshot's), under a heading; `new_game`: the view starts a
+        game (`started`: one that has begun, with a view)."""
+        events, earlier = list(events), list(earlier)
+        if earlier:
+            self.write(Text(_("Earlier in this game:") if new_game
+                            else _("While you were away:"), style="bold"))
+        elif new_game and started and not events:
+            self.write(Text(_("A new game begins."), style="bold"))
+        for e in (*earlier, *events):
+            line = event_line(e, names, me)
+            if line is not None:
+                self.write(line)
+
+    def came_or_went(self, status: str, name: str) -> None:
+        """A seat's presence changed to `status` ("here", "away", "bot", "left")."""
+        text = presence_text(status, name)
+        if text:
+            self.write(Text(text, style="italic"))
+
+    def said(self, name: str, text: str, spectator: bool) -> None:
+        """`name` said `text` at the table, from a seat or (`spectator`) from none."""
+        who = _("{name} (spectator)").format(name=name) if spectator else name
+        line = Text(f"{who}: ", style="bold magenta")
+        line.append(text)
+        self.write(line)

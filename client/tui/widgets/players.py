@@ -1,14 +1,24 @@
 """The players: each seat's name, coins, face-down cards, face-up cards, marks (you, bot,
 away, out), whose turn it is, the seconds left to each seat that owes a decision, and under
 each the characters it has claimed this game; the seats of the last action highlighted for a
-moment; the treasury and the deck's size under them."""
+moment; the treasury and the deck's size under them.
+
+It draws the TableState it is given (`state`), never the app's. Only time changes it between
+two states: while a clock runs or the spotlight is on, it draws itself again when the next
+second shows or the spotlight ends, and not at all while nothing ticks.
+"""
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from rich.cells import cell_len
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Static
 
 from engine.cards import CHARACTERS
@@ -33,7 +43,6 @@ def claims_text(claims: dict[str, int] | None) -> str:
     return _("claimed: {cards}").format(cards=", ".join(cards))
 
 
-
 def seat_grid(widths: list[int]) -> Table:
     """A grid for one seat's line: a column of each width (the third, the coins, aligned
     right), then one that takes the rest of the line and ends in an ellipsis if cut."""
@@ -43,18 +52,64 @@ def seat_grid(widths: list[int]) -> Table:
     grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     return grid
 
+
+def next_tick(state: TableState) -> float | None:
+    """Seconds until time alone changes what the panel shows of `state`: a countdown's next
+    whole second, or the spotlight's end; None while nothing ticks (no clock runs, or play is
+    paused, and no spotlight)."""
+    moments = []
+    view = state.view
+    if view is not None and not view.over and state.paused_at is None:
+        for seat in view.waiting:
+            clock = state.time_left(seat)
+            if clock is not None and clock[0] > 0:
+                # `seconds` shows n from n - 0.999 s left: the next change is there.
+                moments.append((clock[0] - 0.001) % 1)
+    if state.spotlight is not None:
+        end = state.spotlight[2] - time.monotonic()
+        if end > 0:
+            moments.append(end)
+    return min(moments, default=None)
+
+
 class PlayersPanel(Static):
-    """Redrawn from the app's TableState by `show` (and every half second for the clocks)."""
+    """Drawn from `state` whenever it is set (the screen sets it at every change)."""
+
+    DEFAULT_CSS = """
+    PlayersPanel {
+        border: round $primary;
+        padding: 0 1;
+    }
+    """
+
+    #: The table shown. It is changed in place: every assignment draws it again.
+    state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._tick: Timer | None = None
 
     def on_mount(self) -> None:
         self.border_title = _("Players")
-        self.set_interval(0.5, self.show)
 
-    def show(self) -> None:
-        state: TableState | None = self.app.table
+    def watch_state(self) -> None:
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()  # the room for a line of claims under each seat has changed
+
+    def _draw(self) -> None:
+        if self._tick is not None:
+            self._tick.stop()
+            self._tick = None
+        state = self.state
         if state is None:
             self.update("")
             return
+        wait = next_tick(state)
+        if wait is not None:
+            # A hundredth of a second late: the second has changed for certain by then.
+            self._tick = self.set_timer(wait + 0.01, self._draw)
         view = state.view
         if view is not None:
             self.border_subtitle = _("Treasury {n}¢ · Deck {d}").format(n=view.treasury,
@@ -70,7 +125,7 @@ class PlayersPanel(Static):
         height = self.content_size.height
         room = 2 * len(rows) <= height
         spaced = 3 * len(rows) <= height  # (a tall panel: air between seats)
-        lines = []
+        lines: list[RenderableType] = []
         for cells, style, claims in rows:
             if spaced and lines:
                 lines.append(Text())
@@ -85,7 +140,7 @@ class PlayersPanel(Static):
         self.update(Group(*lines))
 
     @staticmethod
-    def _row(state: TableState, info: dict) -> tuple[list[Text], str, str]:
+    def _row(state: TableState, info: dict[str, Any]) -> tuple[list[Text], str, str]:
         """A seat's cells (turn mark, name, coins, cards, marks), the row's style, and the
         line of its claims."""
         view = state.view
@@ -129,5 +184,6 @@ class PlayersPanel(Static):
                           style="bold red" if clock[0] < 5 else "bold")
         elif seat in view.waiting and not view.over:
             status.append((" " if marks else "") + "…", style="bold")
-        style = SPOTLIGHT_STYLES.get(state.lit(seat), "")
+        lit = state.lit(seat)
+        style = SPOTLIGHT_STYLES[lit] if lit is not None else ""
         return [turn, name, coins, cards, status], style, claims_text(state.claims.get(seat))

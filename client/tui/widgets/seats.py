@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.cells import cell_len
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
@@ -24,9 +24,16 @@ from .players import seat_grid
 class SeatsPanel(Static):
     """Redrawn by `show` with a view and the names of its seats."""
 
+    DEFAULT_CSS = """
+    SeatsPanel {
+        border: round $primary;
+        padding: 0 1;
+    }
+    """
+
     def on_mount(self) -> None:
         self.border_title = _("Players")
-        self._shown: tuple | None = None
+        self._shown: tuple[View, Callable[[int | None], str], set[int]] | None = None
 
     def on_resize(self) -> None:
         if self._shown is not None:  # the room for a second line per seat has changed
@@ -45,7 +52,7 @@ class SeatsPanel(Static):
         # else (many seats on a small terminal) at the end of its line.
         two_lines = 2 * len(heads) <= self.content_size.height
         spaced = 3 * len(heads) <= self.content_size.height
-        lines: list = []
+        lines: list[RenderableType] = []
         for seat, (head, hand) in enumerate(zip(heads, cards)):
             if spaced and lines:
                 lines.append(Text())

@@ -50,12 +50,14 @@ def run_app(launch: Launch, body, size=(100, 30), notifications: bool = False) -
 
 async def until(pilot, ready: Callable[[], object], what: str, timeout: float = WAIT):
     """Wait until `ready()` is true, the screen on top drawn (a screen just pushed is on
-    top before its widgets are there); fail saying `what` was awaited."""
+    top before its widgets are there), and the screen has drawn what the app knows then (the
+    app tells its screens by message); fail saying `what` was awaited."""
     deadline = time.monotonic() + timeout
     while not (pilot.app.screen.is_mounted and (result := ready())):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.02)
+    await pilot.pause()
     return result
 
 

@@ -22,6 +22,7 @@ from client.tui.screens.table import TableScreen
 from engine import move
 from protocol import Bye, Error, MoveRejected, Say
 from server import ServerConfig, Store
+from server.changes import IdentitySeen
 
 from .helpers import (
     from_server,
@@ -143,7 +144,7 @@ def test_the_leaderboard_and_a_profile_show_players_names_as_sent(tmp_path):
     store = Store(db)
     try:
         players = [(f"key:k{n}", name) for n, name in enumerate(RATED)]
-        store.write([("identity", (player[4:], name, 0.0, 0.0)) for player, name in players])
+        store.write([IdentitySeen(player[4:], name, 0.0, 0.0) for player, name in players])
         rated_game(store, players, seed=1)
     finally:
         store.close()

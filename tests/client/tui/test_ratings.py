@@ -16,6 +16,7 @@ from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.ratings import LeaderboardScreen, ProfileScreen
 from client.tui.screens.replay import ReplayScreen
 from server import ServerConfig
+from server.changes import IdentitySeen, RatingsMoved
 from server.store import Store
 from tests.server.recorded import add_game, add_table
 
@@ -35,7 +36,7 @@ def rated_game(store: Store, players: list[tuple[str, str]], seed: int) -> None:
                               (player, game_id, seat))
     record = store.record(game_id)
     winner, out = record["result"]["winner"], record["result"]["out"]
-    store.write([("rate", (game_id, 1.0, [winner, *reversed(out)], winner))])
+    store.write([RatingsMoved(game_id, 1.0, [winner, *reversed(out)], winner)])
 
 
 def rated_server(tmp_path, ana: Identity | None) -> ServerThread:
@@ -47,7 +48,7 @@ def rated_server(tmp_path, ana: Identity | None) -> ServerThread:
         for n in range(0, len(BOTS), 2):
             rated_game(store, [(b, b[4:]) for b in BOTS[n:n + 2]], seed=n)
         if ana is not None:
-            store.write([("identity", (ana.key, "Ana", 0.0, 0.0))])
+            store.write([IdentitySeen(ana.key, "Ana", 0.0, 0.0)])
             for seed in range(2):
                 rated_game(store, [(f"key:{ana.key}", "Ana"), ("bot:b00", "b00")], seed=seed)
     finally:

@@ -503,7 +503,7 @@ def test_claims_of_a_crowded_table_end_the_seat_s_line_and_no_name_is_cut():
         await start_practice(app, pilot)
         app.table.claims = {1: {"duke": 2}}
         players = app.screen.query_one("#players")
-        players.show()
+        app.redraw()
         await pilot.pause(0.1)
         lines = shown(players).splitlines()
         assert len([line for line in lines if "Bot " in line]) == 8
