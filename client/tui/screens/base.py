@@ -8,17 +8,29 @@ rather than the one at import, the app's own bindings included.
 
 A screen's notices go to the app's `notify` as plain text, as the app's own do: Textual's
 screens would ask for markup, and a notice may carry a name or a code from the network.
+
+A screen reaches the app's own state and requests through `coup`, typed as the `CoupApp`
+it runs in (Textual's `app` knows only a generic `App`); it never keeps the app elsewhere.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual.binding import ActiveBinding, Binding
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 
 from ...i18n import _
+
+if TYPE_CHECKING:
+    from ..app import CoupApp
+    # What the mixins below are mixed into, for the checker: at run time they stay plain
+    # classes, so that Textual's CSS type names and bindings see the screens as before.
+    _Screen = Screen
+else:
+    _Screen = object
 
 
 def translated(binding: Binding) -> Binding:
@@ -27,7 +39,7 @@ def translated(binding: Binding) -> Binding:
         else binding
 
 
-class TranslatedBindings:
+class TranslatedBindings(_Screen):
     """Mixed into a screen: its active bindings, described in the chosen language."""
 
     @property
@@ -36,7 +48,7 @@ class TranslatedBindings:
                 for key, active in super().active_bindings.items()}
 
 
-class Built:
+class Built(_Screen):
     """Mixed into a screen: whether its widgets are there to draw on."""
 
     @property
@@ -48,7 +60,7 @@ class Built:
         return self.is_attached and self.app.is_running and self in self.app.screen_stack
 
 
-class PlainNotices:
+class PlainNotices(_Screen):
     """Mixed into a screen: its notices in plain text unless markup is asked for."""
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -57,9 +69,23 @@ class PlainNotices:
                         markup=markup)
 
 
-class CoupScreen(TranslatedBindings, Built, PlainNotices, Screen):
+class OfCoupApp(_Screen):
+    """Mixed into a screen: the app it runs in, with the app's own state and requests."""
+
+    @property
+    def coup(self) -> CoupApp:
+        # Imported here: the app imports the screens, so this module cannot import it first.
+        from ..app import CoupApp
+        app = self.app
+        if not isinstance(app, CoupApp):
+            raise TypeError(f"{type(self).__name__} runs only in the CoupApp, not in "
+                            f"{type(app).__name__}")
+        return app
+
+
+class CoupScreen(TranslatedBindings, Built, PlainNotices, OfCoupApp, Screen):
     """A full screen of the app."""
 
 
-class CoupModal(TranslatedBindings, Built, PlainNotices, ModalScreen):
+class CoupModal(TranslatedBindings, Built, PlainNotices, OfCoupApp, ModalScreen):
     """A dialog over another screen; it returns its answer with `dismiss`."""

@@ -34,7 +34,7 @@ class DecisionDialog(CoupModal):
         """Whether `change` brought a view past the decision, with the dialog still shown
         (a change that came while it closed no longer concerns it)."""
         return (change.new_view and self.opened is not None and self.built
-                and not _still_open(self.app.table, self.opened))
+                and not _still_open(self.coup.table, self.opened))
 
 
 class ChooseDialog(DecisionDialog):

@@ -63,10 +63,10 @@ class ServerGames:
 
     def page(self, screen: GamesScreen, before: int | None, player: str | None) -> int | None:
         """Ask for a page; the id the answer will carry, or None if it could not be asked."""
-        return screen.app.list_games(before, player)
+        return screen.coup.list_games(before, player)
 
     def open(self, screen: GamesScreen, game: int) -> None:
-        screen.app.fetch_game(game)
+        screen.coup.fetch_game(game)
 
 
 class LocalGames:
@@ -104,7 +104,7 @@ class LocalGames:
                 screen.app.call_from_thread(screen.app.notify, str(exc), severity="error")
                 return
             if record is not None:
-                screen.app.call_from_thread(screen.app.show_replay, record)
+                screen.app.call_from_thread(screen.coup.show_replay, record)
 
         screen.run_worker(read, thread=True, exit_on_error=False)
 

@@ -86,7 +86,7 @@ class LobbyScreen(CoupScreen):
                 yield WrappingLog(id="chat-log", max_lines=500)
                 # Only an operator is shown the commands: to anyone else they say no.
                 yield Input(placeholder=_("Say something, or /kick /mute /ban /close "
-                                          "(/help)") if self.app.operator
+                                          "(/help)") if self.coup.operator
                             else _("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
         yield Footer(show_command_palette=False, compact=True)
@@ -106,7 +106,7 @@ class LobbyScreen(CoupScreen):
         if not self.built:
             return
         self.call_after_refresh(self._show_chat_history)
-        self.app.ask_own_rating()
+        self.coup.ask_own_rating()
         self._changed()
         self.query_one("#tables", DataTable).focus()
 
@@ -114,7 +114,7 @@ class LobbyScreen(CoupScreen):
         if not self.built:
             return
         log = self.query_one("#chat-log", RichLog)
-        for name, text in self.app.lobby_chat:
+        for name, text in self.coup.lobby_chat:
             log.write(Text(f"{name}: {text}"))
         self._chat_shown = True
 
@@ -122,7 +122,7 @@ class LobbyScreen(CoupScreen):
     def _changed(self) -> None:
         if not self.built:
             return
-        app = self.app
+        app = self.coup
         you = (_("{server} — you are {name}") if app.identified
                else _("{server} — you are {name}, a guest"))
         header = you.format(server=app.server_name, name=app.me)
@@ -174,12 +174,12 @@ class LobbyScreen(CoupScreen):
 
     @on(DataTable.RowSelected, "#tables")
     def _join(self, event: DataTable.RowSelected) -> None:
-        self.app.join_table(table=event.row_key.value)
+        self.coup.join_table(table=event.row_key.value)
 
     def action_spectate(self) -> None:
         chosen = self._selected()
         if chosen is not None:
-            self.app.join_table(table=chosen, spectate=True)
+            self.coup.join_table(table=chosen, spectate=True)
 
     def action_quick(self) -> None:
         quick_play(self.app)
@@ -189,20 +189,20 @@ class LobbyScreen(CoupScreen):
 
     def _create(self, options) -> None:
         if options is not None:
-            self.app.create_table(options)
+            self.coup.create_table(options)
 
     def action_code(self) -> None:
         self.app.push_screen(CodeForm(), self._code)
 
     def _code(self, code) -> None:
         if code:
-            self.app.join_table(code=code)
+            self.coup.join_table(code=code)
 
     def action_games(self) -> None:
-        self.app.server_games()
+        self.coup.server_games()
 
     def action_ratings(self) -> None:
-        self.app.leaderboard()
+        self.coup.leaderboard()
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()
@@ -214,11 +214,11 @@ class LobbyScreen(CoupScreen):
         if self.focused is self.query_one("#chat-input", Input):
             self.query_one("#tables", DataTable).focus()
             return
-        self.app.back_to_menu()
+        self.coup.back_to_menu()
 
     @on(Input.Submitted, "#chat-input")
     def _say(self, event: Input.Submitted) -> None:
-        self.app.say(event.value, "lobby")
+        self.coup.say(event.value, "lobby")
         event.input.value = ""
 
 
@@ -327,5 +327,5 @@ class CreateTableForm(Form):
         # Unnamed, the table is named in the creator's language (the server's default name
         # is in English).
         name = self.query_one("#table-name", Input).value.strip()
-        options["name"] = name or _("{name}'s table").format(name=self.app.me)[:32]
+        options["name"] = name or _("{name}'s table").format(name=self.coup.me)[:32]
         return options

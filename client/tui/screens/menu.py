@@ -114,33 +114,33 @@ class MenuScreen(CoupScreen):
             await self.run_action(event.option.id)
 
     def action_play(self) -> None:
-        self.app.push_screen(PlayForm(self.app.name_wanted), self._play)
+        self.app.push_screen(PlayForm(self.coup.name_wanted), self._play)
 
     def action_join(self) -> None:
-        self.app.push_screen(JoinForm(self.app.name_wanted), self._join)
+        self.app.push_screen(JoinForm(self.coup.name_wanted), self._join)
 
     def action_host(self) -> None:
-        self.app.push_screen(HostForm(self.app.name_wanted), self._host)
+        self.app.push_screen(HostForm(self.coup.name_wanted), self._host)
 
     def action_games(self) -> None:
-        self.app.recent_games()
+        self.coup.recent_games()
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
 
     def _play(self, launch) -> None:
         if launch is not None:
-            self.app.play(launch)
+            self.coup.play(launch)
 
     def _join(self, answer) -> None:
         if answer is not None:
             host, port, name = answer
-            self.app.join_server(host, port, name)
+            self.coup.join_server(host, port, name)
 
     def _host(self, answer) -> None:
         if answer is not None:
             port, name, announce = answer
-            self.app.host_lan(port, name, announce)
+            self.coup.host_lan(port, name, announce)
 
 
 class Form(CoupModal):
@@ -254,16 +254,16 @@ class JoinForm(NamedForm):
     def fields(self) -> ComposeResult:
         yield Label(_("Server address (host or host:port)"))
         yield Input(f"127.0.0.1:{DEFAULT_PORT}", id="address", compact=True)
-        if self.app.discover is not None:
+        if self.coup.discover is not None:
             yield Label(_("Servers on this network"))
             yield OptionList(id="servers", compact=True)
         yield from self.name_field()
 
     def on_mount(self) -> None:
-        if self.app.discover is None:
+        if self.coup.discover is None:
             return
         try:
-            self._browser = self.app.discover(
+            self._browser = self.coup.discover(
                 lambda key, found: self.post_message(self.Heard(key, found)))
         except OSError as exc:
             self.query_one("#servers", OptionList).add_option(Option(

@@ -65,7 +65,7 @@ class LeaderboardScreen(CoupScreen):
         self._profile_asked: int | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(_("Ratings on {server}").format(server=self.app.server_name),
+        yield Static(Text(_("Ratings on {server}").format(server=self.coup.server_name),
                           style="bold"), id="ranked-header")
         yield RankedList(id="ranked", cursor_type="row", zebra_stripes=True, cell_padding=1)
         yield Static(id="ranked-status")
@@ -77,7 +77,7 @@ class LeaderboardScreen(CoupScreen):
 
     def _ask(self) -> None:
         self.query_one("#ranked-status", Static).update(_("Reading the ratings…"))
-        self._asked = self.app.get_leaderboard(self.pages.cursor)
+        self._asked = self.coup.get_leaderboard(self.pages.cursor)
 
     # ------------------------------------------------------------------ answers
 
@@ -123,7 +123,7 @@ class LeaderboardScreen(CoupScreen):
     @on(DataTable.RowSelected, "#ranked")
     def _profile_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self._profile_asked = self.app.get_profile(event.row_key.value)
+        self._profile_asked = self.coup.get_profile(event.row_key.value)
 
     def action_next_page(self) -> None:
         if self.pages.forward():
@@ -176,7 +176,7 @@ class ProfileScreen(CoupScreen):
     @on(DataTable.RowSelected, "#profile-games")
     def _game_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.app.fetch_game(int(event.row_key.value))
+        self.coup.fetch_game(int(event.row_key.value))
 
     def action_close(self) -> None:
         self.dismiss(None)

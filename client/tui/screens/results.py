@@ -110,7 +110,7 @@ class ResultsScreen(CoupModal):
 
     def action_rematch(self) -> None:
         if self.state.seat is not None:
-            self.app.rematch()
+            self.coup.rematch()
             self.notify(_("Rematch asked: it starts when everyone agrees."))
 
     def _game(self) -> int | None:
@@ -125,11 +125,11 @@ class ResultsScreen(CoupModal):
             self.notify(error_text("no_records"), severity="warning")
             return
         self.dismiss(None)
-        self.app.fetch_game(game)
+        self.coup.fetch_game(game)
 
     def action_leave(self) -> None:
         self.dismiss(None)
-        self.app.leave_table()
+        self.coup.leave_table()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -138,6 +138,6 @@ class ResultsScreen(CoupModal):
     def _changed(self, change: TableChanged) -> None:
         """A rematch began (or the table is gone): these results are over."""
         view = self.state.view
-        if change.new_view and self.built and (self.app.table is not self.state
+        if change.new_view and self.built and (self.coup.table is not self.state
                                                or view is None or not view.over):
             self.dismiss(None)

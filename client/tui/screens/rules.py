@@ -109,7 +109,7 @@ class RulesScreen(CoupModal):
     state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
 
     def compose(self) -> ComposeResult:
-        table = self.app.table
+        table = self.coup.table
         view = table.view if table is not None else None
         with Vertical(classes="dialog rules"):
             with VerticalScroll(id="rules-text"):
@@ -129,12 +129,12 @@ class RulesScreen(CoupModal):
 
     def on_mount(self) -> None:
         if self.built:
-            self.state = self.app.table
+            self.state = self.coup.table
 
     @on(TableChanged)
     def _changed(self) -> None:
         if self.built:
-            self.state = self.app.table
+            self.state = self.coup.table
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -102,7 +102,7 @@ class TableScreen(CoupScreen):
         yield DecisionPanel(id="decision").data_bind(TableScreen.state)
         yield ActionBar(id="actions")
         yield Input(placeholder=_("Chat, or /kick /mute /ban /close (/help): / to write, "
-                                  "⏎ to send, esc to return") if self.app.operator
+                                  "⏎ to send, esc to return") if self.coup.operator
                     else _("Chat: / to write, ⏎ to send, esc to return"),
                     id="chat-input", max_length=500, compact=True)
         yield Footer()
@@ -116,7 +116,7 @@ class TableScreen(CoupScreen):
     # ------------------------------------------------------------------ drawing
 
     def _read_model(self) -> None:
-        self.connected = self.app.connected
+        self.connected = self.coup.connected
         self.state = self.table
 
     def watch_state(self) -> None:
@@ -153,7 +153,7 @@ class TableScreen(CoupScreen):
         """Draw the model anew; a new view's log lines first: `events`, what just happened,
         after `earlier`, what happened before the view came and the log lacks, under a
         heading."""
-        if not self.built or self.app.table is not self.table:
+        if not self.built or self.coup.table is not self.table:
             return  # (the table was left: this screen is on its way out)
         state = self.table
         if change.new_view:
@@ -214,12 +214,12 @@ class TableScreen(CoupScreen):
 
     def _response_items(self, moves) -> list[Item]:
         items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.table.name),
-                      lambda mv=mv: self.app.play_move(mv))
+                      lambda mv=mv: self.coup.play_move(mv))
                  for mv in moves if mv.kind in ("challenge", "prove")]
         blocks = [mv for mv in moves if mv.kind == "block"]
         if len(blocks) == 1:
             items.append(Item(RESPONSE_KEYS["block"], move_label(blocks[0], self.table.name),
-                              lambda: self.app.play_move(blocks[0])))
+                              lambda: self.coup.play_move(blocks[0])))
         elif blocks:
             items.append(Item(RESPONSE_KEYS["block"], _("Block…"),
                               lambda: self._choose_block(blocks)))
@@ -227,7 +227,7 @@ class TableScreen(CoupScreen):
             items.append(Item(RESPONSE_KEYS["concede"], _("Concede"), self.concede))
         if move("pass") in moves:
             items.append(Item(RESPONSE_KEYS["pass"], _("Pass"),
-                              lambda: self.app.play_move(move("pass"))))
+                              lambda: self.coup.play_move(move("pass"))))
         return items
 
     def concede(self) -> None:
@@ -235,12 +235,12 @@ class TableScreen(CoupScreen):
         conceding then loses an influence that showing it would have kept (R6.3, R6.4)."""
         view = self.table.view
         if view.claim not in (view.hands[view.seat] or ()):
-            self.app.play_move(move("concede"))
+            self.coup.play_move(move("concede"))
             return
         self.app.push_screen(
             ConfirmDialog(_("You hold the {card}: concede all the same, and lose an "
                             "influence?").format(card=card_name(view.claim)), view.opened),
-            lambda yes: self.app.play_move(move("concede")) if yes else None)
+            lambda yes: self.coup.play_move(move("concede")) if yes else None)
 
     def _table_items(self) -> list[Item]:
         """Before the game (ready, start) and after it (rematch, results)."""
@@ -248,7 +248,7 @@ class TableScreen(CoupScreen):
         items: list[Item] = []
         if state.view is not None and state.view.over:
             if state.seat is not None:
-                items.append(Item("r", _("Rematch"), self.app.rematch))
+                items.append(Item("r", _("Rematch"), self.coup.rematch))
             items.append(Item("enter", _("Results"),
                               lambda: self.app.push_screen(ResultsScreen(state))))
             return items
@@ -257,11 +257,11 @@ class TableScreen(CoupScreen):
         mine = next((s for s in state.seats if s["seat"] == state.seat), None)
         ready = bool(mine and mine.get("ready"))
         items.append(Item("r", _("Not ready") if ready else _("Ready"),
-                          lambda: self.app.ready(not ready)))
+                          lambda: self.coup.ready(not ready)))
         # The creator is a seat, never a name: a player of the same name may sit later in
         # the seat the creator left, and is not the creator.
         if state.info and state.info.get("creator_seat") == state.seat:
-            items.append(Item("s", _("Start the game"), self.app.start_game))
+            items.append(Item("s", _("Start the game"), self.coup.start_game))
         return items
 
     # ------------------------------------------------------------------ doing it
@@ -281,7 +281,7 @@ class TableScreen(CoupScreen):
         mv = self._move_for_key(event.key)
         if mv is not None:  # a move the bar does not offer now: say why it is not legal
             event.stop()
-            self.app.play_move(mv)
+            self.coup.play_move(mv)
 
     def _move_for_key(self, key: str) -> Move | None:
         state = self.table
@@ -304,7 +304,7 @@ class TableScreen(CoupScreen):
         view = self.table.view
         targets = [mv for mv in view.legal_moves() if mv.kind == kind]
         if targets and targets[0].target is None:
-            self.app.play_move(targets[0])
+            self.coup.play_move(targets[0])
             return
         options = [(self._seat_line(mv.target), mv) for mv in targets]
         self.app.push_screen(
@@ -341,7 +341,7 @@ class TableScreen(CoupScreen):
 
     def _chosen(self, mv: Move | None) -> None:
         if mv is not None:
-            self.app.play_move(mv)
+            self.coup.play_move(mv)
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()
@@ -352,7 +352,7 @@ class TableScreen(CoupScreen):
 
     @on(Input.Submitted, "#chat-input")
     def _say(self, event: Input.Submitted) -> None:
-        self.app.say(event.value, "table")
+        self.coup.say(event.value, "table")
         event.input.value = ""
         self.set_focus(None)
 
@@ -363,6 +363,6 @@ class TableScreen(CoupScreen):
         if self.table.playing:
             self.app.push_screen(
                 ConfirmDialog(_("Leave the game? Your seat will be played for you.")),
-                lambda yes: self.app.leave_table() if yes else None)
+                lambda yes: self.coup.leave_table() if yes else None)
         else:
-            self.app.leave_table()
+            self.coup.leave_table()
