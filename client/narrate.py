@@ -8,6 +8,7 @@ widgets; the wire's ids (cards, actions, codes) are turned into words here and n
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from engine import VARIANTS, Event, Move, View
 from engine.bots import LEVELS, STRATEGIES
@@ -16,6 +17,21 @@ from engine.cards import CLAIMS_IN, MUST_COUP
 from .i18n import _, action_name, card_name, ngettext
 
 Names = Callable[[int | None], str]
+T = TypeVar("T")
+
+
+def _given(value: T | None, what: str) -> T:
+    """`value`, which an event, move or view of this kind always carries (engine/events.py
+    lists each kind's fields): one without it is malformed, and fails here saying so rather
+    than further on, or on screen as "None"."""
+    if value is None:
+        raise ValueError(f"no {what} where this kind always names one")
+    return value
+
+
+def _card(card: str | None) -> str:
+    """The name of the card that an event, move or view of this kind always names."""
+    return card_name(_given(card, "card"))
 
 
 def cards_text(cards) -> str:
@@ -35,46 +51,46 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         if e.card is not None:  # a challenge window: the claim stands as far as `who` goes
             if e.target == me:
                 return _("{name} does not challenge your {card}").format(
-                    name=who, card=card_name(e.card))
+                    name=who, card=_card(e.card))
             return _("{name} does not challenge {target}'s {card}").format(
-                name=who, target=target, card=card_name(e.card))
+                name=who, target=target, card=_card(e.card))
         if e.action is not None:
             return _("{name} does not block").format(name=who)
         return _("{name} passes").format(name=who)
     if kind == "challenge":
         return _("{name} challenges {target}: {card}?").format(
-            name=who, target=target, card=card_name(e.card))
+            name=who, target=target, card=_card(e.card))
     if kind == "prove":
         return _("{name} shows the {card}: the claim was true").format(
-            name=who, card=card_name(e.card))
+            name=who, card=_card(e.card))
     if kind == "redraw":
         return _("{name} shuffles it into the deck and draws a new card").format(name=who)
     if kind == "concede":
         # R6.2: a claimant may concede with the card in hand, so this says no more than that
-        return _("{name} concedes the {card} claim").format(name=who, card=card_name(e.card))
+        return _("{name} concedes the {card} claim").format(name=who, card=_card(e.card))
     if kind == "refund":
         return ngettext("{name} gets {n} coin back", "{name} gets {n} coins back",
-                        e.amount).format(name=who, n=e.amount)
+                        _given(e.amount, "amount")).format(name=who, n=e.amount)
     if kind == "block":
-        return _block_text(who, target, card_name(e.card), e.target == me)
+        return _block_text(who, target, _card(e.card), e.target == me)
     if kind == "lose":
-        return _("{name} loses an influence: {card}").format(name=who, card=card_name(e.card))
+        return _("{name} loses an influence: {card}").format(name=who, card=_card(e.card))
     if kind == "exile":
         return _("{name} is out of the game").format(name=who)
     if kind == "gain":
         return ngettext("{name} takes {n} coin", "{name} takes {n} coins",
-                        e.amount).format(name=who, n=e.amount)
+                        _given(e.amount, "amount")).format(name=who, n=e.amount)
     if kind == "steal":
         return ngettext("{name} steals {n} coin from {target}",
                         "{name} steals {n} coins from {target}",
-                        e.amount).format(name=who, n=e.amount, target=target)
+                        _given(e.amount, "amount")).format(name=who, n=e.amount, target=target)
     if kind == "exchange":
         return ngettext("{name} draws {n} card to exchange", "{name} draws {n} cards to exchange",
-                        e.amount).format(name=who, n=e.amount)
+                        _given(e.amount, "amount")).format(name=who, n=e.amount)
     if kind == "keep":
         return ngettext("{name} returns {n} card to the deck",
                         "{name} returns {n} cards to the deck",
-                        e.amount).format(name=who, n=e.amount)
+                        _given(e.amount, "amount")).format(name=who, n=e.amount)
     if kind == "examine":
         return _("{target} must show {name} a card").format(name=who, target=target)
     if kind == "examine_keep":
@@ -97,15 +113,15 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     if kind == "shown":
         if e.seat == me:
             return _("You show {target} your {card}").format(target=target,
-                                                             card=card_name(e.card))
-        return _("{name} shows you the {card}").format(name=who, card=card_name(e.card))
+                                                             card=_card(e.card))
+        return _("{name} shows you the {card}").format(name=who, card=_card(e.card))
     if kind == "picked":
-        return _("You pick: {card}").format(card=card_name(e.card))
+        return _("You pick: {card}").format(card=_card(e.card))
     return None
 
 
 def _action_text(e: Event, who: str, target: str, at_me: bool) -> str:
-    return _declared(e.action, e.card, who, target, at_me)
+    return _declared(_given(e.action, "action"), e.card, who, target, at_me)
 
 
 def _declared(action: str, card: str | None, who: str, target: str, at_me: bool) -> str:
@@ -181,21 +197,21 @@ def move_label(mv: Move, names: Names) -> str:
     if kind == "pass":
         return _("Pass")
     if kind == "block":
-        return _("Block as {card}").format(card=card_name(mv.card))
+        return _("Block as {card}").format(card=_card(mv.card))
     if kind == "prove":
         return _("Show the card")
     if kind == "concede":
         return _("Concede")
     if kind == "lose":
-        return _("Lose {card}").format(card=card_name(mv.card))
+        return _("Lose {card}").format(card=_card(mv.card))
     if kind == "keep":
         return _("Keep {cards}").format(cards=cards_text(mv.cards))
     if kind == "show":
-        return _("Show {card}").format(card=card_name(mv.card))
+        return _("Show {card}").format(card=_card(mv.card))
     if kind == "examine_decision":
         return _("Make them swap it") if mv.swap else _("Let them keep it")
     if kind == "draft_pick":
-        return _("Pick {card}").format(card=card_name(mv.card))
+        return _("Pick {card}").format(card=_card(mv.card))
     if mv.target is not None:
         return _aimed(kind, names(mv.target))
     return action_name(kind)
@@ -222,10 +238,11 @@ def prompt(view: View, names: Names) -> str:
     if phase == "draft":
         return _("Pick a card for your hand") if mine else _("The draft: both players pick")
     if phase == "action":
-        if mine and view.coins[me] >= MUST_COUP:  # R3.4: the one move left needs its reason
+        coins = view.coins[me] if me is not None else 0
+        if mine and coins >= MUST_COUP:  # R3.4: the one move left needs its reason
             return ngettext("Your turn: with {n} coin you must Coup",
                             "Your turn: with {n} coins you must Coup",
-                            view.coins[me]).format(n=view.coins[me])
+                            coins).format(n=coins)
         if mine:
             return _("Your turn: choose an action")
         return _("{name}'s turn").format(name=names(view.actor))
@@ -234,9 +251,9 @@ def prompt(view: View, names: Names) -> str:
     if phase == "prove":
         if view.claimant == me:
             return _("{name} challenges your {card}: show it or concede").format(
-                name=names(view.challenger), card=card_name(view.claim))
+                name=names(view.challenger), card=_card(view.claim))
         return _("{name} must show the {card} or concede").format(
-            name=names(view.claimant), card=card_name(view.claim))
+            name=names(view.claimant), card=_card(view.claim))
     if phase == "lose":
         waiting = view.waiting[0] if view.waiting else None
         if mine:
@@ -255,7 +272,7 @@ def prompt(view: View, names: Names) -> str:
     if phase == "examine_decision":
         if mine:
             return _("{target} showed you the {card}: let them keep it or make them swap it"
-                     ).format(target=names(view.target), card=card_name(view.shown))
+                     ).format(target=names(view.target), card=_card(view.shown))
         return _("{name} decides what {target} does with the shown card").format(
             name=names(view.actor), target=names(view.target))
     return ""
@@ -272,9 +289,9 @@ def loss_reason(view: View, names: Names) -> str:
             name=names(view.actor))
     if view.seat == view.challenger:  # the claim was proved
         return _("{name} showed the {card}: you lost your challenge. Choose the card you lose"
-                 ).format(name=names(view.claimant), card=card_name(view.claim))
+                 ).format(name=names(view.claimant), card=_card(view.claim))
     return _("You conceded {name}'s challenge of your {card}: choose the card you lose"
-             ).format(name=names(view.challenger), card=card_name(view.claim))
+             ).format(name=names(view.challenger), card=_card(view.claim))
 
 
 def choice_title(view: View, names: Names) -> str:
@@ -289,16 +306,17 @@ def choice_title(view: View, names: Names) -> str:
     if phase == "show":
         return _("Choose the card you show")
     return _("{name} showed you the {card}: what happens to it?").format(  # R4.4
-        name=names(view.target), card=card_name(view.shown))
+        name=names(view.target), card=_card(view.shown))
 
 
 def _respond_prompt(view: View, names: Names, mine: bool) -> str:
     me = view.seat
     if view.step == "challenge_block":  # whose action the block stops
-        text = _block_text(names(view.blocker), names(view.actor), card_name(view.block_card),
+        text = _block_text(names(view.blocker), names(view.actor), _card(view.block_card),
                            view.actor == me)
     else:  # the action's claim, or its block window (the claim stood, or there is none)
-        text = _declared(view.action, CLAIMS_IN[view.options.variant][view.action],
+        action = _given(view.action, "action")
+        text = _declared(action, CLAIMS_IN[view.options.variant][action],
                          names(view.actor), names(view.target),
                          view.target is not None and view.target == me)
     if not mine:

@@ -22,7 +22,7 @@ from dataclasses import fields, replace
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, DEFAULT_PORT, NEED_DATA, Bye, Connection, Error, Hello, Identified, Ok,
+    CONNECTION_CLOSED, DEFAULT_PORT, Bye, Connection, Error, Hello, Identified, Ok,
     Ping,
     Pong, ProtocolError, Role, State, VERSIONS, Welcome,
 )
@@ -149,14 +149,14 @@ class Link:
                         raise LinkError("the server refused the door's word for our address: "
                                         f"{answer.code}: {answer.message}", answer.code)
                 if identity is not None:
-                    await self._identify(identity)
+                    await self._identify(identity, reply.server_id, reply.nonce)
         except trio.TooSlowError:
             raise LinkError(f"{where} did not answer identify") from None
 
-    async def _identify(self, identity: Credential) -> None:
-        """Prove who we are, and wait for the answer."""
-        msg = await self._ask(identity.identify(self.next_id(), self.welcome.server_id,
-                                                self.welcome.nonce))
+    async def _identify(self, identity: Credential, server_id: str, nonce: str) -> None:
+        """Prove who we are to the server `server_id` that asked with `nonce`, and wait for
+        the answer."""
+        msg = await self._ask(identity.identify(self.next_id(), server_id, nonce))
         if isinstance(msg, Error):
             raise LinkError(f"the server refused our identity: {msg.code}: {msg.message}",
                             msg.code)
@@ -211,7 +211,9 @@ class Link:
     @property
     def name(self) -> str | None:
         """What the server calls us: our identity's name there, else the one welcome gave."""
-        return (self.identified or self.welcome).name
+        if self.identified is not None:
+            return self.identified.name
+        return self.welcome.name if self.welcome is not None else None
 
     def next_id(self) -> int:
         return next(self._ids)
@@ -247,7 +249,7 @@ class Link:
             if isinstance(msg, Ping):
                 await self.send(Pong(re=msg.id))
                 continue
-            if msg is not NEED_DATA:
+            if isinstance(msg, Message):  # else NEED_DATA
                 return _shown(msg)
             try:
                 data = await self.stream.receive_some(65536)

@@ -194,7 +194,7 @@ class Plain:
             return None
         view = table.view
         if view is None:
-            return self._room()
+            return self._room(table)
         if view.over:
             if table.seat is None:
                 return None
@@ -210,9 +210,8 @@ class Plain:
         return Prompt(prompt(view, self.names), choices,
                       ("move", view.phase, tuple(label for label, _mv in choices)), view.seat)
 
-    def _room(self) -> Prompt | None:
+    def _room(self, table: TableState) -> Prompt | None:
         """Before the game: ready, and start for the table's creator."""
-        table = self.table
         if table.seat is None or table.info is None:
             return None
         mine = next((s for s in table.seats if s["seat"] == table.seat), {})
@@ -232,7 +231,9 @@ class Plain:
             return
         if again or self.shown is None or self.shown.key != p.key:
             self.shown = p
-            left = self.table.time_left(p.seat) if p.seat is not None else None
+            table = self.table
+            left = (table.time_left(p.seat) if table is not None and p.seat is not None
+                    else None)
             self.say(prompt_line(p, None if left is None else left[0]))
 
     # ------------------------------------------------------------------ typed lines
@@ -270,9 +271,9 @@ class Plain:
             await self.choose(p.choices[number - 1][1])
             return
         found = matches(line, [label for label, _value in p.choices]) if p else []
-        if len(found) == 1:
+        if p is not None and len(found) == 1:
             await self.choose(p.choices[found[0]][1])
-        elif found:
+        elif p is not None and found:
             self.say(_("\u201c{typed}\u201d could be: {choices}. Type its number.").format(
                 typed=line, choices="; ".join(p.choices[i][0] for i in found)))
             self.ask(again=True)
@@ -289,9 +290,9 @@ class Plain:
         """An action named that is not legal now: say why, in the engine's terms (as the
         terminal app does for a key); False if `typed` names no action."""
         table = self.table
-        view = table.view if table is not None else None
-        if view is None or view.over or table.seat is None:
+        if table is None or table.view is None or table.view.over or table.seat is None:
             return False
+        view = table.view
         kind = action_named(typed, view.options.variant)
         if kind is None:
             return False
