@@ -8,14 +8,19 @@ clock ran out and the server decided), so it never answers a question no longer 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
+
+from engine import Move
 
 from ...i18n import N_, _
 from ..messages import TableChanged
@@ -41,11 +46,12 @@ class ChooseDialog(DecisionDialog):
     """Pick one of `options` ((label, value) pairs) with the arrows and enter, a digit, or
     the mouse. Returns the value, or None on escape. `opened`: the decision it answers."""
 
-    BINDINGS = [Binding("escape", "close", N_("Back to the table"))] + [
-        Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", N_("Back to the table")),
+        *(Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)),
     ]
 
-    def __init__(self, title: str, options: list[tuple[str, object]],
+    def __init__(self, title: str, options: Sequence[tuple[str, Move]],
                  opened: int | None = None) -> None:
         super().__init__(opened)
         self.title_text = title
@@ -64,7 +70,7 @@ class ChooseDialog(DecisionDialog):
                         classes="dialog-help")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_pick(int(event.option.id))
+        self.action_pick(event.option_index + 1)
 
     def action_pick(self, n: int) -> None:
         if 1 <= n <= len(self.options):

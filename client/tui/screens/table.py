@@ -12,6 +12,8 @@ assignment (`always_update`: equality would never see a change), made at each `T
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -22,7 +24,7 @@ from textual.events import Key
 from textual.reactive import reactive
 from textual.widgets import Footer, Input, Static
 
-from engine import Move, move
+from engine import Move, View, move
 from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name, card_name, ngettext
@@ -113,6 +115,15 @@ class TableScreen(CoupScreen):
         self.query_one(TableLog).border_title = _("Log")
         self._read_model()
 
+    @property
+    def game_view(self) -> View:
+        """The game's view, for what is only offered while a game is on (its moves and their
+        dialogs): asked for before the game, it is a bug, said as such."""
+        view = self.table.view
+        if view is None:
+            raise RuntimeError("no game at this table: nothing to play yet")
+        return view
+
     # ------------------------------------------------------------------ drawing
 
     def _read_model(self) -> None:
@@ -202,9 +213,8 @@ class TableScreen(CoupScreen):
         if view.seat is not None and view.seat in view.waiting:
             moves = view.legal_moves()
             if view.phase == "action":
-                for kind in dict.fromkeys(mv.kind for mv in moves):
-                    items.append(Item(ACTION_KEYS[kind], action_name(kind),
-                                      lambda k=kind: self.declare(k)))
+                items.extend(Item(ACTION_KEYS[kind], action_name(kind), partial(self.declare, kind))
+                             for kind in dict.fromkeys(mv.kind for mv in moves))
             elif view.phase in DIALOG_PHASES:
                 items.append(Item("enter", _("Choose…"), self.action_choose))
             else:
@@ -214,7 +224,7 @@ class TableScreen(CoupScreen):
 
     def _response_items(self, moves) -> list[Item]:
         items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.table.name),
-                      lambda mv=mv: self.coup.play_move(mv))
+                      partial(self.coup.play_move, mv))
                  for mv in moves if mv.kind in ("challenge", "prove")]
         blocks = [mv for mv in moves if mv.kind == "block"]
         if len(blocks) == 1:
@@ -233,14 +243,19 @@ class TableScreen(CoupScreen):
     def concede(self) -> None:
         """Give up a challenged claim; asked first when the card is in your hand, since
         conceding then loses an influence that showing it would have kept (R6.3, R6.4)."""
-        view = self.table.view
-        if view.claim not in (view.hands[view.seat] or ()):
+        view = self.game_view
+        hand = view.hands[view.seat] if view.seat is not None else None
+        if view.claim is None or view.claim not in (hand or ()):
             self.coup.play_move(move("concede"))
             return
         self.app.push_screen(
             ConfirmDialog(_("You hold the {card}: concede all the same, and lose an "
                             "influence?").format(card=card_name(view.claim)), view.opened),
-            lambda yes: self.coup.play_move(move("concede")) if yes else None)
+            self._concede_if)
+
+    def _concede_if(self, yes: bool | None) -> None:
+        if yes:
+            self.coup.play_move(move("concede"))
 
     def _table_items(self) -> list[Item]:
         """Before the game (ready, start) and after it (rematch, results)."""
@@ -301,19 +316,19 @@ class TableScreen(CoupScreen):
 
     def declare(self, kind: str) -> None:
         """Your action; a targeted one asks whom it aims at first."""
-        view = self.table.view
+        view = self.game_view
         targets = [mv for mv in view.legal_moves() if mv.kind == kind]
         if targets and targets[0].target is None:
             self.coup.play_move(targets[0])
             return
-        options = [(self._seat_line(mv.target), mv) for mv in targets]
+        options = [(self._seat_line(mv.target), mv) for mv in targets if mv.target is not None]
         self.app.push_screen(
             ChooseDialog(_("{action}: choose the target").format(action=action_name(kind)),
                          options, view.opened),
             self._chosen)
 
     def _seat_line(self, seat: int) -> str:
-        view = self.table.view
+        view = self.game_view
         cards = view.influence[seat]
         return ngettext("{name} — {coins}¢, {cards} card", "{name} — {coins}¢, {cards} cards",
                         cards).format(name=self.table.name(seat), coins=view.coins[seat],
@@ -323,7 +338,7 @@ class TableScreen(CoupScreen):
         self.app.push_screen(
             ChooseDialog(_("Block as which character?"),
                          [(move_label(mv, self.table.name), mv) for mv in blocks],
-                         self.table.view.opened),
+                         self.game_view.opened),
             self._chosen)
 
     def action_choose(self) -> None:
