@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from datetime import datetime
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -117,7 +118,7 @@ class LocalGames:
         store = Store(self.path, writer=False)
         try:
             return shown_in(how(store))
-        except Exception as exc:  # noqa: BLE001 — sqlite3's errors, said as the store says them
+        except Exception as exc:  # sqlite3's errors, said as the store says them
             raise StoreError(f"cannot read {self.path}: {exc}") from exc
         finally:
             store.close()
@@ -130,17 +131,21 @@ class GameList(DataTable):
     BINDINGS = [Binding("enter", "select_cursor", N_("Replay"))]
 
 
-class Pages:
+#: How a page is found: an offset, or a game's number (None: the newest).
+Cursor = TypeVar("Cursor", int, int | None)
+
+
+class Pages(Generic[Cursor]):
     """Where a list paged by the server is: the cursor of every page shown so far (the
     first page's is `first`), this one last, and the next page's as the server said
     (None: this is the last)."""
 
-    def __init__(self, first: int | None) -> None:
-        self.cursors: list[int | None] = [first]
-        self.next: int | None = None
+    def __init__(self, first: Cursor) -> None:
+        self.cursors: list[Cursor] = [first]
+        self.next: Cursor | None = None
 
     @property
-    def cursor(self) -> int | None:
+    def cursor(self) -> Cursor:
         return self.cursors[-1]
 
     @property
@@ -176,7 +181,7 @@ class GamesScreen(CoupScreen):
         super().__init__()
         self.source = source
         #: The pages by their `before` (None: the newest).
-        self.pages = Pages(None)
+        self.pages: Pages[int | None] = Pages(None)
         self.player: str | None = None
         #: The id of the page asked for last: an answer to any other is stale.
         self._asked: int | None = None
@@ -256,7 +261,8 @@ class GamesScreen(CoupScreen):
     @on(DataTable.RowSelected, "#games")
     def _game_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.source.open(self, int(event.row_key.value))
+        if (game := event.row_key.value) is not None:  # each row is keyed by its game
+            self.source.open(self, int(game))
 
     def action_next_page(self) -> None:
         if self.pages.forward():

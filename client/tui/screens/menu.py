@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from dataclasses import dataclass
+from typing import TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -19,13 +20,15 @@ from textual.widgets.option_list import Option
 from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
 
-from ...discovery import Found
+from ...discovery import Browser, Found
 from ...i18n import N_, _
 from ...net import LinkError, parse_address
 from ...launch import CLOCKS, Launch
 from ...narrate import strategy_choices, variant_choices
 from .base import CoupModal, CoupScreen
 from .rules import RulesScreen
+
+T = TypeVar("T")
 
 TITLE_ART = """\
  ██████  ██████  ██    ██ ██████
@@ -110,7 +113,7 @@ class MenuScreen(CoupScreen):
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id == "quit":
             await self.run_action("app.quit")
-        else:
+        elif event.option.id is not None:  # each option is named for its action
             await self.run_action(event.option.id)
 
     def action_play(self) -> None:
@@ -176,6 +179,14 @@ class Form(CoupModal):
     def on_input_submitted(self) -> None:
         self._submit()
 
+    def choice(self, selector: str, kind: type[T]) -> T:
+        """What is chosen in the Select `selector`, one of its `kind` values (a form's
+        selects allow no blank)."""
+        value = self.query_one(selector, Select).value
+        if not isinstance(value, kind):
+            raise TypeError(f"{selector} holds {value!r}, not a {kind.__name__}")
+        return value
+
     def _submit(self) -> None:
         result = self.answer()
         if result is not None:
@@ -226,10 +237,10 @@ class PlayForm(NamedForm):
         name = self.name_value()
         if name is None:
             return None
-        answer, turn = CLOCKS[self.query_one("#clock", Select).value]
-        return Launch("play", name=name, bots=self.query_one("#bots", Select).value,
-                      strategy=self.query_one("#strategy", Select).value,
-                      variant=self.query_one("#variant", Select).value,
+        answer, turn = CLOCKS[self.choice("#clock", str)]
+        return Launch("play", name=name, bots=self.choice("#bots", int),
+                      strategy=self.choice("#strategy", str),
+                      variant=self.choice("#variant", str),
                       response_clock=answer, turn_clock=turn)
 
 
@@ -249,7 +260,7 @@ class JoinForm(NamedForm):
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.found: dict[str, Found] = {}
-        self._browser = None
+        self._browser: Browser | None = None
 
     def fields(self) -> ComposeResult:
         yield Label(_("Server address (host or host:port)"))
@@ -300,7 +311,7 @@ class JoinForm(NamedForm):
             servers.highlighted = 0
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        found = self.found.get(event.option.id)
+        found = self.found.get(event.option.id) if event.option.id is not None else None
         if found is not None:
             self.query_one("#address", Input).value = found.where
             self._submit()

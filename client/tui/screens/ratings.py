@@ -58,7 +58,7 @@ class LeaderboardScreen(CoupScreen):
     def __init__(self) -> None:
         super().__init__()
         #: The pages by their offset.
-        self.pages = Pages(0)
+        self.pages: Pages[int] = Pages(0)
         self.lines: list[dict] | None = None
         #: The ids of the page and the profile asked for last: answers to others are stale.
         self._asked: int | None = None
@@ -123,7 +123,8 @@ class LeaderboardScreen(CoupScreen):
     @on(DataTable.RowSelected, "#ranked")
     def _profile_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self._profile_asked = self.coup.get_profile(event.row_key.value)
+        if (name := event.row_key.value) is not None:  # each row is keyed by its player
+            self._profile_asked = self.coup.get_profile(name)
 
     def action_next_page(self) -> None:
         if self.pages.forward():
@@ -176,7 +177,8 @@ class ProfileScreen(CoupScreen):
     @on(DataTable.RowSelected, "#profile-games")
     def _game_chosen(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.coup.fetch_game(int(event.row_key.value))
+        if (game := event.row_key.value) is not None:  # each row is keyed by its game
+            self.coup.fetch_game(int(game))
 
     def action_close(self) -> None:
         self.dismiss(None)

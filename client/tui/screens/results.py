@@ -61,7 +61,10 @@ class ResultsScreen(CoupModal):
 
     def compose(self) -> ComposeResult:
         state = self.state
-        view, reveal = state.view, state.reveal or state.view
+        view = state.view
+        if view is None:  # opened on a game that is over, never before one
+            raise RuntimeError("no game to show the results of")
+        reveal = state.reveal or view
         with Vertical(classes="dialog results"):
             winner = state.name(view.winner)
             title = (_("You win!") if view.winner == state.seat
@@ -97,7 +100,7 @@ class ResultsScreen(CoupModal):
                      for c in [*(reveal.hands[s] or ()), *reveal.revealed[s]]), default=0)
         for seat in seats:
             name = Text(state.name(seat), style="bold green" if seat == reveal.winner else "")
-            row = [name, card_cells(reveal.hands[seat] or [], reveal.revealed[seat], width)]
+            row: list[Text | str] = [name, card_cells(reveal.hands[seat] or [], reveal.revealed[seat], width)]
             if summary is not None:
                 record = summary["seats"][seat]
                 row += [claims_text(record["claims"]), str(record["bluffs"]),
@@ -106,7 +109,8 @@ class ResultsScreen(CoupModal):
         return grid
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
-        await self.run_action(event.button.id)
+        if event.button.id is not None:  # each button is named for its action
+            await self.run_action(event.button.id)
 
     def action_rematch(self) -> None:
         if self.state.seat is not None:
