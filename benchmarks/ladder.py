@@ -38,6 +38,7 @@ import trio
 from client.net import Link
 from engine.bots.arena import tournament
 from protocol import GetLeaderboard
+from protocol.messages import Leaderboard
 from server.ratings import finishing_order
 from server.store import Store
 
@@ -61,7 +62,7 @@ async def leaderboard(port: int) -> list[dict]:
                 break
     finally:
         await link.aclose()
-    if reply is None or reply.TYPE != "leaderboard":
+    if not isinstance(reply, Leaderboard):
         raise SystemExit(f"ladder: no leaderboard from the server: {reply!r}")
     return reply.players
 

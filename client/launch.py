@@ -8,7 +8,7 @@ make them too.
 from __future__ import annotations
 
 import getpass
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
@@ -17,7 +17,7 @@ from server import ServerConfig, default_path
 from .i18n import _
 from .identity import Credential, DoorAddress
 
-_SERVER = {f.name: f.default for f in fields(ServerConfig)}
+_SERVER = ServerConfig()
 
 #: The clocks a practice table can keep, by name: (seconds to answer, seconds for a turn), 0
 #: for no clock. "relaxed" gives three times the server's clocks: enough for someone new to
@@ -25,7 +25,7 @@ _SERVER = {f.name: f.default for f in fields(ServerConfig)}
 CLOCKS: dict[str, tuple[int, int]] = {
     "relaxed": (60, 180),
     "off": (0, 0),
-    "server": (_SERVER["response_clock"], _SERVER["turn_clock"]),
+    "server": (_SERVER.response_clock, _SERVER.turn_clock),
 }
 
 

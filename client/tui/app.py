@@ -97,8 +97,13 @@ class CoupApp(App):
         elif self.launch.mode == "join":
             self.join_server(self.launch.host, self.launch.port, self.name_wanted)
         elif self.launch.mode == "replay":
+            if self.launch.record is None:
+                raise ValueError("a replay is launched with its record")
             self.push_screen(ReplayScreen(self.launch.record, self.launch.view_as),
-                             lambda _closed: self.call_later(self.action_quit))
+                             self._replay_closed)
+
+    def _replay_closed(self, _closed: object) -> None:
+        self.call_later(self.action_quit)
 
     def _start_trio(self) -> None:
         loop = asyncio.get_running_loop()
@@ -175,7 +180,8 @@ class CoupApp(App):
         self.net.connect(host, port, name)
 
     def on_server_started(self, msg: m.ServerStarted) -> None:
-        self.servers[self._starting] = msg.port
+        if self._starting is not None:  # (always: a server starts once named in _starting)
+            self.servers[self._starting] = msg.port
         self.net.connect("127.0.0.1", msg.port, self.name_wanted)
 
     def on_server_failed(self, msg: m.ServerFailed) -> None:

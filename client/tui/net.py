@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 
 import trio
+from textual.message import Message
 
 from server import ServerConfig
 
@@ -39,7 +40,7 @@ Job = Callable[[trio.Nursery], Awaitable[None]]
 class Net:
     """The trio side of the app. Run `main` as the guest run's main function."""
 
-    def __init__(self, post: Callable[[object], object],
+    def __init__(self, post: Callable[[Message], object],
                  tell: Callable[[Sequence[Event]], object],
                  identity: Credential | None, via: DoorAddress | None = None) -> None:
         self.post = post
