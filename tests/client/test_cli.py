@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-import client.cli
 from client.cli import build_parser, main
 from engine.bots import STRATEGIES
 from engine.bots.ismcts import PLAYOUTS

@@ -47,11 +47,11 @@ def steps(record: dict) -> list[Step]:
     check(record)
     made: list[Step] = []
     turn = 0
-    for game, events in play(record):
-        if not made and game.actor is not None:
-            # The deal opens the first turn without an event; the log starts with it all
-            # the same.
-            events = [Event("turn", seat=game.actor)]
+    for game, played in play(record):
+        # The deal opens the first turn without an event; the log starts with it all the
+        # same.
+        events = ([Event("turn", seat=game.actor)] if not made and game.actor is not None
+                  else played)
         turn += sum(e.kind == "turn" for e in events)
         seats = range(game.options.players)
         full = replace(game.view(None), hands=tuple(tuple(h) for h in game.hands),
@@ -161,10 +161,10 @@ class ReplayScreen(CoupScreen):
             line = event_line(e, self.names, self.seat)
             if line is not None:
                 lines.append(line)
-        for takeover in self.record.get("takeovers") or ():
-            if takeover["after"] == n:
-                lines.append(Text(_("A bot plays for {name} from here on").format(
-                    name=self.names(takeover["seat"])), style="italic"))
+        lines.extend(Text(_("A bot plays for {name} from here on").format(
+                          name=self.names(takeover["seat"])), style="italic")
+                     for takeover in self.record.get("takeovers") or ()
+                     if takeover["after"] == n)
         return lines
 
     # ------------------------------------------------------------------ keys
