@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
 
 import trio
@@ -97,6 +97,16 @@ class Plain:
         #: Set once typed lines mean something: in the lobby, or at the practice table.
         self._arrived = trio.Event()
         self.status = 0
+        #: What each command does, given the rest of its line: the typed commands
+        #: (text.COMMANDS) and the words a prompt's choices stand for.
+        self.commands: dict[str, Callable[[str], Awaitable[None]]] = {
+            "help": self._help, "status": self._status, "hand": self._hand, "log": self._log,
+            "repeat": self._repeat, "say": self._say, "list": self._list,
+            "create": self._create, "join": self._join, "spectate": self._spectate,
+            "leave": self._leave, "quit": self._quit, "kick": self._kick, "mute": self._mute,
+            "ban": self._ban, "close": self._close, "ready": self._ready,
+            "unready": self._unready, "start": self._start, "rematch": self._rematch,
+        }
 
     @property
     def table(self) -> TableState | None:
@@ -256,7 +266,7 @@ class Plain:
                        "to leave.").format(word=word))
             return
         if command is not None:
-            await getattr(self, f"_{command}")(rest.strip())
+            await self.commands[command](rest.strip())
             return
         p = self.current()
         table = self.table
@@ -311,7 +321,7 @@ class Plain:
 
     async def choose(self, value) -> None:
         if isinstance(value, str):
-            await getattr(self, f"_{value}")("")
+            await self.commands[value]("")
             return
         # Forgotten first: the prompt is asked anew once the move is answered.
         self.shown = None

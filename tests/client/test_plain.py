@@ -15,6 +15,7 @@ on. No escape sequence is ever written.
 from __future__ import annotations
 
 import argparse
+import io
 import asyncio
 import socket
 from dataclasses import replace
@@ -411,3 +412,13 @@ def test_the_lobby_commands_join_spectate_leave_and_chat(monkeypatch):
         ana.close()
         bruno.close()
         server.stop()
+
+
+def test_every_command_and_every_word_a_prompt_stands_for_has_its_handler():
+    from client.launch import Launch
+    from client.plain.session import Plain
+    from client.plain.text import COMMANDS
+
+    plain = Plain(Launch(), out=io.StringIO())
+    prompt_words = {"rematch", "leave", "ready", "unready", "start"}
+    assert set(plain.commands) == set(COMMANDS) | prompt_words
