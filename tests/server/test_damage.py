@@ -47,7 +47,10 @@ def db(tmp_path) -> str:
 
 
 async def served(nursery, db: str) -> Server:
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db))
+    # The finished games are guests' games of January 2026: retention would prune them as the
+    # server starts, writing beside the damaged pages while the test runs.
+    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0, db=db,
+                                 keep_guest_games=0))
     await nursery.start(server.serve)
     return server
 

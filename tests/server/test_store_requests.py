@@ -37,8 +37,10 @@ def stored(tmp_path) -> dict:
 
 @pytest.fixture
 def config(stored: dict) -> ServerConfig:
+    # The stored games are guests' games of January 2026: a server's retention would prune
+    # them (its first prune runs as it starts, racing the test's requests).
     return ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                        db=stored["path"])
+                        db=stored["path"], keep_guest_games=0)
 
 
 def counted_reads(monkeypatch) -> list[int]:
