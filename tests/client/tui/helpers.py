@@ -7,6 +7,12 @@ trio guest run and the server's run never share a thread, so the app connects to
 as `coup join` would. Scripted players (`Peer`s of the server tests) live in that thread too;
 a test runs their coroutines with `await server.run(fn, …)`, which waits in a worker thread
 so that the app's loop keeps running meanwhile, and bounds every call by WAIT seconds.
+
+`until` waits on the app's messages: an app that `run_app` runs wakes its waiter each time
+any of its widgets, screens or the app itself takes a message (Textual's message hook), which
+is how every change reaches a client (the network posts messages; keys are messages). It lets
+the screen settle (`pilot.pause`, which visits every widget) once the state it waits for is
+there, not on every look.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+import weakref
 from collections.abc import Callable
+from contextlib import suppress
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -33,6 +41,13 @@ from tests.server.peer import Peer, new_id
 
 #: Seconds a test waits for a state before it fails.
 WAIT = 20
+#: Seconds `until` waits at most before it looks again with no message taken: what changes
+#: outside the app (a server's thread, the app closing, an app `run_app` did not start, as a
+#: snapshot test's) changes without one.
+RECHECK = 0.02
+
+#: Each app `run_app` runs, and the event set whenever it takes a message.
+_stirred: weakref.WeakKeyDictionary[CoupApp, asyncio.Event] = weakref.WeakKeyDictionary()
 
 
 def run_app(launch: Launch, body, size=(100, 30), notifications: bool = False) -> CoupApp:
@@ -41,7 +56,11 @@ def run_app(launch: Launch, body, size=(100, 30), notifications: bool = False) -
     app = CoupApp(launch)
 
     async def main():
-        async with app.run_test(size=size, notifications=notifications) as pilot:
+        stirred = _stirred[app] = asyncio.Event()
+        # The hook runs as a message is dispatched, before its handler: a waiter woken by it
+        # runs only once the dispatching task yields, so after a handler that does not await.
+        async with app.run_test(size=size, notifications=notifications,
+                                message_hook=lambda _message: stirred.set()) as pilot:
             await body(app, pilot)
 
     asyncio.run(main())
@@ -51,12 +70,18 @@ def run_app(launch: Launch, body, size=(100, 30), notifications: bool = False) -
 async def until(pilot, ready: Callable[[], object], what: str, timeout: float = WAIT):
     """Wait until `ready()` is true, the screen on top drawn (a screen just pushed is on
     top before its widgets are there), and the screen has drawn what the app knows then (the
-    app tells its screens by message); fail saying `what` was awaited."""
+    app tells its screens by message); fail saying `what` was awaited. It looks again each
+    time the app takes a message, and at least every RECHECK seconds."""
+    stirred = _stirred.get(pilot.app) or asyncio.Event()
     deadline = time.monotonic() + timeout
     while not (pilot.app.screen.is_mounted and (result := ready())):
-        if time.monotonic() > deadline:
+        left = deadline - time.monotonic()
+        if left <= 0:
             raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
+        stirred.clear()
+        with suppress(TimeoutError):
+            async with asyncio.timeout(min(RECHECK, left)):
+                await stirred.wait()
     await pilot.pause()
     return result
 
