@@ -173,7 +173,9 @@ async def bruno_examines(app, pilot, server, bruno, me) -> None:
 
 def test_a_dialog_closes_by_itself_when_its_clock_runs_out(server):
     async def body(app, pilot):
-        bruno = await duel(app, pilot, server, two_player_draft=False, response_clock=2)
+        # A clock long enough that a busy machine reaches the block step and opens the
+        # chooser before it runs out.
+        bruno = await duel(app, pilot, server, two_player_draft=False, response_clock=4)
         me = app.table.seat
         await bruno_to_act(app, pilot, server, bruno)
         await bruno_plays(app, server, bruno, lambda v: move("steal", target=me), "action")
@@ -182,7 +184,7 @@ def test_a_dialog_closes_by_itself_when_its_clock_runs_out(server):
         sent = sent_by(app)
         await pilot.press("b")
         assert dialog(app), "the block chooser"
-        await until(pilot, lambda: not dialog(app), "the dialog to close itself", timeout=6)
+        await until(pilot, lambda: not dialog(app), "the dialog to close itself", timeout=10)
         assert app.table.view.opened != opened and sent == []
         assert isinstance(app.screen, TableScreen)
 
