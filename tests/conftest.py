@@ -5,7 +5,11 @@ announces or looks for servers by mDNS on the machine's network: LAN discovery i
 (COUP_DISCOVERY=off) unless a test makes a network of its own and turns it on there.
 Everything the tests' servers and clients send is checked against the protocol's specs
 (COUP_CHECK_SENT=1, set before any test imports the protocol): a frame our code builds
-wrong fails the test that made it."""
+wrong fails the test that made it.
+
+The suite runs in parallel (pytest-xdist, `-n auto` in pyproject.toml), two workers a core:
+most of it waits (on loopback servers, threads, subprocesses and clocks) rather than
+computes, so one worker a core leaves the cores half idle."""
 
 from __future__ import annotations
 
@@ -14,6 +18,15 @@ import os
 import pytest
 
 os.environ["COUP_CHECK_SENT"] = "1"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int | None:
+    """The workers of `-n auto`: two a core, unless PYTEST_XDIST_AUTO_NUM_WORKERS says (then
+    pytest-xdist's own rule reads it)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return 2 * (os.cpu_count() or 1)
 
 
 @pytest.fixture(autouse=True)
