@@ -21,7 +21,7 @@ os.environ["COUP_CHECK_SENT"] = "1"
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_auto_num_workers(config) -> int | None:
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """The workers of `-n auto`: two a core, unless PYTEST_XDIST_AUTO_NUM_WORKERS says (then
     pytest-xdist's own rule reads it)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):

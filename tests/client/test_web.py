@@ -499,7 +499,7 @@ def test_browsers_at_two_addresses_are_two_addresses_to_the_server(door, game_se
             assert time.monotonic() < deadline, f"no answer to wrong code {tried}"
             try:  # the server's log comes on a thread of its own: look at it between reads
                 message = await socket.receive(timeout=0.05)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             assert message.type == aiohttp.WSMsgType.BINARY, f"the session ended: {message}"
             drawn += message.data
