@@ -159,9 +159,13 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser(
         "export", help="print the records of finished games, one JSON line each",
         description="Print the record of every finished game in a store, oldest first, one "
-        "JSON object a line (docs/RECORDS.md describes the format): coup export > games.jsonl")
+        "JSON object a line (docs/RECORDS.md describes the format): coup export > games.jsonl. "
+        "Without --db it reads your own games (coup play, LAN hosting), or else coup serve's, "
+        "and says on stderr which file it read.")
     export.add_argument("--db", metavar="PATH",
-                        help="the store to read (default: coup serve's, in your data directory)")
+                        help="the store to read, such as a server's (default: your own "
+                        "games, from coup play and LAN hosting, or else coup serve's, in your "
+                        "data directory)")
     export.add_argument("--since", type=_since, metavar="DATE",
                         help="only the games that finished at or after DATE: YYYY-MM-DD or an "
                         "ISO 8601 time, in UTC unless it names its offset")
@@ -462,7 +466,7 @@ def _export(args) -> int:
     from server import StoreError
 
     try:
-        store = _store(args.db, "server")
+        store = _store(args.db or _export_default(), "server")
     except Refused as exc:
         print(f"coup export: {exc}", file=sys.stderr)
         return 2
@@ -481,6 +485,27 @@ def _export(args) -> int:
     finally:
         store.close()
     return 1 if skipped else 0
+
+
+def _export_default() -> str:
+    """The store `coup export` reads when no --db names one: the player's own games (what
+    coup play and a hosted LAN game keep), or else coup serve's; the line on stderr says
+    which, since the user did not choose it. Refused when there is neither."""
+    from server import default_path
+
+    own, served = default_path("play"), default_path("server")
+    if os.path.exists(own):
+        where = f"coup export: your own games (coup play, LAN hosting), from {own}"
+        # An operator who also plays here must learn that the server's games are elsewhere.
+        if os.path.exists(served):
+            where += f"; coup serve's are in {served}: coup export --db {served}"
+        print(where, file=sys.stderr)
+        return own
+    if os.path.exists(served):
+        print(f"coup export: coup serve's games, from {served}", file=sys.stderr)
+        return served
+    raise Refused(f"no games to export: none played with coup play here yet (no {own}) and "
+                  f"no coup serve store (no {served}); name a store with --db PATH")
 
 
 def _backup(args) -> int:

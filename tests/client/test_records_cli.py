@@ -121,7 +121,57 @@ def test_export_reads_coup_serves_store_by_default(db, monkeypatch, capsys):
     monkeypatch.setattr(server, "default_path",
                         lambda kind: db if kind == "server" else "/nonexistent/play.db")
     assert main(["export"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 3
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 3
+    assert err == f"coup export: coup serve's games, from {db}\n"
+
+
+def kept_as(db: str, kind: str) -> str:
+    """A copy of the store `db` where the data directory keeps `kind`'s games ("play": what
+    coup play and a hosted LAN game keep; "server": coup serve's), and its path."""
+    path = server.default_path(kind)
+    shutil.copyfile(db, path)
+    return path
+
+
+def test_export_reads_the_players_own_games_by_default_and_says_from_where(db, capsys):
+    """Someone who only ever ran coup play: `coup export > games.jsonl`, as the README
+    shows it, exports the games they played, and says which file it read."""
+    played = kept_as(db, "play")
+    assert main(["export"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["game"] for line in out.splitlines()] == [1, 2, 3]
+    assert err == f"coup export: your own games (coup play, LAN hosting), from {played}\n"
+    assert not os.path.exists(server.default_path("server"))
+
+
+def test_export_by_default_prefers_your_own_games_and_names_the_servers(db, tmp_path, capsys):
+    """A player who also runs coup serve here: their own games come out, and the line on
+    stderr says where the server's are and how to export them."""
+    played = kept_as(db, "play")
+    store = Store(kept_as(db, "server"))
+    keep(store, 7)  # the server's store holds one more game than the player's
+    store.close()
+    assert main(["export"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 3
+    served = server.default_path("server")
+    assert err == (f"coup export: your own games (coup play, LAN hosting), from {played}; "
+                   f"coup serve's are in {served}: coup export --db {served}\n")
+    assert main(["export", "--db", served]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 4 and err == ""  # the file named is the file read
+
+
+def test_export_with_no_games_on_this_machine_says_what_to_do(capsys):
+    """No store at all: one line says so, names where it looked and what to do, exit 2,
+    and no empty store is made."""
+    err = refused(["export"], capsys)
+    played, served = server.default_path("play"), server.default_path("server")
+    assert err == (f"coup export: no games to export: none played with coup play here yet "
+                   f"(no {played}) and no coup serve store (no {served}); name a store with "
+                   f"--db PATH\n")
+    assert not os.path.exists(played) and not os.path.exists(served)
 
 
 @pytest.fixture
