@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     from protocol import DEFAULT_PORT
 
     from .launch import CLOCKS, Launch
+    from .narrate import LEVEL_DESCRIPTIONS
 
     parser = argparse.ArgumentParser(
         prog="coup", description="Coup, the bluffing card game, in the terminal."
@@ -46,10 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                 f"(default {PLAYOUTS})")
     # What a practice table against bots asks, for `coup play` and `coup position`.
     practice = argparse.ArgumentParser(add_help=False)
+    levels = ", ".join(f"{name} ({LEVEL_DESCRIPTIONS[name]})" for name in LEVELS)
     practice.add_argument("--level", default=DEFAULT_LEVEL, choices=list(LEVELS),
-                          help="how well the bots play: easy (any legal move), medium (counts "
-                          "cards, bluffs and calls bluffs), hard (searches a little), expert "
-                          f"(searches; slower) (default {DEFAULT_LEVEL})")
+                          help=f"how well the bots play: {levels} (default {DEFAULT_LEVEL})")
     practice.add_argument("--strategy", metavar="NAME",
                           help=f"the bots' strategy by name, instead of a level: {strategies}")
     practice.add_argument("--name", help="your name at the table (default: your user name)")

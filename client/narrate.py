@@ -7,14 +7,15 @@ widgets; the wire's ids (cards, actions, codes) are turned into words here and n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TypeVar
 
 from engine import VARIANTS, Event, Move, View
 from engine.bots import LEVELS, STRATEGIES
 from engine.cards import CLAIMS_IN, MUST_COUP
 
-from .i18n import _, action_name, card_name, ngettext
+from .i18n import N_, _, action_name, card_name, ngettext
 
 Names = Callable[[int | None], str]
 T = TypeVar("T")
@@ -444,15 +445,25 @@ def variant_label(variant: str) -> str:
     return _("Inquisitor") if variant == "inquisitor" else _("Base game")
 
 
+#: What each difficulty level's bots do, in a few words, in English: the one description of
+#: the levels, which the forms (`level_label`, translated) and `coup play --help` both show.
+LEVEL_DESCRIPTIONS: Mapping[str, str] = MappingProxyType({
+    "easy": N_("any legal move"),
+    "medium": N_("calls bluffs, slips"),
+    "hard": N_("counts cards, bluffs"),
+    "expert": N_("thinks ahead, slower"),
+})
+#: Each level's name as the forms write it.
+_LEVEL_NAMES = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
+                "expert": N_("Expert")}
+
+
 def level_label(name: str) -> str:
-    """A difficulty level as the forms offer it."""
-    labels = {
-        "easy": _("Easy: any legal move"),
-        "medium": _("Medium: calls bluffs, slips"),
-        "hard": _("Hard: counts cards, bluffs"),
-        "expert": _("Expert: thinks ahead, slower"),
-    }
-    return labels.get(name, name)
+    """A difficulty level as the forms offer it: its name, then what its bots do."""
+    if name not in LEVEL_DESCRIPTIONS:
+        return name
+    level, description = _LEVEL_NAMES[name], LEVEL_DESCRIPTIONS[name]
+    return _("{level}: {description}").format(level=_(level), description=_(description))
 
 
 def strategy_choices() -> list[tuple[str, str]]:
