@@ -132,6 +132,12 @@ class MoveWaits(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveStale(Event):
+    """A move answered a decision that is no longer the open one (the front end showed an
+    older one): not sent, since it would answer a prompt the player never saw."""
+
+
+@dataclass(frozen=True, slots=True)
 class MoveRefused(Event):
     """Our move was refused, by the server (`re`: the move's request id) or (`local`) by
     our own check before sending."""

@@ -20,9 +20,12 @@ class Intent:
 
 @dataclass(frozen=True, slots=True)
 class Play(Intent):
-    """Make this move at our table: checked on our view, then pending until answered."""
+    """Make this move at our table: checked on our view, then pending until answered.
+    `answers`: the decision it answers, the one the front end showed (its View.opened);
+    None for whatever decision is open."""
 
     move: Move
+    answers: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,11 @@ move pending, a leave in flight, the seat's token, the lobby's tables and chat, 
 on the server, the requests whose answers matter, and the reconnect policy (policy.py).
 
 Rules every front end shares:
-- A move is checked on our own view before it goes, and stays pending until a view shows
-  its decision closed to us (or another decision opened, or a new game): `move_accepted`
-  comes before that view, and the view held until then still asks what was answered.
+- A move is checked on our own view before it goes (and, when the front end says which
+  decision it answers, goes only while that decision is the open one), and stays pending
+  until a view shows its decision closed to us (or another decision opened, or a new
+  game): `move_accepted` comes before that view, and the view held until then still asks
+  what was answered.
 - A leave is in flight until the server answers it (`ok`, or an error: then we are still
   seated) or the connection drops; every intent that comes meanwhile waits, and goes out
   once it is settled, in order: a spectate sent before would find us still seated.
@@ -168,8 +170,8 @@ class Core:
         if not self.connected:
             return [ev.NotConnected()]
         match intent:
-            case do.Play(move):
-                return self._play(move)
+            case do.Play(move, answers):
+                return self._play(move, answers)
             case do.Leave():
                 if self.table is None:
                     return [ev.Refused("not_at_table", None)]
@@ -224,12 +226,14 @@ class Core:
     def _send(msg: wire.Message) -> list[ev.Event]:
         return [ev.Send(msg)]
 
-    def _play(self, move: Any) -> list[ev.Event]:
+    def _play(self, move: Any, answers: int | None) -> list[ev.Event]:
         table = self.table
         if table is None or table.view is None or table.seat is None:
             return []
         if table.pending is not None:
             return [ev.MoveWaits()]
+        if answers is not None and answers != table.view.opened:
+            return [ev.MoveStale()]
         try:
             check(table.view, table.seat, move)
         except IllegalMove as exc:

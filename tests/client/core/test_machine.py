@@ -85,6 +85,23 @@ def test_a_second_move_waits_for_the_first_and_an_illegal_one_is_refused_here() 
     assert core.intend(do.Play(move("income"))) == [ev.MoveWaits()]
 
 
+def test_a_move_for_a_decision_no_longer_open_is_not_sent() -> None:
+    """A front end says which decision its move answers (the one it showed): when the view
+    has moved on to another decision of ours since, the move would answer a prompt the
+    player never saw, so nothing goes and the front end is told to show the new one."""
+    game = new_game()
+    core = seated(game)
+    assert core.table is not None and core.table.view is not None
+    shown = core.table.view.opened
+    for seat in range(3):  # a round of Income: seat 0's turn again, a new decision
+        core.receive(update(game, 0, [e.to_dict() for e in game.apply(seat, move("income"))]))
+    assert core.table.view.opened != shown
+    assert core.intend(do.Play(move("income"), answers=shown)) == [ev.MoveStale()]
+    assert core.table.pending is None
+    [request] = sent(core.intend(do.Play(move("income"), answers=core.table.view.opened)))
+    assert request.move == move("income").to_dict()
+
+
 def test_a_rejected_move_is_pending_no_more() -> None:
     core = seated(new_game())
     [request] = sent(core.intend(do.Play(move("income"))))
