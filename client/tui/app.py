@@ -307,9 +307,11 @@ class CoupApp(App):
 
     # ------------------------------------------------------------------ requests
 
-    def play_move(self, move: Move) -> bool:
-        """Check the move on our own view, then send it; False (and said why) if refused."""
-        self.net.submit(do.Play(move))
+    def play_move(self, move: Move, answers: int | None = None) -> bool:
+        """Check the move on our own view, then send it; False (and said why) if refused.
+        `answers`: the decision shown when it was asked (its View.opened): if another has
+        replaced it since, nothing is sent and the screens are told (PromptReplaced)."""
+        self.net.submit(do.Play(move, answers))
         table = self.table
         return table is not None and table.pending is not None and table.pending.move is move
 
@@ -465,6 +467,8 @@ class CoupApp(App):
                                  came.unseen if came.retold else [])
             case ev.PendingChanged():
                 self.redraw()
+            case ev.MoveStale():
+                self.tell(m.PromptReplaced())
             case ev.MoveWaits():
                 self.notify(_("Waiting for the server to answer your last move."))
             case ev.MoveRefused(code, local):

@@ -148,3 +148,9 @@ class PresenceChanged(ToScreens):
     seat: int
     status: str
     name: str | None
+
+
+@dataclass
+class PromptReplaced(ToScreens):
+    """A move was not sent: it answered a prompt that another decision had replaced by the
+    time it came (the client core's MoveStale). The table flashes the new prompt."""

@@ -5,6 +5,11 @@ Before the game it is the waiting room (seats, ready marks, start); when the gam
 results open over it. Every key that names a move is checked on your own view before
 anything is sent: a move that is not legal now is explained at once, in the engine's terms.
 
+A key answers only the prompt on screen when it was pressed: every move goes with the
+decision it was offered for (the client core sends nothing once another has replaced it),
+and for KEY_GRACE after a prompt of yours gave way, unanswered, to another decision, keys
+are taken as meant for the prompt replaced: they do nothing, and the new prompt flashes.
+
 The screen is made for one table, the app's TableState (`table`), which the app changes in
 place; it hands it to its panels by data binding through `state`, which updates at every
 assignment (`always_update`: equality would never see a change), made at each `TableChanged`.
@@ -13,6 +18,7 @@ assignment (`always_update`: equality would never see a change), made at each `T
 from __future__ import annotations
 
 from functools import partial
+from time import monotonic
 
 from rich.table import Table
 from rich.text import Text
@@ -28,7 +34,7 @@ from engine import Move, View, move
 from engine.cards import TARGETED
 
 from ...i18n import N_, _, action_name, card_name, ngettext
-from ..messages import ChatSaid, PresenceChanged, TableChanged
+from ..messages import ChatSaid, PresenceChanged, PromptReplaced, TableChanged
 from ...core.table import TableState
 from ...narrate import choice_title, move_label, variant_label
 from ..widgets.actions import ActionBar, Item
@@ -50,6 +56,10 @@ ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
 RESPONSE_KEYS = {"challenge": "c", "block": "b", "pass": "p", "prove": "v", "concede": "g"}
 #: Phases whose choice is made in a dialog (opened by itself, or with enter).
 DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
+#: Seconds after a prompt of ours gave way, unanswered, to another decision during which a
+#: key is taken as meant for the prompt replaced: a player's reaction takes about this long,
+#: so a key pressed sooner was aimed at what was on screen before.
+KEY_GRACE = 0.3
 
 
 def rules_line(options: dict | None) -> str:
@@ -65,6 +75,14 @@ def rules_line(options: dict | None) -> str:
     else:
         clocks = _("no clocks")
     return f"{variant_label(options.get('variant', 'base'))} · {clocks}"
+
+
+def asked_of_us(state: TableState) -> int | None:
+    """The decision we owe and have not answered yet (its View.opened), None if none."""
+    view = state.view
+    if view is None or view.over or view.seat not in view.waiting or state.pending is not None:
+        return None
+    return view.opened
 
 
 class TableScreen(CoupScreen):
@@ -92,6 +110,11 @@ class TableScreen(CoupScreen):
         self.table = table
         self._dialog_for: int | None = None
         self._results_for: int | None = None
+        #: The decision drawn (its View.opened); the one of ours drawn unanswered, if any;
+        #: and when (on `monotonic`) such a prompt last gave way to another unanswered.
+        self._shown: int | None = None
+        self._asking: int | None = None
+        self._replaced_at = float("-inf")
 
     def compose(self) -> ComposeResult:
         yield Static(id="table-header")
@@ -146,7 +169,18 @@ class TableScreen(CoupScreen):
         header.add_column(no_wrap=True, justify="right")
         header.add_row(Text(" · ".join(parts)), Text(rules_line(info.get("options"))))
         self.query_one("#table-header", Static).update(header)
+        self._note_prompt()
         self._offer()
+
+    def _note_prompt(self) -> None:
+        """Note when a prompt of ours gives way to another decision unanswered (our own
+        answer makes a move pending, which is no giving way)."""
+        view = self.table.view
+        asking = asked_of_us(self.table)
+        if self._asking is not None and asking != self._asking and self.table.pending is None:
+            self._replaced_at = monotonic()
+        self._shown = view.opened if view is not None else None
+        self._asking = asking
 
     def _banner(self) -> None:
         """Across the screen while play cannot go on: the connection is lost, or the server
@@ -199,6 +233,11 @@ class TableScreen(CoupScreen):
         if msg.scope == "table" and self.built:  # at a table, only spectators speak seatless
             self.query_one(TableLog).said(msg.name, msg.text, spectator=msg.seat is None)
 
+    @on(PromptReplaced)
+    def _replaced(self) -> None:
+        if self.built:
+            self.query_one(DecisionPanel).flash()
+
     # ------------------------------------------------------------------ what may be done
 
     def _offer(self) -> None:
@@ -213,49 +252,54 @@ class TableScreen(CoupScreen):
         if view.seat is not None and view.seat in view.waiting:
             moves = view.legal_moves()
             if view.phase == "action":
-                items.extend(Item(ACTION_KEYS[kind], action_name(kind), partial(self.declare, kind))
+                items.extend(Item(ACTION_KEYS[kind], action_name(kind),
+                                  partial(self.declare, kind, view.opened))
                              for kind in dict.fromkeys(mv.kind for mv in moves))
             elif view.phase in DIALOG_PHASES:
                 items.append(Item("enter", _("Choose…"), self.action_choose))
             else:
-                items.extend(self._response_items(moves))
+                items.extend(self._response_items(moves, view.opened))
         bar.items = tuple(items)
         bar.disabled = state.pending is not None or not self.connected
 
-    def _response_items(self, moves) -> list[Item]:
+    def _response_items(self, moves, opened: int) -> list[Item]:
+        """The answers to the decision opened at `opened`, each sent as answering it."""
+        play = self.coup.play_move
         items = [Item(RESPONSE_KEYS[mv.kind], move_label(mv, self.table.name),
-                      partial(self.coup.play_move, mv))
+                      partial(play, mv, opened))
                  for mv in moves if mv.kind in ("challenge", "prove")]
         blocks = [mv for mv in moves if mv.kind == "block"]
         if len(blocks) == 1:
             items.append(Item(RESPONSE_KEYS["block"], move_label(blocks[0], self.table.name),
-                              lambda: self.coup.play_move(blocks[0])))
+                              partial(play, blocks[0], opened)))
         elif blocks:
             items.append(Item(RESPONSE_KEYS["block"], _("Block…"),
-                              lambda: self._choose_block(blocks)))
+                              partial(self._choose_block, blocks, opened)))
         if move("concede") in moves:
-            items.append(Item(RESPONSE_KEYS["concede"], _("Concede"), self.concede))
+            items.append(Item(RESPONSE_KEYS["concede"], _("Concede"),
+                              partial(self.concede, opened)))
         if move("pass") in moves:
             items.append(Item(RESPONSE_KEYS["pass"], _("Pass"),
-                              lambda: self.coup.play_move(move("pass"))))
+                              partial(play, move("pass"), opened)))
         return items
 
-    def concede(self) -> None:
-        """Give up a challenged claim; asked first when the card is in your hand, since
-        conceding then loses an influence that showing it would have kept (R6.3, R6.4)."""
+    def concede(self, opened: int) -> None:
+        """Give up the challenged claim of the decision opened at `opened`; asked first when
+        the card is in your hand, since conceding then loses an influence that showing it
+        would have kept (R6.3, R6.4)."""
         view = self.game_view
         hand = view.hands[view.seat] if view.seat is not None else None
         if view.claim is None or view.claim not in (hand or ()):
-            self.coup.play_move(move("concede"))
+            self.coup.play_move(move("concede"), opened)
             return
         self.app.push_screen(
             ConfirmDialog(_("You hold the {card}: concede all the same, and lose an "
-                            "influence?").format(card=card_name(view.claim)), view.opened),
-            self._concede_if)
+                            "influence?").format(card=card_name(view.claim)), opened),
+            partial(self._concede_if, opened))
 
-    def _concede_if(self, yes: bool | None) -> None:
+    def _concede_if(self, opened: int, yes: bool | None) -> None:
         if yes:
-            self.coup.play_move(move("concede"))
+            self.coup.play_move(move("concede"), opened)
 
     def _table_items(self) -> list[Item]:
         """Before the game (ready, start) and after it (rematch, results)."""
@@ -290,13 +334,19 @@ class TableScreen(CoupScreen):
         if isinstance(self.focused, Input):
             return
         bar = self.query_one(ActionBar)
-        if bar.press(event.key):
-            event.stop()
+        offered = not bar.disabled and any(item.key == event.key for item in bar.items)
+        # A move the bar does not offer now is played all the same, for the core to say why
+        # it is not legal.
+        mv = None if offered else self._move_for_key(event.key)
+        if not offered and mv is None:
             return
-        mv = self._move_for_key(event.key)
-        if mv is not None:  # a move the bar does not offer now: say why it is not legal
-            event.stop()
-            self.coup.play_move(mv)
+        event.stop()
+        if monotonic() - self._replaced_at < KEY_GRACE:
+            self.query_one(DecisionPanel).flash()
+        elif offered:
+            bar.press(event.key)
+        elif mv is not None:
+            self.coup.play_move(mv, self._shown)
 
     def _move_for_key(self, key: str) -> Move | None:
         state = self.table
@@ -314,18 +364,19 @@ class TableScreen(CoupScreen):
             return move(kind)
         return None
 
-    def declare(self, kind: str) -> None:
-        """Your action; a targeted one asks whom it aims at first."""
+    def declare(self, kind: str, opened: int) -> None:
+        """Your action, on your turn opened at `opened`; a targeted one asks whom it aims
+        at first."""
         view = self.game_view
         targets = [mv for mv in view.legal_moves() if mv.kind == kind]
         if targets and targets[0].target is None:
-            self.coup.play_move(targets[0])
+            self.coup.play_move(targets[0], opened)
             return
         options = [(self._seat_line(mv.target), mv) for mv in targets if mv.target is not None]
         self.app.push_screen(
             ChooseDialog(_("{action}: choose the target").format(action=action_name(kind)),
-                         options, view.opened),
-            self._chosen)
+                         options, opened),
+            partial(self._chosen, opened))
 
     def _seat_line(self, seat: int) -> str:
         view = self.game_view
@@ -334,12 +385,11 @@ class TableScreen(CoupScreen):
                         cards).format(name=self.table.name(seat), coins=view.coins[seat],
                                       cards=cards)
 
-    def _choose_block(self, blocks) -> None:
+    def _choose_block(self, blocks, opened: int) -> None:
         self.app.push_screen(
             ChooseDialog(_("Block as which character?"),
-                         [(move_label(mv, self.table.name), mv) for mv in blocks],
-                         self.game_view.opened),
-            self._chosen)
+                         [(move_label(mv, self.table.name), mv) for mv in blocks], opened),
+            partial(self._chosen, opened))
 
     def action_choose(self) -> None:
         """The dialog for a decision made by choosing: a card, cards to keep, keep or swap."""
@@ -352,11 +402,12 @@ class TableScreen(CoupScreen):
         self.app.push_screen(
             ChooseDialog(choice_title(view, state.name),
                          [(move_label(mv, state.name), mv) for mv in moves], view.opened),
-            self._chosen)
+            partial(self._chosen, view.opened))
 
-    def _chosen(self, mv: Move | None) -> None:
+    def _chosen(self, opened: int, mv: Move | None) -> None:
+        """The dialog about the decision opened at `opened` chose `mv` (None: nothing)."""
         if mv is not None:
-            self.coup.play_move(mv)
+            self.coup.play_move(mv, opened)
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()

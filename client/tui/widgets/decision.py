@@ -3,10 +3,13 @@ else that of the seat the table waits for), and the move you sent while it is pe
 the game: how many seats are taken, or, to the creator of a full table, how to start it.
 
 It draws the TableState it is given (`state`), never the app's; its countdown moves on a
-timer that runs only while a clock does.
+timer that runs only while a clock does. It flashes when told (`flash`): a key came for the
+prompt this one replaced, and did nothing.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +25,9 @@ from .players import seconds
 
 #: Seconds between two steps of the countdown bar.
 STEP = 0.25
+#: Seconds the panel stays flashed: longer than a key's grace (screens/table.py), so that a
+#: key pressed while it shows was pressed with the new prompt on screen for that long.
+FLASH = 0.8
 
 
 def prompt_text(state: TableState | None) -> str:
@@ -66,6 +72,9 @@ class DecisionPanel(Vertical):
         height: auto;
         padding: 0 1;
         background: $boost;
+        &.-flash {
+            background: $warning 40%;
+        }
         #prompt {
             text-style: bold;
             width: 100%;
@@ -92,6 +101,7 @@ class DecisionPanel(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._ticking: Timer | None = None
+        self._unflash: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Label(id="prompt")
@@ -105,6 +115,13 @@ class DecisionPanel(Vertical):
     def watch_state(self) -> None:
         if self.is_mounted:  # (before, on_mount draws it, its parts there)
             self._draw()
+
+    def flash(self) -> None:
+        """Call the eye to the prompt for FLASH seconds (from the last call)."""
+        self.add_class("-flash")
+        if self._unflash is not None:
+            self._unflash.stop()
+        self._unflash = self.set_timer(FLASH, partial(self.remove_class, "-flash"))
 
     def _draw(self) -> None:
         self.query_one("#prompt", Label).update(Text(prompt_text(self.state)))
