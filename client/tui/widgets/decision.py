@@ -25,8 +25,8 @@ from .players import seconds
 
 #: Seconds between two steps of the countdown bar.
 STEP = 0.25
-#: Seconds the panel stays flashed: longer than a key's grace (screens/table.py), so that a
-#: key pressed while it shows was pressed with the new prompt on screen for that long.
+#: Seconds the panel stays flashed: longer than the grace in which the table ignores keys
+#: (KEY_GRACE, screens/table.py), for the flash to outlast the keys it answers.
 FLASH = 0.8
 
 
