@@ -13,7 +13,9 @@ the client core's (client/core/), shared with the terminal app and the bots; eve
 of the game comes from client/narrate.py: the lines here are the log's lines. When a decision is the
 player's, one prompt line numbers the legal moves (`engine.legal_moves` on our own view)
 and says the seconds left; a number, or a move's words in the player's language, answers it.
-Nothing is written but whole lines of text: no cursor movement, no colour, no escapes.
+The player's cards are said when they are dealt and whenever they change, and a claim is said
+once, in the question about it. Lines piped in are answers played back: each waits for its
+question. Nothing is written but whole lines of text: no cursor movement, no colour, no escapes.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import TextIO
 
 import trio
 
-from engine import IllegalMove, check, legal_moves, move
+from engine import IllegalMove, View, check, legal_moves, move
 from engine.bots import known
 from engine.cards import TARGETED
 from protocol.text import whole_number
@@ -85,6 +87,19 @@ class Plain:
         #: The prompt printed last (None: none is open), and the key of the one warned.
         self.shown: Prompt | None = None
         self.warned: tuple | None = None
+        #: The story's last line, not written until the prompt that follows is known: a
+        #: question that begins with it says it (a claim is heard once, with its question).
+        self._held: str | None = None
+        #: Our cards as last said (face down, face up), to say them again when they change.
+        self._hand_said: tuple | None = None
+        #: Lines read from a pipe or a file, not a person at a terminal, are a transcript
+        #: played back: each answer waits for its question rather than meeting an earlier
+        #: one, or none. A person's line answers only the question heard when it was typed.
+        self._typed_ahead = not os.isatty(stdin)
+        #: Whether the prompt shown is still to be answered by a typed line, and the event
+        #: set (and renewed) at each look at the prompt, which a held answer waits on.
+        self._unanswered = False
+        self._looked = trio.Event()
         self._seats_said = ""
         self._results_for: int | None = None
         #: The command (leave or quit) whose leaving of a game going on was just asked
@@ -115,14 +130,25 @@ class Plain:
     # ------------------------------------------------------------------ output
 
     def say(self, line: str) -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
+        self._write_held()
+        self._write(line)
 
     def tell(self, line: str) -> None:
-        """A line of the table's story, kept for `log N`."""
+        """A line of the table's story, kept for `log N`; written once the next line, or
+        the prompt that may say it, is known."""
         self.lines.append(line)
         del self.lines[:-KEPT_LINES]
-        self.say(line)
+        self._write_held()
+        self._held = line
+
+    def _write_held(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            self._write(held)
+
+    def _write(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
 
     # ------------------------------------------------------------------ the session
 
@@ -235,15 +261,20 @@ class Plain:
 
     def ask(self, again: bool = False) -> None:
         """Print the prompt if it is new (or `again`), and forget one no longer open."""
+        self._looked.set()
+        self._looked = trio.Event()
         p = self.current()
         if p is None:
             self.shown = None
             return
         if again or self.shown is None or self.shown.key != p.key:
             self.shown = p
+            self._unanswered = True
             table = self.table
             left = (table.time_left(p.seat) if table is not None and p.seat is not None
                     else None)
+            if self._held is not None and p.question.startswith(self._held):
+                self._held = None  # (still in the log)
             self.say(prompt_line(p, None if left is None else left[0]))
 
     # ------------------------------------------------------------------ typed lines
@@ -268,6 +299,7 @@ class Plain:
         if command is not None:
             await self.commands[command](rest.strip())
             return
+        await self._question()
         p = self.current()
         table = self.table
         if p is None and table is not None and table.pending is not None:
@@ -296,6 +328,13 @@ class Plain:
                        "the commands.").format(typed=line))
             self.ask(again=True)
 
+    async def _question(self) -> None:
+        """For a line typed ahead: wait until a question is open that no typed line has
+        answered yet, while we sit at a table (where one is sure to come)."""
+        while (self._typed_ahead and self.table is not None and self.table.seat is not None
+               and not (self.shown is not None and self._unanswered)):
+            await self._looked.wait()
+
     def _refuse_action(self, typed: str) -> bool:
         """An action named that is not legal now: say why, in the engine's terms (as the
         terminal app does for a key); False if `typed` names no action."""
@@ -320,6 +359,7 @@ class Plain:
         return True
 
     async def choose(self, value) -> None:
+        self._unanswered = False
         if isinstance(value, str):
             await self.commands[value]("")
             return
@@ -459,6 +499,7 @@ class Plain:
         if not all(isinstance(event, ev.ConnectionBack) for event in events):
             # (Back on the server, the prompt waits for the seat, which comes after.)
             self.ask()
+        self._write_held()
 
     def _event(self, event: ev.Event) -> None:
         match event:
@@ -577,10 +618,27 @@ class Plain:
             text = event_text(e, table.name, table.seat)
             if text:
                 self.tell(text)
+        self._tell_hand(view, new_game, any(e.kind == "kept" for e in unseen))
         if view.over and table.reveal is not None and self._results_for != view.state_id:
             self._results_for = view.state_id
             for line in results_lines(table, table.name):
                 self.tell(line)
+
+    def _tell_hand(self, view: View, new_game: bool, kept: bool) -> None:
+        """Our cards, when they are dealt and whenever they change: not while the draft
+        deals them (its picks are said), not when an Exchange's "You keep" just said them,
+        and not once we are out or the game is over (the results say every hand)."""
+        me = view.seat
+        if me is None:
+            return
+        if new_game:
+            self._hand_said = None
+        cards = (tuple(view.hands[me] or ()), tuple(view.revealed[me]))
+        if cards == self._hand_said or view.phase == "draft":
+            return
+        self._hand_said = cards
+        if cards[0] and not view.over and not kept:
+            self.say(hand_line(view))
 
     def _left(self) -> None:
         """Off the table: back in the lobby, or, from the practice table, the end."""

@@ -422,3 +422,57 @@ def test_every_command_and_every_word_a_prompt_stands_for_has_its_handler():
     plain = Plain(Launch(), out=io.StringIO())
     prompt_words = {"rematch", "leave", "ready", "unready", "start"}
     assert set(plain.commands) == set(COMMANDS) | prompt_words
+
+
+def test_a_listener_hears_the_hand_at_the_deal_and_after_each_change_and_a_claim_once():
+    """Nobody types `hand` here: the cards are said when the draft has dealt them, and again
+    after each change (a card lost, a proved card swapped for a new one); a claim is said
+    once, in the question that asks about it, not also on the line before."""
+    t = practice("en", "--plain")
+    try:
+        t.prompt()
+        t.send("start")
+        play_to_the_end(t, "en")
+        first_turn = next(i for i, line in enumerate(t.lines)
+                          if line.startswith("Your turn: "))
+        assert any(line.startswith("Your cards: ") for line in t.lines[:first_turn])
+        changes = [i for i, line in enumerate(t.lines)
+                   if line.startswith(("Ana loses an influence: ",
+                                       "Ana shuffles it into the deck"))]
+        assert changes  # the seed's game has both
+        for i in changes:
+            told = next(line for line in t.lines[i:] if line.startswith(("Your cards: ",
+                                                                          "Ana is out")))
+            assert told.startswith("Your cards: ") or "Ana is out" in told
+        for said, asked in zip(t.lines, t.lines[1:]):
+            assert not (choices_of(asked) and asked.startswith(said)), (said, asked)
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
+
+
+def test_answers_piped_in_at_once_play_a_transcript_back():
+    """A game played answer by answer, then its answers written to a new process all at
+    once (as `coup play --plain < answers.txt` does): each waits for its question, and the
+    second transcript reads as the first, line for line."""
+    t = practice("en", "--plain")
+    try:
+        t.prompt()
+        t.send("start")
+        play_to_the_end(t, "en")
+        t.send("2")  # leave: the practice session ends
+        t.rest()
+        assert t.close() == ""
+    finally:
+        t.close()
+    again = practice("en", "--plain")
+    try:
+        for line in t.sent:
+            again.send(line)
+        again.process.stdin.close()  # the end of the file, read after every answer
+        again.rest()
+        assert again.close() == ""
+        assert again.lines[0].startswith("You sit at table ")
+        assert again.lines[1:] == t.lines[1:]  # (the table's id is new)
+    finally:
+        again.close()

@@ -47,6 +47,8 @@ class Transcript:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.lines: list[str] = []
         self.raw: list[bytes] = []
+        #: The lines sent, in order: the answers that play this transcript back.
+        self.sent: list[str] = []
         self.errors: str | None = None
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -59,6 +61,7 @@ class Transcript:
         self._queue.put(None)
 
     def send(self, line: str) -> None:
+        self.sent.append(line)
         self.process.stdin.write(line.encode() + b"\n")
         self.process.stdin.flush()
 
@@ -72,6 +75,20 @@ class Transcript:
             raise AssertionError(f"the output ended; the last lines were {self.lines[-8:]}")
         self.lines.append(line)
         return line
+
+    def rest(self, timeout: float = WAIT) -> list[str]:
+        """Every line left, until the output ends; fails at the deadline."""
+        deadline = time.monotonic() + timeout
+        start = len(self.lines)
+        while True:
+            try:
+                line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"the output went on; the last lines were "
+                                     f"{self.lines[-8:]}") from None
+            if line is None:
+                return self.lines[start:]
+            self.lines.append(line)
 
     def until(self, wanted, timeout: float = WAIT) -> str:
         """Read lines until one for which `wanted` (a string it must contain, or a
