@@ -57,6 +57,11 @@ from .text import (
     tables_lines,
 )
 
+#: The decisions of ours whose question says again the event that opened them, by that
+#: event's kind and the decision's phase: a challenge of our claim ("Bot 2 challenges your
+#: Duke: show it or concede"), a Coup against us ("… launched a Coup against you: choose the
+#: card you lose"). (A claim's question begins with its line, and needs no entry.)
+RESTATED = {("challenge", "prove"), ("action", "lose")}
 #: Seconds left on a decision of ours when the one warning is printed.
 WARNING = 10
 #: Lines kept for `log N`, and the largest number a typed line is read as (a choice,
@@ -87,9 +92,11 @@ class Plain:
         #: The prompt printed last (None: none is open), and the key of the one warned.
         self.shown: Prompt | None = None
         self.warned: tuple | None = None
-        #: The story's last line, not written until the prompt that follows is known: a
-        #: question that begins with it says it (a claim is heard once, with its question).
+        #: The story's last line, and the kind of the event it tells, not written until
+        #: the prompt that follows is known: a question that says it again says it alone
+        #: (a claim is heard once, with its question).
         self._held: str | None = None
+        self._held_kind: str | None = None
         #: Our cards as last said (face down, face up), to say them again when they change.
         self._hand_said: tuple | None = None
         #: Lines read from a pipe or a file, not a person at a terminal, are a transcript
@@ -133,13 +140,13 @@ class Plain:
         self._write_held()
         self._write(line)
 
-    def tell(self, line: str) -> None:
-        """A line of the table's story, kept for `log N`; written once the next line, or
-        the prompt that may say it, is known."""
+    def tell(self, line: str, kind: str | None = None) -> None:
+        """A line of the table's story (telling an event of `kind`), kept for `log N`;
+        written once the next line, or the prompt that may say it again, is known."""
         self.lines.append(line)
         del self.lines[:-KEPT_LINES]
         self._write_held()
-        self._held = line
+        self._held, self._held_kind = line, kind
 
     def _write_held(self) -> None:
         held, self._held = self._held, None
@@ -273,9 +280,17 @@ class Plain:
             table = self.table
             left = (table.time_left(p.seat) if table is not None and p.seat is not None
                     else None)
-            if self._held is not None and p.question.startswith(self._held):
+            if self._restates(p):
                 self._held = None  # (still in the log)
             self.say(prompt_line(p, None if left is None else left[0]))
+
+    def _restates(self, p: Prompt) -> bool:
+        """Whether the question `p` says again the line held back."""
+        if self._held is None:
+            return False
+        view = self.table.view if self.table is not None else None
+        return (p.question.startswith(self._held)
+                or (view is not None and (self._held_kind, view.phase) in RESTATED))
 
     # ------------------------------------------------------------------ typed lines
 
@@ -615,9 +630,11 @@ class Plain:
         elif new_game and not unseen:
             self.say(_("A new game begins."))
         for e in unseen:
-            text = event_text(e, table.name, table.seat)
+            # A pass is no news to a listener, one a player and a claim: the line after
+            # its window says whether the claim or the action stood.
+            text = event_text(e, table.name, table.seat) if e.kind != "pass" else None
             if text:
-                self.tell(text)
+                self.tell(text, e.kind)
         self._tell_hand(view, new_game, any(e.kind == "kept" for e in unseen))
         if view.over and table.reveal is not None and self._results_for != view.state_id:
             self._results_for = view.state_id

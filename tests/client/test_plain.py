@@ -424,10 +424,11 @@ def test_every_command_and_every_word_a_prompt_stands_for_has_its_handler():
     assert set(plain.commands) == set(COMMANDS) | prompt_words
 
 
-def test_a_listener_hears_the_hand_at_the_deal_and_after_each_change_and_a_claim_once():
+def test_a_listener_hears_the_hand_when_it_changes_a_claim_once_and_no_passes():
     """Nobody types `hand` here: the cards are said when the draft has dealt them, and again
     after each change (a card lost, a proved card swapped for a new one); a claim is said
-    once, in the question that asks about it, not also on the line before."""
+    once, in the question that asks about it, not also on the line before; passes are not
+    said one by one."""
     t = practice("en", "--plain")
     try:
         t.prompt()
@@ -446,6 +447,12 @@ def test_a_listener_hears_the_hand_at_the_deal_and_after_each_change_and_a_claim
             assert told.startswith("Your cards: ") or "Ana is out" in told
         for said, asked in zip(t.lines, t.lines[1:]):
             assert not (choices_of(asked) and asked.startswith(said)), (said, asked)
+            # Nor is a challenge of ours said, then asked about ("… challenges your Duke").
+            if choices_of(asked) and " challenges your " in asked:
+                assert " challenges Ana: " not in said, (said, asked)
+        # A pass is no news: the line after the window says whether the claim stood.
+        assert not [line for line in t.lines if " does not challenge " in line
+                    or line.endswith((" does not block", " passes"))]
         leaves_cleanly(t, "quit")
     finally:
         t.close()
