@@ -62,6 +62,8 @@ from .text import (
 #: Duke: show it or concede"), a Coup against us ("… launched a Coup against you: choose the
 #: card you lose"). (A claim's question begins with its line, and needs no entry.)
 RESTATED = {("challenge", "prove"), ("action", "lose")}
+#: The events that change the cards of the seat they name (`seat`, or an Examine's `target`).
+HAND_CHANGES = {"lose", "redraw", "examine_swap", "kept", "drew", "picked"}
 #: Seconds left on a decision of ours when the one warning is printed.
 WARNING = 10
 #: Lines kept for `log N`, and the largest number a typed line is read as (a choice,
@@ -299,8 +301,9 @@ class Plain:
             return
         word, _space, rest = line.partition(" ")
         command = command_words().get(fold(word))
-        if command != "quit":  # quit goes at once, answered or not
+        if command != "quit" or self._typed_ahead:  # a person's quit goes at once
             await self._settled.wait()
+            await self._question()
         asked, self._asked_to = self._asked_to, None
         if self.finder is not None and command != "quit":
             self.finder.typed(line, command)
@@ -314,7 +317,6 @@ class Plain:
         if command is not None:
             await self.commands[command](rest.strip())
             return
-        await self._question()
         p = self.current()
         table = self.table
         if p is None and table is not None and table.pending is not None:
@@ -345,7 +347,8 @@ class Plain:
 
     async def _question(self) -> None:
         """For a line typed ahead: wait until a question is open that no typed line has
-        answered yet, while we sit at a table (where one is sure to come)."""
+        answered yet, while we sit at a table (where one is sure to come). A command waits
+        too: it was typed where a question was asked, and may answer it ("leave")."""
         while (self._typed_ahead and self.table is not None and self.table.seat is not None
                and not (self.shown is not None and self._unanswered)):
             await self._looked.wait()
@@ -629,13 +632,22 @@ class Plain:
             self.say(_("Earlier in this game:") if new_game else _("While you were away:"))
         elif new_game and not unseen:
             self.say(_("A new game begins."))
-        for e in unseen:
+        # Our cards are said after the last event that changed them, before what others
+        # did next in the same view.
+        me = table.seat
+        changed = [i for i, e in enumerate(unseen)
+                   if e.kind in HAND_CHANGES and me is not None and me in (e.seat, e.target)]
+        said_at = changed[-1] if changed else len(unseen) - 1
+        if said_at < 0:
+            self._tell_hand(view, new_game, False)
+        for i, e in enumerate(unseen):
             # A pass is no news to a listener, one a player and a claim: the line after
             # its window says whether the claim or the action stood.
-            text = event_text(e, table.name, table.seat) if e.kind != "pass" else None
+            text = event_text(e, table.name, me) if e.kind != "pass" else None
             if text:
                 self.tell(text, e.kind)
-        self._tell_hand(view, new_game, any(e.kind == "kept" for e in unseen))
+            if i == said_at:
+                self._tell_hand(view, new_game, any(e.kind == "kept" for e in unseen))
         if view.over and table.reveal is not None and self._results_for != view.state_id:
             self._results_for = view.state_id
             for line in results_lines(table, table.name):
