@@ -224,6 +224,8 @@ def test_a_whole_game_in_portuguese_answered_in_portuguese():
         assert DIALOGS <= met
         assert any(line.startswith("Sua vez: escolha uma ação: 1 Renda; ") for line in t.lines)
         assert t.lines[-1] == "Fim de jogo: 1 Revanche; 2 Sair da mesa"
+        for said, asked in zip(t.lines, t.lines[1:]):  # a claim is said once here too
+            assert not (choices_of(asked) and asked.startswith(said)), (said, asked)
         leaves_cleanly(t, "sair")
     finally:
         t.close()
