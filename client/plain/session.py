@@ -114,8 +114,9 @@ class Plain:
         #: The command (leave or quit) whose leaving of a game going on was just asked
         #: about: the same word typed next confirms it, as the app's dialog does.
         self._asked_to: str | None = None
-        #: Unset while our leave is in flight (the core's `leaving`): typed lines wait for
-        #: its answer, so that what they say (status, a spectate) finds us where we are.
+        #: Unset while our leave is in flight (the core's `leaving`), or, for lines typed
+        #: ahead, a table we asked for: typed lines wait for its answer, so that what they
+        #: say (status, a spectate, start) finds us where we are.
         self._settled = trio.Event()
         self._settled.set()
         #: Set once typed lines mean something: in the lobby, or at the practice table.
@@ -447,21 +448,27 @@ class Plain:
                 self.say(error_text("unknown_strategy"))
                 return
             options["bots"] = words[1]
-        self.transport.submit(do.CreateTable(options))
+        self._answer_awaited(self.transport.submit(do.CreateTable(options)))
 
     async def _join(self, rest: str) -> None:
         if not rest:
             self.say(_("Join which table? Type join and its id, or its code."))
             return
         listed = any(t["table"] == rest for t in self.core.tables)
-        self.transport.submit(do.JoinTable(table=rest if listed else None,
-                                           code=None if listed else rest))
+        self._answer_awaited(self.transport.submit(do.JoinTable(
+            table=rest if listed else None, code=None if listed else rest)))
 
     async def _spectate(self, rest: str) -> None:
         if not rest:
             self.say(_("Watch which table? Type spectate and its id."))
             return
-        self.transport.submit(do.JoinTable(table=rest, spectate=True))
+        self._answer_awaited(self.transport.submit(do.JoinTable(table=rest, spectate=True)))
+
+    def _answer_awaited(self, sent: int | None) -> None:
+        """A table asked for (`sent`: the request's id, if it went): lines typed ahead wait
+        for the server's answer, a seat or a refusal, so that they find us where it puts us."""
+        if sent is not None and self._typed_ahead:
+            self._settled = trio.Event()
 
     async def _ready(self, rest: str) -> None:
         self.transport.submit(do.SetReady(True))
@@ -530,6 +537,8 @@ class Plain:
                          if code else reason)
                 self.status = 1
             case ev.ConnectionLost(reason, said):
+                if not self.core.leaving:  # a table asked for is lost with the link
+                    self._settled.set()
                 self.shown = None  # the prompt is asked again once the table is back
                 self.say(_("Connection lost: {reason} — reconnecting…").format(
                     reason=_why(reason, said)))
@@ -561,9 +570,12 @@ class Plain:
                 self.say(error_text(code))
                 self.ask(again=True)
             case ev.Refused(code=code, said=said) | ev.TableGone(code=code, said=said):
+                if not self.core.leaving:
+                    self._settled.set()
                 self.say(error_text(code))
                 if said:  # the server's sentence (who, why), safe: Link made it so
                     self.say(said)
+                self.ask(again=True)  # the question the refused line answered is open
             case ev.LeaveSettled():
                 self._settled.set()
             case ev.TableLeft():
@@ -601,6 +613,7 @@ class Plain:
         self.transport.submit(do.ListTables())
 
     def _joined(self, table: TableState) -> None:
+        self._settled.set()
         self._seats_said = ""
         if table.seat is None:
             self.say(_("You are watching table {id}.").format(id=table.table))

@@ -490,3 +490,23 @@ def test_answers_piped_in_at_once_play_a_transcript_back():
         assert again.lines[1:] == t.lines[1:]  # (the table's id is new)
     finally:
         again.close()
+
+
+def test_a_refused_choice_piped_in_leaves_its_question_open(clocked_server):
+    """Lines piped in wait for the table they asked for, then for a question: a choice the
+    server refuses (starting a table that has one player of two) asks the question again,
+    and the next line goes on."""
+    t = Transcript("join", f"127.0.0.1:{clocked_server.port}", "--plain", "--name", "Ana")
+    try:
+        t.until("Connected to")
+        for line in ("create 2", "start", "say still here"):
+            t.send(line)
+        t.until("says:")
+        asked = "The table waits for its players: 1 Ready; 2 Start the game"
+        assert t.lines[-6:] == [  # each line in its place: start once seated, chat after
+            t.lines[-6], "Seats: Ana, empty", asked, "A game needs at least two players.",
+            asked, "Ana says: still here"]
+        assert t.lines[-6].startswith("You sit at table ")
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
