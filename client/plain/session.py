@@ -654,8 +654,8 @@ class Plain:
         if said_at < 0:
             self._tell_hand(view, new_game, False)
         for i, e in enumerate(unseen):
-            # A pass is no news to a listener, one a player and a claim: the line after
-            # its window says whether the claim or the action stood.
+            # A pass (one line a player a window) is no news to a listener: the line
+            # after the window says whether the claim or the action stood.
             text = event_text(e, table.name, me) if e.kind != "pass" else None
             if text:
                 self.tell(text, e.kind)
