@@ -28,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     identity = ("the file of your key, who you are on servers (default: identity.pem in your "
                 "config directory, made on first use)")
     parser.add_argument("--identity", metavar="FILE", help=identity)
+    profile = ("play as the player of profile NAME, its own key and name kept apart in your "
+               "config directory: two players on one machine each take a profile (the first "
+               "run of each asks its name)")
+    parser.add_argument("--profile", metavar="NAME", help=profile)
     guest = "play as a guest: no key is read or made, and your games are unrated"
     parser.add_argument("--guest", action="store_true", help=guest)
     plain = ("plain mode: the game as lines of text, numbered choices typed back, for screen "
@@ -40,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     client.add_argument("--no-bell", dest="bell", action="store_false",
                         default=argparse.SUPPRESS, help=bell)
     client.add_argument("--identity", metavar="FILE", default=argparse.SUPPRESS, help=identity)
+    client.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help=profile)
     client.add_argument("--guest", action="store_true", default=argparse.SUPPRESS, help=guest)
     client.add_argument("--plain", action="store_true", default=argparse.SUPPRESS, help=plain)
     strategies = ", ".join(sorted(STRATEGIES)) + "; or a level: " + ", ".join(LEVELS)
@@ -52,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"how well the bots play: {levels} (default {DEFAULT_LEVEL})")
     practice.add_argument("--strategy", metavar="NAME",
                           help=f"the bots' strategy by name, instead of a level: {strategies}")
-    practice.add_argument("--name", help="your name at the table (default: your user name)")
+    practice.add_argument("--name", help="your name at the table, this once (default: the name "
+                          "you kept on first run)")
     practice.add_argument("--bot-delay", type=float, metavar="SECONDS",
                           help="seconds each bot waits before it moves, time to read its move "
                           f"(default {Launch.bot_delay})")
@@ -90,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="the lobby of a server", parents=[client])
     join.add_argument("address", metavar="HOST[:PORT]", nargs="?",
                       help="the server (default: choose among those found on this network)")
-    join.add_argument("--name", help="your name on the server")
+    join.add_argument("--name", help="your name on the server, this once (default: the name "
+                      "you kept on first run; a server that knows your key keeps its name)")
     join.add_argument("--lobby-only", action="store_true",
                       help="the app is this server's lobby and nothing else: no menu, no game "
                       "on this machine, no other server; leaving the lobby quits (the SSH and "
@@ -156,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
         "logs show it): what an operator is named by, coup serve --operators KEY. The key is "
         "made on first use, as every client makes it.")
     key.add_argument("--identity", metavar="FILE", help=identity)
+    key.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help=profile)
     export = sub.add_parser(
         "export", help="print the records of finished games, one JSON line each",
         description="Print the record of every finished game in a store, oldest first, one "
@@ -358,6 +366,8 @@ def _client(args) -> int:
                 "coup join HOST joins a server."))
         launch = Launch("play", bell=args.bell)
         launch.identity = identity
+    if launch.mode != "replay":
+        _named(launch, identity, getattr(args, "name", None))
     # A server inside the client stays quiet while the app runs: its log lines would
     # scribble over the screen, or into the lines of plain mode. Logging is left as it was
     # found afterwards.
@@ -398,7 +408,7 @@ def _key(args) -> int:
     from .identity import IdentityError, load
 
     try:
-        print(f"key:{load(args.identity).key}")
+        print(f"key:{load(_key_path(args)).key}")
     except IdentityError as exc:
         print(f"coup key: {exc}", file=sys.stderr)
         return 2
@@ -416,7 +426,31 @@ def _identity(args):
         return None
     if DOOR_VARIABLE in os.environ:
         return vouched(os.environ[DOOR_VARIABLE])
-    return load(args.identity)
+    return load(_key_path(args))
+
+
+def _key_path(args) -> str | None:
+    """The file of the player's key: --identity's, else --profile's, else None (the default
+    file); IdentityError for a profile name that cannot name a directory."""
+    from .identity import profile_path
+
+    if args.identity is None and args.profile is not None:
+        return profile_path(args.profile)
+    return args.identity
+
+
+def _named(launch, identity, asked: str | None) -> None:
+    """Give `launch` the player's name: `asked` (--name) this once, else the one kept beside
+    the key, else the default, asked for first (launch.ask_name) on a first run at a
+    terminal, where someone can answer. A guest, a door's player and a run without a
+    terminal (a pipe, a test) take the default without a question."""
+    from .identity import Identity
+    from .launch import default_name
+
+    kept = identity.kept_name() if isinstance(identity, Identity) else None
+    launch.name = asked or kept or default_name()
+    launch.ask_name = (asked is None and kept is None and isinstance(identity, Identity)
+                       and not launch.lobby_only and sys.stdin.isatty())
 
 
 def _door_address():

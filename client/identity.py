@@ -8,6 +8,11 @@ the private key never leaves this module but as signatures: `sign` answers a ser
 welcome with a signature bound to that server's id and that connection's nonce, so it opens
 no other connection and no other server. The crypto is the `cryptography` package's.
 
+Beside the key is kept the name the player chose on first run (`identity.name` beside
+`identity.pem`), offered to every server; a server that knows the key keeps the name it first
+played under. Two players on one machine keep apart by profile (`coup --profile NAME`): each
+profile is a directory of its own key and name.
+
 A client the SSH door starts has no key file of its own: it is the identity the door vouches
 for (`Vouched`), from the environment. A client any door starts is told there, too, where its
 player really is (`DoorAddress`), which it says to the server with the door's proof.
@@ -28,6 +33,8 @@ from protocol import Identify, Via
 
 #: The key file's name in the user's config directory.
 FILE_NAME = "identity.pem"
+#: The most characters of a kept name (the servers' longest name).
+NAME_LENGTH = 32
 #: The most of a key file that is read: an Ed25519 key in PEM is 119 bytes, and a file
 #: without end (/dev/zero) must not be read until memory runs out.
 MAX_FILE = 64 * 1024
@@ -57,6 +64,31 @@ class Identity:
         signature = self._secret.sign(Identify.signed(server_id, nonce))
         return Identify(id=request_id, key=self.key, nonce=nonce, server_id=server_id,
                         signature=signature.hex())
+
+    @property
+    def name_path(self) -> str:
+        """The file of the name kept beside the key: the key file's, ending in .name."""
+        return os.path.splitext(self.path)[0] + ".name"
+
+    def kept_name(self) -> str | None:
+        """The name the player chose for this key, if one was kept (and can be read)."""
+        try:
+            with open(self.name_path, encoding="utf-8") as file:
+                # A line, not the file: a file of any size must not be read whole.
+                name = file.readline(4 * NAME_LENGTH).strip()[:NAME_LENGTH]
+        except (OSError, UnicodeDecodeError):  # none kept, or none usable: ask again
+            return None
+        return name or None
+
+    def keep_name(self, name: str) -> None:
+        """Keep `name` beside the key for the runs to come; IdentityError if it cannot be
+        written."""
+        try:
+            with open(self.name_path, "w", encoding="utf-8") as file:
+                file.write(name.strip()[:NAME_LENGTH] + "\n")
+        except OSError as exc:
+            raise IdentityError(f"cannot keep the name in {self.name_path}: "
+                                f"{exc.strerror or exc}") from None
 
 
 @dataclass(frozen=True)
@@ -130,6 +162,16 @@ def door_address(value: str) -> DoorAddress:
 def default_path() -> str:
     """Where the player's key is kept unless told: in the user's config directory."""
     return os.path.join(platformdirs.user_config_dir("coup", appauthor=False), FILE_NAME)
+
+
+def profile_path(profile: str) -> str:
+    """Where the key of `profile` is kept (`coup --profile NAME`): a directory of its own in
+    the config directory, its name beside it; IdentityError for a profile name that is not
+    letters, digits, - and _ (it names a directory)."""
+    if not profile or not all(c.isalnum() or c in "-_" for c in profile):
+        raise IdentityError(f"no profile {profile!r}: a profile is named with letters, "
+                            "digits, - and _")
+    return os.path.join(os.path.dirname(default_path()), "profiles", profile, FILE_NAME)
 
 
 def bot_path(name: str) -> str:

@@ -65,6 +65,9 @@ class Launch:
     #: Where the player is, in the word of the door that started this client (None: not a
     #: door's client); said to the server it joins.
     via: DoorAddress | None = None
+    #: A first run (no name kept beside the key, none given): the app asks the player's
+    #: name before the first table or lobby, offering `name`, and keeps the answer.
+    ask_name: bool = False
     #: A "play" launch from a position file (`coup position`): every game starts from it,
     #: and none is kept.
     position: str | None = None
@@ -90,8 +93,14 @@ def practice_table(launch: Launch) -> dict:
     }
 
 
+#: Login names that name an account's role, not a person: no one wants "root (you)".
+ROLE_ACCOUNTS = frozenset({"root", "admin", "administrator", "user", "ubuntu", "pi"})
+
+
 def default_name() -> str:
+    """The name offered when the player kept none: their login name, unless it is a role's."""
     try:
-        return getpass.getuser()[:32] or "player"
+        login = getpass.getuser()[:32]
     except Exception:  # noqa: BLE001 — no user name on this system
         return "player"
+    return login if login and login.casefold() not in ROLE_ACCOUNTS else "player"
