@@ -602,6 +602,11 @@ class Plain:
                     self.say(message)
 
     def _connected(self, name: str, server: str) -> None:
+        if self.core.identified and name.casefold() != self.name.casefold():
+            # As the terminal app says it: the name asked for was not the one used.
+            self.say(_("Known here as {name}: this server keeps the name your key first "
+                       "played under, so {wanted} was not used.").format(name=name,
+                                                                           wanted=self.name))
         self.name = name or self.name
         self.server = server
         if self.launch.mode == "play":

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from ..core import events as ev
 from ..core import intents as do
 from ..discovery import Browser, enabled
 from ..i18n import N_, _
-from ..identity import Vouched
+from ..identity import Identity, IdentityError, Vouched
 from ..launch import Launch, default_name, practice_server, practice_table
 from ..moderation import command_of
 from ..moderation import usage as moderation_usage
@@ -42,7 +43,7 @@ from . import messages as m
 from .net import RECORD_FRAME, Net
 from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen
-from .screens.menu import ArrivalScreen, MenuScreen
+from .screens.menu import ArrivalScreen, MenuScreen, NameForm
 from .screens.ratings import LeaderboardScreen
 from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
@@ -90,6 +91,26 @@ class CoupApp(App):
             return
         menu = MenuScreen()
         self.push_screen(menu)
+        if self.launch.ask_name:  # a first run: the name, before any table or lobby
+            self.push_screen(NameForm(self.name_wanted), partial(self._named, menu))
+            return
+        self._begin(menu)
+
+    def _named(self, menu: MenuScreen, name: str | None) -> None:
+        """The first run's name is answered (None: cancelled, the default this once): kept
+        beside the key, then the launch goes on."""
+        if name is not None:
+            self.name_wanted = self.launch.name = name
+            if isinstance(self.launch.identity, Identity):
+                try:
+                    self.launch.identity.keep_name(name)
+                except IdentityError as exc:
+                    self.notify(str(exc), severity="warning", timeout=10)
+        self._begin(menu)
+
+    def _begin(self, menu: MenuScreen) -> None:
+        """Over the `menu`, what the launch asks for: the table, a lobby, the join form or a
+        replay (or nothing more)."""
         if self.launch.mode == "find":
             menu.action_join()
         elif self.launch.mode == "play":
@@ -189,17 +210,17 @@ class CoupApp(App):
                     severity="error", timeout=10)
 
     def _connected(self, name: str) -> None:
+        if self.identified and name.casefold() != self.name_wanted.casefold():
+            # A key keeps the name it first played under: a player who asked for another
+            # (--name, a form, the SSH user name) would not know why it was not used.
+            self.notify(_("Known here as {name}: this server keeps the name your key first "
+                          "played under, so {wanted} was not used.").format(
+                              name=name, wanted=self.name_wanted), timeout=15)
         if self._then == "play":
             self.net.submit(do.CreateTable(practice_table(self.launch)))
             return
         self.switch_to(LobbyScreen())
         self.net.submit(do.ListTables())
-        if self.identified and name.casefold() != self.name_wanted.casefold():
-            # A key keeps the name it first played under: through the SSH door the
-            # player typed another as the user name, and would not know why it was not used.
-            self.notify(_("Your key plays as {name} on this server; the name {wanted} "
-                          "was not used.").format(name=name, wanted=self.name_wanted),
-                        timeout=15)
 
     def _connect_failed(self, reason: str, code: str | None) -> None:
         reason = error_text(code) if code else reason

@@ -578,8 +578,8 @@ async def test_a_known_key_under_another_user_name_is_told_the_name_it_plays_as(
             await (await Screen.open(conn)).until("you are lee")
         async with connect(site.door, "max", key, source="127.0.0.74") as conn:
             screen = await Screen.open(conn)
-            await screen.until("Your key plays as lee on this server; the name")  # a toast's
-            await screen.until("max was not used.")  # first line, and its second
+            await screen.until("Known here as lee: this server keeps")  # a toast's
+            await screen.until("so max was not")  # first line, and its second
             assert "you are lee" in screen.text()
 
     await in_asyncio(scenario)

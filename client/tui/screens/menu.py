@@ -215,6 +215,21 @@ class NamedForm(Form):
         return name
 
 
+class NameForm(NamedForm):
+    """The first run's question: the name to play under, offering a default; it answers the
+    name, kept by the app for the runs to come (Cancel: the default, this once)."""
+
+    TITLE_TEXT = N_("Your name")
+
+    def fields(self) -> ComposeResult:
+        yield Label(_("The name the other players see. It is kept for the next games; a "
+                      "server that knew you before keeps the name it knew."))
+        yield from self.name_field()
+
+    def answer(self) -> str | None:
+        return self.name_value()
+
+
 class PlayForm(NamedForm):
     TITLE_TEXT = N_("Play against bots")
 
