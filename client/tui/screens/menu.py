@@ -219,12 +219,13 @@ class NameForm(NamedForm):
     """The first run's question: the name to play under, offering a default; it answers the
     name, kept by the app for the runs to come (Cancel: the default, this once)."""
 
-    TITLE_TEXT = N_("Your name")
+    TITLE_TEXT = N_("Welcome to Coup")
 
     def fields(self) -> ComposeResult:
-        yield Label(_("The name the other players see. It is kept for the next games; a "
-                      "server that knew you before keeps the name it knew."))
         yield from self.name_field()
+        yield Static(_("The name the other players see. It is kept for the next games; a "
+                       "server that knew you before keeps the name it knew."),
+                     classes="dialog-help")
 
     def answer(self) -> str | None:
         return self.name_value()

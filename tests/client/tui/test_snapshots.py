@@ -1,7 +1,7 @@
 """Snapshots (pytest-textual-snapshot) of the key screens — the menu, the lobby, the table in
 play (a hand, four players, a response prompt), a dialog (the card to lose) and the results —
-at 80×24 and 120×40, in English and in Brazilian Portuguese; and a finished game's replay,
-the list of finished games and the leaderboard at 80×24 in both.
+at 80×24 and 120×40, in English and in Brazilian Portuguese; and a first run's name question,
+a finished game's replay, the list of finished games and the leaderboard at 80×24 in both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -22,7 +22,7 @@ from client.tui.app import CoupApp, Launch
 from client.tui.screens.dialogs import ChooseDialog
 from client.tui.screens.history import GamesScreen
 from client.tui.screens.lobby import LobbyScreen
-from client.tui.screens.menu import MenuScreen
+from client.tui.screens.menu import MenuScreen, NameForm
 from client.tui.screens.ratings import LeaderboardScreen
 from client.tui.screens.replay import ReplayScreen
 from client.tui.screens.results import ResultsScreen
@@ -151,6 +151,20 @@ def test_screen(snap_compare, monkeypatch, screen, lang, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_first_run_name(snap_compare, lang):
+    """A first run's question at 80×24, over the menu: the name to play under, the default
+    offered, and what keeping it means."""
+    set_language(lang)
+    app = CoupApp(Launch(name="player", ask_name=True))
+
+    async def run_before(pilot):
+        await until(pilot, lambda: isinstance(app.screen, NameForm), "NameForm")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
