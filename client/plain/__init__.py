@@ -27,9 +27,9 @@ def run(launch: Launch) -> int:
     # (a stdout that is no text file on a terminal, a test's capture say, is left as given).
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(errors="replace")
-    if launch.ask_name:
-        _ask_name(launch)
     try:
+        if launch.ask_name:
+            _ask_name(launch)
         return trio.run(Plain(launch, sys.stdout).run)
     except KeyboardInterrupt:  # ctrl+c: the seat waits on the server, as after a drop
         return 130
@@ -41,10 +41,12 @@ def _ask_name(launch: Launch) -> None:
     print(_("Your name, kept for the next games (Enter: {name}):").format(name=launch.name),
           flush=True)
     # Byte by byte from the descriptor, up to the line's end: a buffered read would take the
-    # lines typed after it from the session, which reads the same descriptor.
+    # lines typed after it from the session, which reads the same descriptor. Past a name's
+    # worth of bytes the rest of the line is read and dropped.
     typed = bytearray()
     while (byte := os.read(0, 1)) not in (b"", b"\n"):
-        typed += byte
+        if len(typed) < 4 * NAME_LENGTH:
+            typed += byte
     name = typed.decode("utf-8", errors="replace").strip()[:NAME_LENGTH]
     if not name:
         return

@@ -77,6 +77,17 @@ def test_a_first_run_at_a_terminal_asks_the_name_and_keeps_it_beside_the_key(tmp
     assert (tmp_path / "me.name").read_text("utf-8") == "Ana\n"
 
 
+def test_an_empty_answer_plays_under_the_default_and_keeps_nothing(tmp_path):
+    t = AtATerminal("play", "--plain", "--bots", "1", identity=str(tmp_path / "me.pem"))
+    try:
+        assert t.line() == f"Your name, kept for the next games (Enter: {default_name()}):"
+        t.send("")
+        assert t.until("Seats:").startswith(f"Seats: {default_name()},")
+    finally:
+        t.stop()
+    assert not (tmp_path / "me.name").exists()  # asked again next time
+
+
 def test_a_kept_name_is_not_asked_again_and_is_the_practice_tables_name(tmp_path):
     (tmp_path / "me.name").write_text("Ana\n", "utf-8")
     t = AtATerminal("play", "--plain", "--bots", "1", identity=str(tmp_path / "me.pem"))
