@@ -10,11 +10,14 @@ The practice server on loopback, Pilot keypresses where the player acts.
 from __future__ import annotations
 
 from client.identity import load
-from client.tui.screens.menu import NameForm
+from client.launch import Launch
+from client.tui.screens.lobby import LobbyScreen
+from client.tui.screens.menu import HostForm, MenuScreen, NameForm
 from client.tui.screens.table import TableScreen
 from textual.widgets import Input
 
 from .helpers import notes, practice, run_app, shown, until
+from .test_lan import free_port
 
 
 async def players(app, pilot) -> str:
@@ -73,3 +76,31 @@ def test_a_name_the_practice_server_does_not_use_is_said_at_the_table(tmp_path):
 
     run_app(practice(name="Ana", identity=identity), as_ana)
     run_app(practice(name="Bia", identity=identity), as_bia)
+
+
+def test_a_name_typed_in_the_host_form_for_a_key_known_otherwise_is_said_in_the_lobby(tmp_path):
+    """The LAN server keeps its games with the practice table's: a key that played there as
+    Ana is Ana in its own hosted lobby, whatever the host form says, and is told so."""
+    identity = load(str(tmp_path / "me.pem"))
+
+    async def as_ana(app, pilot):
+        assert "Ana (you)" in await players(app, pilot)
+
+    async def host_as_bia(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("h")
+        form = await until(pilot, lambda: isinstance(app.screen, HostForm) and app.screen,
+                           "the host form")
+        form.query_one("#name", Input).value = "Bia"
+        form.query_one("#port", Input).value = str(free_port())
+        form.query_one("#port", Input).focus()
+        await pilot.press("enter")
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.me
+                            and app.screen, "the lobby")
+        header = shown(lobby.query_one("#lobby-header")).splitlines()[0]
+        assert header.rstrip().endswith("— you are Ana")
+        assert ("Known here as Ana: this server keeps the name your key first played under, "
+                "so Bia was not used.") in notes(app)
+
+    run_app(practice(name="Ana", identity=identity), as_ana)
+    run_app(Launch(name="Ana", identity=identity), host_as_bia, size=(80, 24))
