@@ -41,6 +41,7 @@ from ..moderation import usage as moderation_usage
 from ..narrate import error_text
 from . import messages as m
 from .net import RECORD_FRAME, Net
+from .screens.dialogs import ChooseDialog
 from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen
 from .screens.menu import ArrivalScreen, MenuScreen, NameForm
@@ -78,6 +79,12 @@ class CoupApp(App):
         self._starting: str | None = None
         #: What to do once connected: "lobby", or "play" (create the table and start).
         self._then = "lobby"
+        #: A new practice table was asked, and the server gives back a seat of ours in a game
+        #: still going: once at that table, the player chooses it or a new one.
+        self._offer_back = False
+        #: The player chose a new practice table over the seat given back: it is made once
+        #: the server has let us leave that seat.
+        self._new_after_leave = False
         #: Said on the terminal the app gives back, when a lobby-only app ends for a reason.
         self.farewell: str | None = None
 
@@ -209,7 +216,7 @@ class CoupApp(App):
         self.notify(_("The server could not start: {reason}").format(reason=msg.reason),
                     severity="error", timeout=10)
 
-    def _connected(self, name: str) -> None:
+    def _connected(self, name: str, given_back: str | None) -> None:
         if self.identified and name.casefold() != self.name_wanted.casefold():
             # A key keeps the name it first played under: a player who asked for another
             # (--name, a form, the SSH user name) would not know why it was not used.
@@ -217,7 +224,11 @@ class CoupApp(App):
                           "played under, so {wanted} was not used.").format(
                               name=name, wanted=self.name_wanted), timeout=15)
         if self._then == "play":
-            self.net.submit(do.CreateTable(practice_table(self.launch)))
+            # A key with a seat in a game still going here gets it back at once: a table
+            # asked for now would be refused ("already at a table"), so the player chooses.
+            self._offer_back = given_back is not None
+            if given_back is None:
+                self.net.submit(do.CreateTable(practice_table(self.launch)))
             return
         self.switch_to(LobbyScreen())
         self.net.submit(do.ListTables())
@@ -433,7 +444,18 @@ class CoupApp(App):
         has let us go: what is asked meanwhile waits for that (the client core's rule)."""
         self.net.submit(do.Leave())
 
+    def _back_or_new(self, new: bool | None) -> None:
+        """The player's choice between the seat given back and a new practice table (None,
+        escape: back to the table)."""
+        if new:
+            self._new_after_leave = True
+            self.net.submit(do.Leave())
+
     def _left_table(self) -> None:
+        if self._new_after_leave:
+            self._new_after_leave = False
+            self.net.submit(do.CreateTable(practice_table(self.launch)))
+            return
         if self._then == "play":
             self.back_to_menu()
             return
@@ -453,8 +475,8 @@ class CoupApp(App):
 
     def _event(self, event: ev.Event) -> None:
         match event:
-            case ev.Connected(name):
-                self._connected(name)
+            case ev.Connected(name, given_back=given_back):
+                self._connected(name, given_back)
             case ev.ConnectFailed(reason, code):
                 self._connect_failed(reason, code)
             case ev.ConnectionLost(reason, said, said_message):
@@ -476,6 +498,12 @@ class CoupApp(App):
             case ev.TableJoined(table):
                 # A practice table waits for its player to look, and to press s (Start).
                 self.switch_to(TableScreen(table))
+                if self._offer_back:
+                    self._offer_back = False
+                    self.push_screen(ChooseDialog(
+                        _("Your game at this table is still going."),
+                        [(_("Back to your table"), False), (_("A new table"), True)]),
+                        self._back_or_new)
             case ev.SeatBack():
                 self.notify(_("Reconnected: your seat is back."))
                 self.redraw()

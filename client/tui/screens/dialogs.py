@@ -20,8 +20,6 @@ from textual.content import Content
 from textual.widgets import Button, Label, OptionList
 from textual.widgets.option_list import Option
 
-from engine import Move
-
 from ...i18n import N_, _
 from ..messages import TableChanged
 from ...core.table import TableState
@@ -44,14 +42,15 @@ class DecisionDialog(CoupModal):
 
 class ChooseDialog(DecisionDialog):
     """Pick one of `options` ((label, value) pairs) with the arrows and enter, a digit, or
-    the mouse. Returns the value, or None on escape. `opened`: the decision it answers."""
+    the mouse. Returns the value (a move, or whatever else was offered), or None on escape.
+    `opened`: the decision it answers."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", N_("Back to the table")),
         *(Binding(str(n), f"pick({n})", show=False) for n in range(1, 10)),
     ]
 
-    def __init__(self, title: str, options: Sequence[tuple[str, Move]],
+    def __init__(self, title: str, options: Sequence[tuple[str, object]],
                  opened: int | None = None) -> None:
         super().__init__(opened)
         self.title_text = title
