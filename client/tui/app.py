@@ -186,7 +186,7 @@ class CoupApp(App):
             self.net.connect("127.0.0.1", self.servers[kind], self.name_wanted)
             return
         self._starting = kind
-        self.net.start_server(practice_server(launch))
+        self.net.start_server(kind, practice_server(launch))
 
     def host_lan(self, port: int, name: str, announce: bool = False) -> None:
         """A server for the LAN in this process, announced there by mDNS if `announce`; its
@@ -198,9 +198,15 @@ class CoupApp(App):
             return
         self._starting = "lan"
         # The games hosted here are kept for good with the host's own (see practice_server).
-        self.net.start_server(ServerConfig(host="0.0.0.0", port=port, db=default_path("play"),
-                                           forget_tables=True, announce=announce,
-                                           keep_guest_games=0))
+        self.net.start_server("lan", ServerConfig(
+            host="0.0.0.0", port=port, db=default_path("play"), forget_tables=True,
+            announce=announce, keep_guest_games=0))
+
+    def stop_lan(self) -> None:
+        """Stop the LAN server hosted here (from the menu: no one of ours is connected to
+        it); its port is free, and friends at its tables are let go."""
+        self.net.stop_server("lan")
+        self.servers.pop("lan", None)
 
     def join_server(self, host: str, port: int, name: str) -> None:
         self._then = "lobby"

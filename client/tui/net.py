@@ -1,7 +1,8 @@
 """The app's network, in trio: one connection at a time, and an embedded server.
 
 It runs as a trio guest inside Textual's asyncio loop (see app.py), on the same thread as the
-UI. The UI calls `start_server`, `connect`, `submit` and `disconnect` from its handlers:
+UI. The UI calls `start_server`, `stop_server`, `connect`, `submit` and `disconnect` from
+its handlers:
 each only hands work to trio (a job on a channel, an intent to the transport's outbox),
 which wakes trio, and never blocks. Trio reports back by posting the Textual messages of
 messages.py, and never touches a widget.
@@ -52,6 +53,9 @@ class Net:
         self.scope = trio.CancelScope()
         self._jobs_in, self._jobs = trio.open_memory_channel[Job](64)
         self._connection: trio.CancelScope | None = None
+        #: The scope each embedded server runs in, by the app's name for it: cancelled, the
+        #: server stops and its port is free.
+        self._servers: dict[str, trio.CancelScope] = {}
         self._fresh()
 
     async def main(self) -> None:
@@ -81,9 +85,17 @@ class Net:
 
     # ------------------------------------------------------------------ from the UI
 
-    def start_server(self, config: ServerConfig) -> None:
-        """Serve in this process; posts ServerStarted or ServerFailed."""
-        self._submit(lambda nursery: self._serve(config, nursery))
+    def start_server(self, kind: str, config: ServerConfig) -> None:
+        """Serve in this process, as `kind` (the app's name for it); posts ServerStarted or
+        ServerFailed."""
+        scope = self._servers[kind] = trio.CancelScope()
+        self._submit(lambda _nursery: self._serve(config, scope))
+
+    def stop_server(self, kind: str) -> None:
+        """Stop the server started as `kind`: it closes its port and its connections."""
+        scope = self._servers.pop(kind, None)
+        if scope is not None:
+            scope.cancel()
 
     def connect(self, host: str, port: int, name: str | None) -> None:
         """Open a connection (closing any other), with a fresh core; its first events say
@@ -111,13 +123,17 @@ class Net:
 
     # ------------------------------------------------------------------ in trio
 
-    async def _serve(self, config: ServerConfig, nursery: trio.Nursery) -> None:
-        try:
-            host, port = await start_server(nursery, config)
-        except OSError as exc:
-            self.post(m.ServerFailed(exc.strerror or str(exc)))
-            return
-        self.post(m.ServerStarted(host, port))
+    async def _serve(self, config: ServerConfig, scope: trio.CancelScope) -> None:
+        """Run the server in `scope`, until it is cancelled (`stop_server`, or the app
+        ending): the job lasts as long as the server."""
+        with scope:
+            async with trio.open_nursery() as nursery:
+                try:
+                    host, port = await start_server(nursery, config)
+                except OSError as exc:
+                    self.post(m.ServerFailed(exc.strerror or str(exc)))
+                    return
+                self.post(m.ServerStarted(host, port))
 
     async def _connect(self, transport: Transport, host: str, port: int,
                        name: str | None) -> None:

@@ -1,5 +1,6 @@
 """The main menu (`coup`), and the small forms that start a game from it: against bots, on a
-server, or hosting one for the LAN. Its Recent games lists the games this computer kept."""
+server, or hosting one for the LAN. Its Recent games lists the games this computer kept. A LAN
+game hosted here listens on after its lobby is left: the menu says where, and stops it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -83,6 +85,9 @@ class ArrivalScreen(CoupScreen):
 
 
 class MenuScreen(CoupScreen):
+    """The entries, and under the subtitle the LAN game hosted here, if one is (with an
+    entry that stops it)."""
+
     BINDINGS = [
         Binding("p", "play", N_("Play")),
         Binding("j", "join", N_("Join")),
@@ -92,6 +97,9 @@ class MenuScreen(CoupScreen):
         Binding("q", "app.quit", N_("Quit")),
     ]
 
+    #: The port of the LAN server this app hosts (app.servers), None while it hosts none.
+    hosting: reactive[int | None] = reactive(None, init=False)
+
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             with Center():
@@ -99,16 +107,42 @@ class MenuScreen(CoupScreen):
             with Center():
                 yield Static(_("The bluffing card game"), id="subtitle")
             with Center():
-                yield OptionList(
-                    Option(_("Play against bots"), id="play"),
-                    Option(_("Join a server"), id="join"),
-                    Option(_("Host a LAN game"), id="host"),
-                    Option(_("Recent games"), id="games"),
-                    Option(_("Rules"), id="rules"),
-                    Option(_("Quit"), id="quit"),
-                    id="menu",
-                )
+                yield Static(id="hosting")
+            with Center():
+                yield OptionList(*self._entries(), id="menu")
         yield Footer()
+
+    def _entries(self) -> list[Option]:
+        stop = [Option(_("Stop hosting the LAN game"), id="stop")] if self.hosting else []
+        return [
+            Option(_("Play against bots"), id="play"),
+            Option(_("Join a server"), id="join"),
+            Option(_("Host a LAN game"), id="host"),
+            *stop,
+            Option(_("Recent games"), id="games"),
+            Option(_("Rules"), id="rules"),
+            Option(_("Quit"), id="quit"),
+        ]
+
+    def on_mount(self) -> None:
+        self.query_one("#hosting", Static).display = False
+
+    def on_screen_resume(self) -> None:
+        # Back from a lobby or table: the LAN server may have been started meanwhile.
+        self.hosting = self.coup.servers.get("lan")
+
+    def watch_hosting(self, port: int | None) -> None:
+        said = self.query_one("#hosting", Static)
+        said.display = port is not None
+        if port is not None:
+            said.update(_("Your LAN game is still open. Friends join with:\n{command}").format(
+                command=join_command(lan_address(), port)))
+        entries = self.query_one("#menu", OptionList)
+        chosen = entries.highlighted_option.id if entries.highlighted_option else None
+        entries.clear_options()
+        entries.add_options(self._entries())
+        ids = [option.id for option in self._entries()]
+        entries.highlighted = ids.index(chosen) if chosen in ids else 0
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id == "quit":
@@ -130,6 +164,10 @@ class MenuScreen(CoupScreen):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
+
+    def action_stop(self) -> None:
+        self.coup.stop_lan()
+        self.hosting = None
 
     def _play(self, launch) -> None:
         if launch is not None:

@@ -117,7 +117,8 @@ def test_a_lan_game_is_announced_only_when_the_host_ticks_the_box():
     async def body(app, pilot):
         started = []
         start = app.net.start_server
-        app.net.start_server = lambda config: (started.append(config), start(config))
+        app.net.start_server = lambda kind, config: (started.append(config),
+                                                     start(kind, config))
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await pilot.press("h")
         form = await until(pilot, lambda: isinstance(app.screen, HostForm) and app.screen,
