@@ -73,10 +73,18 @@ class Net:
     def _fresh(self) -> None:
         #: What the app knows of the server it is connected to (a fresh one per
         #: connection), and the transport that will drive it.
-        self.core = Core()
-        self.transport = Transport(self.core, self.tell, identity=self.identity,
-                                   via=self.via, max_frame=RECORD_FRAME,
+        core = self.core = Core()
+        self.transport = Transport(core, lambda events: self._told(core, events),
+                                   identity=self.identity, via=self.via,
+                                   max_frame=RECORD_FRAME,
                                    hand=lambda step: self.post(m.CoreStep(step)))
+
+    def _told(self, core: Core, events: Sequence[Event]) -> None:
+        # A connection left behind may still run steps it posted before it was closed
+        # (a chat line read as the player left): what it tells is of the server left,
+        # never for the screens of the next one.
+        if core is self.core:
+            self.tell(events)
 
     @property
     def link(self) -> Link | None:
