@@ -79,8 +79,9 @@ class CoupApp(App):
         self._starting: str | None = None
         #: What to do once connected: "lobby", or "play" (create the table and start).
         self._then = "lobby"
-        #: A new practice table was asked, and the server gives back a seat of ours in a game
-        #: still going: once at that table, the player chooses it or a new one.
+        #: A new practice table was asked, and the server gives back a seat it kept for us
+        #: (its game going on, or over while we were away): once at that table, the player
+        #: chooses it or a new one.
         self._offer_back = False
         #: The player chose a new practice table over the seat given back: it is made once
         #: the server has let us leave that seat.
@@ -230,8 +231,8 @@ class CoupApp(App):
                           "played under, so {wanted} was not used.").format(
                               name=name, wanted=self.name_wanted), timeout=15)
         if self._then == "play":
-            # A key with a seat in a game still going here gets it back at once: a table
-            # asked for now would be refused ("already at a table"), so the player chooses.
+            # A key whose seat the server kept gets it back at once: a table asked for
+            # now would be refused ("already at a table"), so the player chooses.
             self._offer_back = given_back is not None
             if given_back is None:
                 self.net.submit(do.CreateTable(practice_table(self.launch)))
@@ -507,7 +508,7 @@ class CoupApp(App):
                 if self._offer_back:
                     self._offer_back = False
                     self.push_screen(ChooseDialog(
-                        _("Your game at this table is still going."),
+                        _("You still have a seat at this table."),
                         [(_("Back to your table"), False), (_("A new table"), True)]),
                         self._back_or_new)
             case ev.SeatBack():

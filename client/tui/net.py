@@ -2,16 +2,17 @@
 
 It runs as a trio guest inside Textual's asyncio loop (see app.py), on the same thread as the
 UI. The UI calls `start_server`, `stop_server`, `connect`, `submit` and `disconnect` from
-its handlers:
-each only hands work to trio (a job on a channel, an intent to the transport's outbox),
-which wakes trio, and never blocks. Trio reports back by posting the Textual messages of
-messages.py, and never touches a widget.
+its handlers: each only hands work to trio (a job on a channel, an intent to the
+transport's outbox), which wakes trio, and never blocks. Trio reports back by posting the
+Textual messages of messages.py, and never touches a widget.
 
 A connection is the one transport loop (client/transport.py) driving a client core
 (client/core/), as plain mode's and the bots' are: the core decides what is sent, when to
 come back after a drop and with which token. The steps of the core a connection causes are
 posted to the app (`CoreStep`) and run there, in order; the core's events go to the app's
-`tell` from there, or at once from the handler that submitted an intent.
+`tell` from there, or at once from the handler that submitted an intent; those of a
+connection already closed are dropped. Each embedded server runs in a scope of its own, so
+that one can be stopped while the app goes on.
 """
 
 from __future__ import annotations
