@@ -208,6 +208,13 @@ class CoupApp(App):
         it); its port is free, and friends at its tables are let go."""
         self.net.stop_server("lan")
         self.servers.pop("lan", None)
+        self._show_hosting()
+
+    def _show_hosting(self) -> None:
+        """Give the menu the port of the LAN server hosted here (None: none is)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, MenuScreen):
+                screen.hosting = self.servers.get("lan")
 
     def join_server(self, host: str, port: int, name: str) -> None:
         self._then = "lobby"
@@ -217,6 +224,7 @@ class CoupApp(App):
     def on_server_started(self, msg: m.ServerStarted) -> None:
         if self._starting is not None:  # (always: a server starts once named in _starting)
             self.servers[self._starting] = msg.port
+        self._show_hosting()
         self.net.connect("127.0.0.1", msg.port, self.name_wanted)
 
     def on_server_failed(self, msg: m.ServerFailed) -> None:

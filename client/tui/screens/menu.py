@@ -97,7 +97,7 @@ class MenuScreen(CoupScreen):
         Binding("q", "app.quit", N_("Quit")),
     ]
 
-    #: The port of the LAN server this app hosts (app.servers), None while it hosts none.
+    #: The port of the LAN server this app hosts (the app sets it), None while it hosts none.
     hosting: reactive[int | None] = reactive(None, init=False)
 
     def compose(self) -> ComposeResult:
@@ -126,10 +126,6 @@ class MenuScreen(CoupScreen):
 
     def on_mount(self) -> None:
         self.query_one("#hosting", Static).display = False
-
-    def on_screen_resume(self) -> None:
-        # Back from a lobby or table: the LAN server may have been started meanwhile.
-        self.hosting = self.coup.servers.get("lan")
 
     def watch_hosting(self, port: int | None) -> None:
         said = self.query_one("#hosting", Static)
@@ -167,7 +163,6 @@ class MenuScreen(CoupScreen):
 
     def action_stop(self) -> None:
         self.coup.stop_lan()
-        self.hosting = None
 
     def _play(self, launch) -> None:
         if launch is not None:
