@@ -7,7 +7,7 @@ widgets; the wire's ids (cards, actions, codes) are turned into words here and n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TypeVar
 
@@ -119,6 +119,25 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     if kind == "picked":
         return _("You pick: {card}").format(card=_card(e.card))
     return None
+
+
+def passes_text(passes: Sequence[Event], names: Names, me: int | None, everyone: bool) -> str:
+    """One line for the passes of one response window, all on the same claim (R6.1) or all on
+    the same action that may be blocked (R7): a lone pass in its own words, as `event_text`
+    says it; "No one challenges" when `everyone` who could answer passed; else the passers
+    by name, since someone else answered or the window ended early."""
+    if not passes:
+        raise ValueError("no passes to tell")
+    if len(passes) == 1:
+        return _given(event_text(passes[0], names, me), "sentence")
+    claim = passes[0].card is not None
+    if everyone:
+        return _("No one challenges") if claim else _("No one blocks")
+    who = [names(e.seat) for e in passes]
+    listed = _("{names} and {last}").format(names=", ".join(who[:-1]), last=who[-1])
+    if claim:
+        return _("{names} do not challenge").format(names=listed)
+    return _("{names} do not block").format(names=listed)
 
 
 def _action_text(e: Event, who: str, target: str, at_me: bool) -> str:

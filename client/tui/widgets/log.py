@@ -23,7 +23,10 @@ from textual.widgets import RichLog
 from engine import Event
 
 from ...i18n import _
-from ...narrate import event_text, presence_text
+from ...narrate import event_text, passes_text, presence_text
+
+#: The events that end a response window before everyone in it has passed.
+ANSWERS = ("challenge", "block", "forfeit")
 
 #: How each event kind reads in the log.
 EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
@@ -90,13 +93,23 @@ class WrappingLog(RichLog):
 
 
 class TableLog(WrappingLog):
-    """The table's log: each new view's events, who came or went, and what was said."""
+    """The table's log: each new view's events, who came or went, and what was said.
+
+    The passes of a response window are held back and told on one line once the window
+    closes (issue 30: at 80x24 a line per pass, each wrapped in two, pushed the claim out
+    of sight), so while answers are awaited the claim is the last thing the log says."""
 
     DEFAULT_CSS = """
     TableLog {
         border: round $primary;
     }
     """
+
+    def __init__(self, *, max_lines: int, id: str | None = None) -> None:
+        super().__init__(max_lines=max_lines, id=id)
+        #: The passes of the open response window, in order, and how to tell them.
+        self._passes: list[Event] = []
+        self._told_as: tuple[Callable[[int | None], str], int | None] | None = None
 
     def tell(self, events: Iterable[Event], names: Callable[[int | None], str],
              me: int | None, *, new_game: bool = False, earlier: Iterable[Event] = (),
@@ -105,15 +118,39 @@ class TableLog(WrappingLog):
         that the log lacks (a snapshot's), under a heading; `new_game`: the view starts a
         game (`started`: one that has begun, with a view)."""
         events, earlier = list(events), list(earlier)
+        if earlier or new_game:
+            self._fold(None)
+        self._told_as = (names, me)
         if earlier:
             self.write(Text(_("Earlier in this game:") if new_game
                             else _("While you were away:"), style="bold"))
         elif new_game and started and not events:
             self.write(Text(_("A new game begins."), style="bold"))
         for e in (*earlier, *events):
+            if e.kind == "pass" and (not self._passes or self._same_window(e)):
+                self._passes.append(e)
+                continue
+            self._fold(e)
+            if e.kind == "pass":
+                self._passes.append(e)
+                continue
             line = event_line(e, names, me)
             if line is not None:
                 self.write(line)
+
+    def _same_window(self, e: Event) -> bool:
+        first = self._passes[0]
+        return (e.target, e.card, e.action) == (first.target, first.card, first.action)
+
+    def _fold(self, closing: Event | None) -> None:
+        """Tell the held passes, if any, on one line: the window was closed by `closing`
+        (None: by a gap in what the log was told)."""
+        if not self._passes or self._told_as is None:
+            return
+        names, me = self._told_as
+        everyone = closing is not None and closing.kind not in ANSWERS
+        self.write(Text(passes_text(self._passes, names, me, everyone)))
+        self._passes = []
 
     def came_or_went(self, status: str, name: str) -> None:
         """A seat's presence changed to `status` ("here", "away", "bot", "left")."""

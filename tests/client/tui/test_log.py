@@ -9,9 +9,12 @@ the log while it reads it.
 
 from __future__ import annotations
 
+import pytest
 from rich.text import Text
 
-from client.tui.widgets.log import WrappingLog
+from client.i18n import set_language
+from client.tui.widgets.log import TableLog, WrappingLog
+from engine import Event
 
 from .helpers import log_lines, my_turn, practice, run_app
 
@@ -99,3 +102,93 @@ def test_lines_written_before_the_log_has_a_size_are_kept_once():
                 "early", "0", "early", "1", "early", "2", "late"]
 
     asyncio.run(main())
+
+
+#: Five seats: Ana (seat 0, the viewer) and four bots.
+NAMES = ["Ana", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
+
+
+def _named(seat: int | None) -> str:
+    return NAMES[seat] if seat is not None else "?"
+
+
+def _told(batches: list[list[Event]], lang: str) -> list[str]:
+    """The lines of a table's log 30 columns wide (its width at 80x24), told `batches`, one
+    view's events each, in `lang`."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    set_language(lang)
+
+    class OneLog(App):
+        def compose(self) -> ComposeResult:
+            yield TableLog(max_lines=100)
+
+    got: list[str] = []
+
+    async def main() -> None:
+        app = OneLog()
+        async with app.run_test(size=(30, 20)) as pilot:
+            await pilot.pause()
+            log = app.query_one(TableLog)
+            for batch in batches:
+                log.tell(batch, _named, 0)
+            await pilot.pause()
+            got.extend(line.rstrip() for line in log_lines(log))
+
+    asyncio.run(main())
+    return got
+
+
+def _claim_passes(passers: list[int]) -> list[list[Event]]:
+    """Bot 3 claims the Duke for Tax, and `passers` let it stand, each in a view of its own."""
+    return [[Event("action", 2, action="tax", card="duke")],
+            *[[Event("pass", seat, 2, "duke")] for seat in passers]]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_passes_on_a_claim_fold_into_one_line_when_everyone_passed(lang):
+    """Issue 30, item 5 (R6.1): four seats let Bot 3's Duke stand, one line says so, not four
+    lines each wrapped to two; the claim stays in view above it."""
+    lines = _told([*_claim_passes([3, 4, 0, 1]), [Event("gain", 2, amount=3)]], lang)
+    no_one = {"en": "No one challenges", "pt_BR": "Ninguém contesta"}[lang]
+    assert lines.count(no_one) == 1
+    assert not [line for line in lines if "does not" in line or "não contesta" in line]
+    assert len(lines) <= 5  # the claim (two lines), the fold, the gain
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_passes_before_a_challenge_name_who_passed(lang):
+    """Issue 30, item 5 (R6.1): Bot 4 and Bot 5 pass, then Ana challenges: the passers are
+    named on one line, before the challenge."""
+    lines = _told([*_claim_passes([3, 4]),
+                   [Event("challenge", 0, 2, "duke")]], lang)
+    text = " ".join(" ".join(lines).split())
+    passed = {"en": "Bot 4 and Bot 5 do not challenge",
+              "pt_BR": "Bot 4 e Bot 5 não contestam"}[lang]
+    assert passed in text
+    assert text.index(passed) < text.index({"en": "challenges", "pt_BR": "contesta Bot"}[lang])
+
+
+def test_passes_wait_while_the_window_is_open():
+    """While others may still challenge, the claim is the log's last line: the passes are
+    told together once the window closes."""
+    lines = _told(_claim_passes([3, 4]), "en")
+    assert " ".join(" ".join(lines).split()) == "Bot 3 claims Duke to collect Tax"
+
+
+def test_one_pass_reads_as_before():
+    """A duel: the one seat that may answer passes, and its line names the claim as before."""
+    lines = _told([*_claim_passes([0]), [Event("gain", 2, amount=3)]], "en")
+    assert "Ana does not challenge Bot 3's Duke" in " ".join(" ".join(lines).split())
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_passes_on_a_block_window_fold_too(lang):
+    """Foreign Aid: three seats do not block as Duke (R7), one line says so."""
+    lines = _told([[Event("action", 1, action="foreign_aid")],
+                   *[[Event("pass", seat, 1, action="foreign_aid")] for seat in (2, 3, 0)],
+                   [Event("gain", 1, amount=2)]], lang)
+    assert {"en": "No one blocks", "pt_BR": "Ninguém bloqueia"}[lang] in lines
+    assert not [line for line in lines if "does not" in line or "não bloqueia" in line]
