@@ -164,9 +164,11 @@ class TableScreen(CoupScreen):
             parts.append(_("code {code}").format(code=state.code))
         if state.seat is None:  # (a player finds "(you)" in the players panel)
             parts.append(_("spectating"))
+        # The table's name and code are what a player reads out to a friend: the rules line
+        # gives way to them (in Portuguese it is long enough to cut the code at 80 columns).
         header = Table.grid(expand=True, padding=(0, 2))
-        header.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        header.add_column(no_wrap=True, justify="right")
+        header.add_column(no_wrap=True, overflow="ellipsis")
+        header.add_column(ratio=1, no_wrap=True, overflow="ellipsis", justify="right")
         header.add_row(Text(" · ".join(parts)), Text(rules_line(info.get("options"))))
         self.query_one("#table-header", Static).update(header)
         self._note_prompt()

@@ -25,6 +25,10 @@ from engine.cards import CHARACTERS
 
 from ...i18n import _, card_name
 from ...core.table import TableState
+from .items import pack
+
+#: What a seat's claims are set in by under its line.
+INDENT = "  "
 
 #: How the seats of the last action stand out while it is highlighted (TableState.lit).
 SPOTLIGHT_STYLES = {"acted": "bold reverse", "targeted": "bold reverse red"}
@@ -34,13 +38,19 @@ def seconds(left: float) -> str:
     return f"⏱ {int(left + 0.999)}s"
 
 
-def claims_text(claims: dict[str, int] | None) -> str:
-    """A seat's claims this game, e.g. "claimed: Duke ×2, Captain"; "" if none."""
+def claim_items(claims: dict[str, int] | None) -> list[str]:
+    """A seat's claims this game as the items of a list, the first led by the word for them,
+    e.g. ["claimed: Duke ×2", "Captain"]; none if none."""
     if not claims:
-        return ""
+        return []
     cards = [card_name(card) + (f" ×{claims[card]}" if claims[card] > 1 else "")
              for card in CHARACTERS if card in claims]
-    return _("claimed: {cards}").format(cards=", ".join(cards))
+    return [_("claimed: {cards}").format(cards=cards[0]), *cards[1:]]
+
+
+def claims_text(claims: dict[str, int] | None) -> str:
+    """A seat's claims this game on one line, e.g. "claimed: Duke ×2, Captain"; "" if none."""
+    return ", ".join(claim_items(claims))
 
 
 def seat_grid(widths: list[int]) -> Table:
@@ -121,28 +131,36 @@ class PlayersPanel(Static):
         widths = [max((cell_len(row[0][i].plain) for row in rows), default=0)
                   for i in range(4)]
         # Whether there is room is asked of every seat, claims or not yet: the layout must
-        # not jump when a claim is made.
-        height = self.content_size.height
+        # not jump when a claim is made. The claims wrap between claims, each whole, when
+        # every seat's fit so (issue 30: "Ambassador,…" cut at 80 columns), else each seat's
+        # take one line, cut at its end.
+        width, height = self.content_size.width, self.content_size.height
         room = 2 * len(rows) <= height
-        spaced = 3 * len(rows) <= height  # (a tall panel: air between seats)
+        wrapped = [pack(items, width, indent=INDENT) for _cells, _style, items in rows]
+        needed = sum(1 + max(1, len(claims)) for claims in wrapped)
+        spaced = needed + len(rows) - 1 <= height  # (a tall panel: air between seats)
         lines: list[RenderableType] = []
-        for cells, style, claims in rows:
+        for (cells, style, items), packed in zip(rows, wrapped, strict=True):
             if spaced and lines:
                 lines.append(Text())
             grid = seat_grid(widths)
-            if claims and not room:
-                cells[-1].append("  " + claims, style="dim")
+            if items and not room:
+                cells[-1].append(INDENT + ", ".join(items), style="dim")
             grid.add_row(*cells, style=style)
             lines.append(grid)
-            if claims and room:
-                lines.append(Text("  " + claims, style="dim", no_wrap=True,
+            if items and room and needed <= height:
+                lines.extend(Text(line, style="dim", no_wrap=True, overflow="ellipsis")
+                             for line in packed)
+            elif items and room:
+                lines.append(Text(INDENT + ", ".join(items), style="dim", no_wrap=True,
                                   overflow="ellipsis"))
         self.update(Group(*lines))
 
     @staticmethod
-    def _row(state: TableState, info: dict[str, Any]) -> tuple[list[Text], str, str]:
+    def _row(state: TableState,
+             info: dict[str, Any]) -> tuple[list[Text], str, list[str]]:
         """A seat's cells (turn mark, name, coins, cards, marks), the row's style, and the
-        line of its claims."""
+        items of its claims."""
         view = state.view
         seat = info["seat"]
         name = Text(state.name(seat))
@@ -160,15 +178,15 @@ class PlayersPanel(Static):
         free = view is None and not (info.get("name") or info.get("bot"))
         if free and state.bots_at_start:  # the bot that will sit there, ready as bots are
             return ([Text(), Text(_("Bot {n}").format(n=seat + 1)), Text(), Text(),
-                     Text(_("bot") + " " + _("ready"), style="green")], "", "")
+                     Text(_("bot") + " " + _("ready"), style="green")], "", [])
         if free:
             return ([Text(), Text(_("Seat {n}: free").format(n=seat + 1), style="dim"),
-                     Text(), Text(), Text()], "", "")
+                     Text(), Text(), Text()], "", [])
         if view is None:
             ready = info.get("ready")
             return ([Text(), name, Text(), Text(),
                      Text(_("ready") if ready else _("not ready"),
-                          style="green" if ready else "dim")], "", "")
+                          style="green" if ready else "dim")], "", [])
         turn = Text("▶" if seat == view.actor and not view.over else "")
         if not view.alive[seat]:
             name.stylize("dim strike")
@@ -186,4 +204,4 @@ class PlayersPanel(Static):
             status.append((" " if marks else "") + "…", style="bold")
         lit = state.lit(seat)
         style = SPOTLIGHT_STYLES[lit] if lit is not None else ""
-        return [turn, name, coins, cards, status], style, claims_text(state.claims.get(seat))
+        return [turn, name, coins, cards, status], style, claim_items(state.claims.get(seat))
