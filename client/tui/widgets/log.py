@@ -25,9 +25,6 @@ from engine import Event
 from ...i18n import _
 from ...narrate import event_text, passes_text, presence_text
 
-#: The events that end a response window before everyone in it has passed.
-ANSWERS = ("challenge", "block", "forfeit")
-
 #: How each event kind reads in the log.
 EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
                 "challenge": "yellow", "block": "cyan", "forfeit": "red"}
@@ -148,8 +145,12 @@ class TableLog(WrappingLog):
         if not self._passes or self._told_as is None:
             return
         names, me = self._told_as
-        everyone = closing is not None and closing.kind not in ANSWERS
-        self.write(Text(passes_text(self._passes, names, me, everyone)))
+        # A challenge or a forfeit cuts a window short. So does a block, unless its blocker
+        # is among those who passed: then the claim's window had closed, every answer in,
+        # and the block answers the next one (the target blocks after letting a claim stand).
+        cut = closing is None or closing.kind in ("challenge", "forfeit") or (
+            closing.kind == "block" and closing.seat not in {e.seat for e in self._passes})
+        self.write(Text(passes_text(self._passes, names, me, everyone=not cut)))
         self._passes = []
 
     def came_or_went(self, status: str, name: str) -> None:

@@ -192,3 +192,15 @@ def test_passes_on_a_block_window_fold_too(lang):
                    [Event("gain", 1, amount=2)]], lang)
     assert {"en": "No one blocks", "pt_BR": "Ninguém bloqueia"}[lang] in lines
     assert not [line for line in lines if "does not" in line or "não bloqueia" in line]
+
+
+def test_a_block_after_everyone_let_the_claim_stand_says_no_one_challenged():
+    """Bot 4 claims the Captain to steal from Bot 3 (R6.1, then R7): everyone lets the claim
+    stand, Bot 3 among them, and only then does Bot 3 block; a block made before every answer
+    came names the passers instead."""
+    steal = Event("action", 3, 2, "captain", action="steal")
+    passes = [Event("pass", seat, 3, "captain") for seat in (4, 1, 2, 0)]
+    block = Event("block", 2, 3, "contessa")
+    assert "No one challenges" in _told([[steal], *[[p] for p in passes], [block]], "en")
+    lines = _told([[steal], *[[p] for p in passes[:2]], [block]], "en")
+    assert "Bot 5 and Bot 2 do not challenge" in " ".join(" ".join(lines).split())
