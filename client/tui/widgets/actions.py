@@ -1,6 +1,6 @@
-"""The action bar: one button per thing you may do now, each showing its one-key shortcut,
-at least four to a row so that every one stays on screen at 80 columns, and all in one row
-when the terminal is wide enough for every label whole.
+"""The action bar: one button per thing you may do now, each showing its one-key shortcut
+and its label whole: four to a row, all in one row when the terminal is wide enough, fewer
+when four would cut a label.
 
 The table screen hands it (key, label, callback) triples in `items`; a click or the key runs
 the callback, unless the bar is disabled. Buttons are rebuilt only when the triples' keys and
@@ -70,12 +70,14 @@ class ActionBar(Container):
         self._fit()
 
     def _fit(self) -> None:
-        """As many buttons to a row as fit with their labels whole, four at the least."""
+        """Four columns, or one a button when there are more and they fit, and fewer only
+        where four would cut a label (at 80 columns "Bloquear como Condessa"): one row more
+        costs the log a line, a cut label leaves a player guessing."""
         if not self.items:
             return
         widest = max(cell_len(f"{self._key_text(i.key)} {i.label}") for i in self.items)
         room = (self.content_size.width + GUTTER) // (widest + GUTTER)
-        self.styles.grid_size_columns = max(4, min(len(self.items), room))
+        self.styles.grid_size_columns = max(1, min(room, max(4, len(self.items))))
 
     @staticmethod
     def _key_text(key: str) -> str:

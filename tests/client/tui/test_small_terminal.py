@@ -11,7 +11,10 @@ import re
 import pytest
 
 from client.core.table import TableState
-from client.i18n import card_name, set_language
+from textual.widgets import Button
+
+from client.i18n import _, action_name, card_name, set_language
+from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.players import PlayersPanel
 from engine import Game
 
@@ -73,3 +76,28 @@ def test_the_claims_under_a_seat_are_whole(lang):
     panel = PlayersPanel()
     panel.styles.height = "1fr"  # as tall as at 80x24, where the hand's panel is under it
     run_alone(panel, body, size=(48, 15))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+@pytest.mark.parametrize("offer", [["challenge", "block", "pass"],
+                                   ["income", "foreign_aid", "tax", "steal", "exchange",
+                                    "assassinate", "coup", "examine"]])
+def test_the_action_bar_shows_every_label_whole(lang, offer):
+    """A block answered at 80 columns read "b Block as Contes…": each button's label is
+    whole, however many rows the bar then takes."""
+    set_language(lang)
+    labels = {"challenge": _("Challenge"), "pass": _("Pass"),
+              "block": _("Block as {card}").format(card=card_name("contessa"))}
+    items = tuple(Item(kind[0], labels.get(kind) or action_name(kind), lambda: None)
+                  for kind in offer)
+
+    async def body(pilot):
+        bar = pilot.app.query_one(ActionBar)
+        bar.items = items
+        await pilot.pause()
+        text = " ".join(shown(button) for button in bar.query(Button))
+        assert "…" not in text
+        for item in items:
+            assert f"{item.key} {item.label}" in text
+
+    run_alone(ActionBar(), body, size=(80, 6))
