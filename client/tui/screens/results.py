@@ -9,6 +9,8 @@ once the game is over (R11: a bluff tells what a hand held).
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -21,14 +23,16 @@ from ...i18n import N_, _, card_name
 from ..messages import TableChanged
 from ...core.table import TableState
 from ...narrate import error_text
+from ..widgets.items import Items
 from .base import CoupModal
 
 
-def claims_text(claims: dict[str, int]) -> str:
-    """A seat's claims this game, most made first: "Duke ×2, Captain"."""
+def claims_list(claims: dict[str, int]) -> Items:
+    """A seat's claims this game, most made first, broken between claims only: "Duke ×2,
+    Captain" ("Duke" and "×2" were on two lines at 80 columns); "–" for none."""
     ranked = sorted(claims.items(), key=lambda item: -item[1])
-    return ", ".join(card_name(card) + (f"\u00a0×{n}" if n > 1 else "") for card, n in ranked) \
-        or "–"
+    return Items([card_name(card) + (f" ×{n}" if n > 1 else "") for card, n in ranked]
+                 or ["–"])
 
 
 def card_cells(hand: list[str], revealed: list[str], width: int) -> Text:
@@ -92,7 +96,11 @@ class ResultsScreen(CoupModal):
         grid.add_column(_("Player"), no_wrap=True, max_width=16, overflow="ellipsis")
         grid.add_column(_("Cards"), no_wrap=True)
         if summary is not None:
-            grid.add_column(_("Claims"), ratio=1)
+            claims = [claims_list(record["claims"]) for record in summary["seats"]]
+            # Never narrower than its widest claim and comma: a narrower one cut "Embaixador
+            # ×2" (the other columns wrap their headings instead).
+            grid.add_column(_("Claims"), ratio=1, min_width=max(
+                cell_len(item) + 1 for items in claims for item in items.items))
             grid.add_column(_("Bluffs"), justify="right")
             grid.add_column(_("Challenges won/lost"), justify="center", max_width=15)
         seats = range(len(reveal.alive))
@@ -100,10 +108,11 @@ class ResultsScreen(CoupModal):
                      for c in [*(reveal.hands[s] or ()), *reveal.revealed[s]]), default=0)
         for seat in seats:
             name = Text(state.name(seat), style="bold green" if seat == reveal.winner else "")
-            row: list[Text | str] = [name, card_cells(reveal.hands[seat] or [], reveal.revealed[seat], width)]
+            row: list[RenderableType] = [
+                name, card_cells(reveal.hands[seat] or [], reveal.revealed[seat], width)]
             if summary is not None:
                 record = summary["seats"][seat]
-                row += [claims_text(record["claims"]), str(record["bluffs"]),
+                row += [claims[seat], str(record["bluffs"]),
                         f"{record['challenges_won']}/{record['challenges_lost']}"]
             grid.add_row(*row)
         return grid

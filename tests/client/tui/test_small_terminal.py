@@ -6,6 +6,7 @@ buttons — and never cut at the edge or broken mid-item.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -14,11 +15,18 @@ from client.core.table import TableState
 from textual.widgets import Button
 
 from client.i18n import _, action_name, card_name, set_language
+from client.tui.app import CoupApp, Launch
+from client.tui.screens.results import ResultsScreen
 from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.players import PlayersPanel
-from engine import Game
+from engine import Game, Options
+from engine.bots import make
+from engine.summary import summarize
+from protocol import Joined, Snapshot, TableInfo
 
-from .helpers import practice, run_app, shown, start_practice, until
+from . import test_snapshots as snapshots
+from .helpers import (from_server, practice, pretend_connected, run_app, shown,
+                      start_practice, until)
 from .test_widgets import run_alone
 
 #: A table whose header has the most to say: the Inquisitor variant, and both clocks.
@@ -101,3 +109,55 @@ def test_the_action_bar_shows_every_label_whole(lang, offer):
             assert f"{item.key} {item.label}" in text
 
     run_alone(ActionBar(), body, size=(80, 6))
+
+
+#: A game whose winner, Bot 6, claimed "Embaixador ×2", which the results broke in two.
+SEED = 5
+
+
+def six_finished(seed: int) -> tuple[list, dict]:
+    """What a player who sat at seat 0 receives at the end of a six-player game played out
+    by seeded bots, on a server that keeps records (game 12); and the game's summary."""
+    game = Game.new(Options(players=6), seed=seed)
+    bots = [make("random", n) for n in range(6)]
+    while not game.over:
+        seat = game.waiting[0]
+        game.apply(seat, bots[seat].choose(game.view(seat), game.legal_moves(seat)))
+    seats = [*snapshots.PLAYERS, *({"seat": n, "name": f"Bot {n + 1}", "bot": "random",
+                                    "ready": True, "away": False} for n in (4, 5))]
+    table_info = dict(snapshots.info("over"), game=12, seats=seats)
+    view = game.view(0).to_dict()
+    return [Joined(table=snapshots.TABLE, seat=0, token="t" * 32), TableInfo(info=table_info),
+            Snapshot(table=snapshots.TABLE, view=view, players=seats, deadlines=[],
+                     reveal=game.reveal().to_dict(), summary=summarize(game))
+            ], summarize(game)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_the_results_show_every_claim_player_and_button_at_80_columns(lang):
+    """Issue 30, item 6: at 80x24 the results broke "Duke ×3" over two lines, and in
+    Portuguese the last player and the Rematch and Replay buttons were off screen."""
+    set_language(lang)
+    messages, summary = six_finished(SEED)
+    assert any(n >= 2 for record in summary["seats"] for n in record["claims"].values())  # (an item "Duke ×2")
+    app = CoupApp(Launch(name="Ana"))
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            pretend_connected(app)
+            for msg in messages:
+                from_server(app, msg)
+            await until(pilot, lambda: isinstance(app.screen, ResultsScreen), "the results")
+            screen = app.screen
+            lines = shown(screen.query_one("#hands")).replace("\u00a0", " ").splitlines()
+            for record in summary["seats"]:
+                for card, n in record["claims"].items():
+                    item = card_name(card) + (f" ×{n}" if n > 1 else "")
+                    assert any(item in line for line in lines), item
+            box = screen.query_one("#hands-box")
+            assert box.max_scroll_y == 0  # every player in view
+            assert screen.region.contains_region(screen.query_one(".dialog").region)
+            for button in screen.query(Button):
+                assert screen.region.contains_region(button.region), str(button.label)
+
+    asyncio.run(main())
