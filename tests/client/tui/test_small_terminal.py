@@ -111,14 +111,15 @@ def test_the_action_bar_shows_every_label_whole(lang, offer):
     run_alone(ActionBar(), body, size=(80, 6))
 
 
-#: A game whose winner, Bot 6, claimed "Embaixador ×2", which the results broke in two.
-SEED = 5
+#: Six-player games (variant, seed): in the first the winner, Bot 6, claimed "Embaixador ×2",
+#: which the results broke in two; in the second the rows pushed the buttons off the dialog.
+GAMES = [("base", 5), ("inquisitor", 1)]
 
 
-def six_finished(seed: int) -> tuple[list, dict]:
+def six_finished(variant: str, seed: int) -> tuple[list, dict]:
     """What a player who sat at seat 0 receives at the end of a six-player game played out
     by seeded bots, on a server that keeps records (game 12); and the game's summary."""
-    game = Game.new(Options(players=6), seed=seed)
+    game = Game.new(Options(players=6, variant=variant), seed=seed)
     bots = [make("random", n) for n in range(6)]
     while not game.over:
         seat = game.waiting[0]
@@ -134,12 +135,13 @@ def six_finished(seed: int) -> tuple[list, dict]:
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR"])
-def test_the_results_show_every_claim_player_and_button_at_80_columns(lang):
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game[0])
+def test_the_results_show_every_claim_player_and_button_at_80_columns(lang, game):
     """Issue 30, item 6: at 80x24 the results broke "Duke ×3" over two lines, and in
     Portuguese the last player and the Rematch and Replay buttons were off screen."""
     set_language(lang)
-    messages, summary = six_finished(SEED)
-    assert any(n >= 2 for record in summary["seats"] for n in record["claims"].values())  # (an item "Duke ×2")
+    messages, summary = six_finished(*game)
+    assert any(n >= 2 for record in summary["seats"] for n in record["claims"].values())
     app = CoupApp(Launch(name="Ana"))
 
     async def main() -> None:
@@ -156,8 +158,9 @@ def test_the_results_show_every_claim_player_and_button_at_80_columns(lang):
                     assert any(item in line for line in lines), item
             box = screen.query_one("#hands-box")
             assert box.max_scroll_y == 0  # every player in view
-            assert screen.region.contains_region(screen.query_one(".dialog").region)
+            dialog = screen.query_one(".dialog")
+            assert screen.region.contains_region(dialog.region)
             for button in screen.query(Button):
-                assert screen.region.contains_region(button.region), str(button.label)
+                assert dialog.content_region.contains_region(button.region), str(button.label)
 
     asyncio.run(main())
