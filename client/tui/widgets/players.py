@@ -48,11 +48,6 @@ def claim_items(claims: dict[str, int] | None) -> list[str]:
     return [_("claimed: {cards}").format(cards=cards[0]), *cards[1:]]
 
 
-def claims_text(claims: dict[str, int] | None) -> str:
-    """A seat's claims this game on one line, e.g. "claimed: Duke ×2, Captain"; "" if none."""
-    return ", ".join(claim_items(claims))
-
-
 def seat_grid(widths: list[int]) -> Table:
     """A grid for one seat's line: a column of each width (the third, the coins, aligned
     right), then one that takes the rest of the line and ends in an ellipsis if cut."""
@@ -144,16 +139,14 @@ class PlayersPanel(Static):
             if spaced and lines:
                 lines.append(Text())
             grid = seat_grid(widths)
+            one_line = INDENT + ", ".join(items)
             if items and not room:
-                cells[-1].append(INDENT + ", ".join(items), style="dim")
+                cells[-1].append(one_line, style="dim")
             grid.add_row(*cells, style=style)
             lines.append(grid)
-            if items and room and needed <= height:
+            if items and room:
                 lines.extend(Text(line, style="dim", no_wrap=True, overflow="ellipsis")
-                             for line in packed)
-            elif items and room:
-                lines.append(Text(INDENT + ", ".join(items), style="dim", no_wrap=True,
-                                  overflow="ellipsis"))
+                             for line in (packed if needed <= height else [one_line]))
         self.update(Group(*lines))
 
     @staticmethod

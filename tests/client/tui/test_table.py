@@ -25,7 +25,7 @@ from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import ACTION_KEYS, TableScreen, rules_line
-from client.tui.widgets.players import claims_text
+from client.tui.widgets.players import claim_items
 from engine import Event, Game, move
 from protocol import Joined, Leave, MoveRequest, Ready, TableInfo
 from server.table import Table
@@ -386,9 +386,9 @@ def test_claims_count_each_character_and_start_anew_with_each_game():
                   Event("action", seat=1, action="steal", target=0, card="captain"),
                   Event("action", seat=1, action="tax", card="duke")], fresh=True)
     assert state.claims == {1: {"duke": 2, "captain": 1}, 0: {"contessa": 1}}
-    assert claims_text(state.claims[1]) == "claimed: Duke ×2, Captain"
+    assert claim_items(state.claims[1]) == ["claimed: Duke ×2", "Captain"]
     set_language("pt_BR")
-    assert claims_text(state.claims[1]) == "declarou: Duque ×2, Capitão"
+    assert claim_items(state.claims[1]) == ["declarou: Duque ×2", "Capitão"]
     state.record([Event("action", seat=0, action="exchange", card="ambassador")], fresh=True)
     assert state.claims == {0: {"ambassador": 1}}
 
