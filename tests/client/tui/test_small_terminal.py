@@ -19,14 +19,17 @@ from client.tui.app import CoupApp, Launch
 from client.tui.screens.results import ResultsScreen
 from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.players import PlayersPanel
-from engine import Game, Options
+from client.narrate import event_text
+from client.tui.widgets.log import TableLog
+from engine import Event, Game, Options
+from engine.cards import CLAIMS_IN
 from engine.bots import make
 from engine.summary import summarize
 from protocol import Joined, Snapshot, TableInfo
 
 from . import test_snapshots as snapshots
-from .helpers import (from_server, practice, pretend_connected, run_app, shown,
-                      start_practice, until)
+from .helpers import (answer_key, dialog, from_server, log_lines, my_decision, practice,
+                      pretend_connected, run_app, shown, start_practice, until)
 from .test_widgets import run_alone
 
 #: A table whose header has the most to say: the Inquisitor variant, and both clocks.
@@ -164,3 +167,35 @@ def test_the_results_show_every_claim_player_and_button_at_80_columns(lang, game
                 assert dialog.content_region.contains_region(button.region), str(button.label)
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_the_claim_to_answer_is_the_logs_last_line_at_80x24(lang):
+    """Five seats at 80x24 (R6.1): when a bot's claim waits for Ana's answer, the log ends
+    with the claim, in view, however many bots have let it stand already."""
+    set_language(lang)
+
+    async def body(app, pilot):
+        await start_practice(app, pilot)
+        log = app.screen.query_one(TableLog)
+        while True:
+            view = await until(pilot, lambda: my_decision(app), "our decision")
+            if view.phase == "respond" and view.step != "challenge_block" and any(
+                    mv.kind == "challenge" for mv in view.legal_moves()):
+                break
+            state = view.state_id
+            if dialog(app):
+                await pilot.press("1")
+            else:
+                await pilot.press(answer_key(view) if view.phase in ("respond", "prove")
+                                  else "i")
+            await until(pilot, lambda state=state: app.table.view.state_id != state,
+                        "the move's update")
+        claim = Event("action", view.actor, view.target,
+                      CLAIMS_IN[view.options.variant][view.action], action=view.action)
+        claimed = event_text(claim, app.table.name, view.seat)
+        told = " ".join(" ".join(log_lines(log)).split())
+        assert log.is_vertical_scroll_end
+        assert told.endswith(claimed)
+
+    run_app(practice(bots=4, seed=3), body, size=(80, 24))
