@@ -16,6 +16,7 @@ from textual.widgets import Button
 
 from client.i18n import _, action_name, card_name, set_language
 from client.tui.app import CoupApp, Launch
+from client.tui.screens import table as table_screen
 from client.tui.screens.results import ResultsScreen
 from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.players import PlayersPanel
@@ -170,10 +171,14 @@ def test_the_results_show_every_claim_player_and_button_at_80_columns(lang, game
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR"])
-def test_the_claim_to_answer_is_the_logs_last_line_at_80x24(lang):
+def test_the_claim_to_answer_is_the_logs_last_line_at_80x24(lang, monkeypatch):
     """Five seats at 80x24 (R6.1): when a bot's claim waits for Ana's answer, the log ends
     with the claim, in view, however many bots have let it stand already."""
     set_language(lang)
+    # Ana answers each decision the moment it is drawn, as no person can: the grace that
+    # keeps a key from answering a prompt that just replaced one of hers (test_keys.py) is
+    # not what this test is about.
+    monkeypatch.setattr(table_screen, "KEY_GRACE", 0)
 
     async def body(app, pilot):
         await start_practice(app, pilot)
