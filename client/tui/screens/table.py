@@ -368,10 +368,10 @@ class TableScreen(CoupScreen):
 
     def declare(self, kind: str, opened: int) -> None:
         """Your action, on your turn opened at `opened`; a targeted one asks whom it aims
-        at first."""
+        at first, unless only one player can be its target."""
         view = self.game_view
         targets = [mv for mv in view.legal_moves() if mv.kind == kind]
-        if targets and targets[0].target is None:
+        if len(targets) == 1:
             self.coup.play_move(targets[0], opened)
             return
         options = [(self._seat_line(mv.target), mv) for mv in targets if mv.target is not None]

@@ -534,3 +534,18 @@ def test_leaving_asks_first_only_while_our_seat_is_in_a_game_that_goes_on():
     assert not state.playing  # watching
     state.seat, state.view = 0, replace(game.view(0), phase="over")
     assert not state.playing
+
+
+def test_a_targeted_action_with_one_possible_target_is_played_at_once():
+    async def body(app, pilot):
+        view = await my_turn(app, pilot)
+        sent = sent_by(app)
+        await pilot.press("s")
+        await until(pilot, lambda: sent, "the steal sent")
+        [request] = sent
+        assert isinstance(request, MoveRequest)
+        assert request.move["kind"] == "steal" and request.move["target"] == 1 - view.seat
+        assert request.state_id == view.state_id  # it answers the turn that was on screen
+        assert dialog(app) is None
+
+    run_app(practice(bots=1, strategy="honest"), body)
