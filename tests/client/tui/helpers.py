@@ -153,7 +153,7 @@ async def play_to_the_end(app, pilot) -> int:
         if view.phase == "action":
             must_coup = view.coins[view.seat] >= 10
             await pilot.press("c" if must_coup else "i")
-            if must_coup:
+            if must_coup and sum(view.alive) > 2:  # one target is played at once
                 await until(pilot, lambda: dialog(app), "targets")
                 await pilot.press("1")
         elif view.phase in ANSWERS:
