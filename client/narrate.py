@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from engine import VARIANTS, Event, Move, View
 from engine.bots import LEVELS, STRATEGIES
-from engine.cards import CLAIMS_IN, MUST_COUP
+from engine.cards import CLAIMS_IN, COST, MUST_COUP
 
 from .i18n import N_, _, action_name, card_name, ngettext
 
@@ -360,6 +360,16 @@ def presence_text(status: str, name: str) -> str | None:
     }
     text = texts.get(status)
     return text.format(name=name) if text else None
+
+
+def move_refused_text(code: str, kind: str | None) -> str:
+    """Why our move of `kind` was refused: error_text's sentence, and for a move we cannot
+    afford, what it costs (a newcomer cannot know that Assassinate needs 3)."""
+    cost = COST.get(kind) if kind is not None else None
+    if code == "cannot_afford" and cost is not None and kind is not None:
+        return _("You do not have enough coins: {action} costs {cost}.").format(
+            action=action_name(kind), cost=cost)
+    return error_text(code)
 
 
 def error_text(code: str) -> str:

@@ -140,11 +140,13 @@ class MoveStale(Event):
 @dataclass(frozen=True, slots=True)
 class MoveRefused(Event):
     """Our move was refused, by the server (`re`: the move's request id) or (`local`) by
-    our own check before sending."""
+    our own check before sending (`kind`: the refused move's, for a sentence that names
+    what it would have cost)."""
 
     code: str
     local: bool = False
     re: int | None = None
+    kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

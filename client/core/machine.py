@@ -237,7 +237,7 @@ class Core:
         try:
             check(table.view, table.seat, move)
         except IllegalMove as exc:
-            return [ev.MoveRefused(exc.code, local=True)]
+            return [ev.MoveRefused(exc.code, local=True, kind=move.kind)]
         msg = wire.MoveRequest(id=self.next_id(), state_id=table.view.state_id,
                                move=move.to_dict())
         table.pending = Pending(msg.id, move)

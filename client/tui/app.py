@@ -38,7 +38,7 @@ from ..identity import Identity, IdentityError, Vouched
 from ..launch import Launch, default_name, practice_server, practice_table
 from ..moderation import command_of
 from ..moderation import usage as moderation_usage
-from ..narrate import error_text
+from ..narrate import error_text, move_refused_text
 from . import messages as m
 from .net import RECORD_FRAME, Net
 from .screens.dialogs import ChooseDialog
@@ -535,9 +535,9 @@ class CoupApp(App):
                 self.tell(m.PromptReplaced())
             case ev.MoveWaits():
                 self.notify(_("Waiting for the server to answer your last move."))
-            case ev.MoveRefused(code, local):
+            case ev.MoveRefused(code, local, kind=kind):
                 if local:
-                    self.notify(error_text(code), severity="warning")
+                    self.notify(move_refused_text(code, kind), severity="warning")
                 else:
                     self.notify(error_text(code), title=_("Move refused"), severity="warning")
             case ev.Refused(code, re, said):

@@ -80,7 +80,7 @@ def test_a_second_move_waits_for_the_first_and_an_illegal_one_is_refused_here() 
     game = new_game()
     core = seated(game)
     assert told(core.intend(do.Play(move("coup", target=1)))) == [
-        ev.MoveRefused("cannot_afford", local=True)]
+        ev.MoveRefused("cannot_afford", local=True, kind="coup")]
     core.intend(do.Play(move("income")))
     assert core.intend(do.Play(move("income"))) == [ev.MoveWaits()]
 

@@ -235,9 +235,9 @@ def test_a_move_that_is_not_legal_now_is_explained_at_once_and_not_sent():
         assert view.coins[view.seat] < 3
         sent = sent_by(app)
         await pilot.press("a")  # Assassinate without 3 coins
-        assert notes(app) == ["You do not have enough coins."]
+        assert notes(app) == ["You do not have enough coins: Assassinate costs 3."]
         await pilot.press("c")  # nor a Coup
-        assert notes(app)[-1] == "You do not have enough coins."
+        assert notes(app)[-1] == "You do not have enough coins: Coup costs 7."
         assert sent == [] and app.table.pending is None
         assert app.table.view is view
 
