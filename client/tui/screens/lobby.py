@@ -16,6 +16,7 @@ from ...i18n import N_, _, ngettext
 from ..messages import ChatSaid, TableChanged
 from ...narrate import strategy_choices, variant_choices, variant_label
 from ..widgets.log import WrappingLog
+from ..widgets.tickbox import TickBox
 from .base import CoupScreen
 from .menu import Form, join_command, lan_address
 from .quick import quick_play
@@ -286,10 +287,10 @@ class CreateTableForm(Form):
                                                             "forfeit")],
                              value="bot", allow_blank=False, id="on-disconnect", compact=True)
             with Vertical(classes="switches"):  # a line each, to fit 80x24
-                yield Checkbox(_("Private (join by code)"), id="private", compact=True)
+                yield TickBox(_("Private (join by code)"), id="private", compact=True)
                 # R1.7: on unless turned off
-                yield Checkbox(_("Two-player draft"), value=True, id="draft", compact=True)
-                yield Checkbox(_("Rated (games move ratings)"), id="rated", compact=True)
+                yield TickBox(_("Two-player draft"), value=True, id="draft", compact=True)
+                yield TickBox(_("Rated (games move ratings)"), id="rated", compact=True)
 
     def answer(self):
         try:

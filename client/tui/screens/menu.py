@@ -27,6 +27,7 @@ from ...i18n import N_, _
 from ...net import LinkError, parse_address
 from ...launch import CLOCKS, Launch
 from ...narrate import strategy_choices, variant_choices
+from ..widgets.tickbox import TickBox
 from .base import CoupModal, CoupScreen
 from .rules import RulesScreen
 
@@ -392,7 +393,7 @@ class HostForm(NamedForm):
         yield Label(_("Friends on your network join with:"))
         yield Label(join_command(lan_address(), DEFAULT_PORT), id="address")
         # Off until the host chooses it: a cafe's network is not theirs to announce on.
-        yield Checkbox(_("Announce on this network"), id="announce", compact=True)
+        yield TickBox(_("Announce on this network"), id="announce", compact=True)
         yield Static(_("Everyone on this network will then see the game and its address "
                        "in their list of servers."), classes="dialog-help")
 

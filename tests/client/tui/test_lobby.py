@@ -158,8 +158,10 @@ def test_creating_a_table_through_the_form_lands_at_it_with_its_options(server):
         form.query_one("#treasury", Input).value = "80"
         form.query_one("#response-clock", Input).value = "15"
         form.query_one("#turn-clock", Input).value = "0"
+        private = form.query_one("#private", Checkbox)
+        assert "X" not in shown(private)  # unticked and ticked differ in shape, not colour
         await pilot.click("#private")
-        assert form.query_one("#private", Checkbox).value
+        assert private.value and "X" in shown(private)
         await pilot.click("#rated")
         await pilot.click("#ok")
         screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
