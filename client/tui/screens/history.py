@@ -250,6 +250,15 @@ class GamesScreen(CoupScreen):
                 return _("No finished games with a player named {name}.").format(
                     name=self.player)
             return _("No games yet: finished games show here.")
+        if self.pages.number == 1 and self.pages.next is None:
+            # Every game fits on this page: it holds the newest as much as the oldest.
+            count = len(self.lines)
+            if self.player:
+                return ngettext("{count} game of {name}",
+                                "{count} games of {name}, newest first", count).format(
+                                    count=count, name=self.player)
+            return ngettext("{count} game", "{count} games, newest first",
+                            count).format(count=count)
         page = _("Page {n}").format(n=self.pages.number)
         if self.player:
             page += " · " + _("games of {name}").format(name=self.player)
