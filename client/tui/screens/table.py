@@ -428,9 +428,15 @@ class TableScreen(CoupScreen):
         self.app.push_screen(RulesScreen())
 
     def action_leave(self) -> None:
-        if self.table.playing:
-            self.app.push_screen(
-                ConfirmDialog(_("Leave the game? Your seat will be played for you.")),
-                lambda yes: self.coup.leave_table() if yes else None)
+        state = self.table
+        if state.playing:
+            # A table no person is left at closes (a practice table, once its player goes):
+            # no one plays the seat on, the game just ends.
+            people = any(not info.get("bot") and info.get("name")
+                         for info in state.seats if info["seat"] != state.seat)
+            question = (_("Leave the game? Your seat will be played for you.") if people
+                        else _("Leave the game? Only bots play with you: the game ends."))
+            self.app.push_screen(ConfirmDialog(question),
+                                 lambda yes: self.coup.leave_table() if yes else None)
         else:
             self.coup.leave_table()

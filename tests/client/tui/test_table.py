@@ -282,10 +282,14 @@ def test_chat_at_the_table():
 
 
 def test_q_asks_before_leaving_a_running_game():
+    """At a practice table only bots play with us: leaving ends the game (the server closes
+    a table no person is at), and the question says so."""
     async def body(app, pilot):
         await my_turn(app, pilot)
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmDialog)
+                               and app.screen, "the question")
+        assert question.question == "Leave the game? Only bots play with you: the game ends."
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         assert app.table is not None
@@ -296,6 +300,18 @@ def test_q_asks_before_leaving_a_running_game():
         assert app.table is None
 
     run_app(practice(bots=2, strategy="honest"), body)
+
+
+def test_leaving_a_game_with_another_person_says_the_seat_is_played_for_us(server):
+    async def body(app, pilot):
+        await duel(app, pilot, server, two_player_draft=False)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the game")
+        await pilot.press("q")
+        question = await until(pilot, lambda: isinstance(app.screen, ConfirmDialog)
+                               and app.screen, "the question")
+        assert question.question == "Leave the game? Your seat will be played for you."
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body)
 
 
 def test_the_results_reveal_every_hand_and_a_rematch_starts_with_the_winner():
