@@ -210,9 +210,7 @@ def test_the_examine_decision_names_the_card_shown_in_portuguese(server, monkeyp
     async def body(app, pilot):
         bruno = await duel(app, pilot, server, variant="inquisitor", two_player_draft=False)
         await decision(app, pilot, "action")
-        await pilot.press("x")
-        await until(pilot, lambda: dialog(app), "the target picker")
-        await pilot.press("1")
+        await pilot.press("x")  # Bruno, the one possible target: no picker
         await bruno_plays(app, server, bruno, lambda v: move("pass"), "respond")
         await bruno_plays(app, server, bruno, lambda v: move("show", card="contessa"), "show")
         decide = await until(pilot, lambda: dialog(app) and app.table.view.phase
