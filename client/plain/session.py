@@ -38,7 +38,9 @@ from ..core import intents as do
 from ..discovery import Browser, enabled
 from ..i18n import _
 from ..launch import Launch, default_name, practice_server, practice_table
-from ..narrate import error_text, event_text, move_label, presence_text, prompt
+from ..narrate import (
+    error_text, event_text, move_label, move_refused_text, presence_text, prompt,
+)
 from ..transport import Transport, start_server
 from .finder import Finder
 from .text import (
@@ -312,8 +314,15 @@ class Plain:
         if command in ("leave", "quit") and command != asked and self.table is not None \
                 and self.table.playing:
             self._asked_to = command
-            self.say(_("Leave the game? Your seat will be played for you. Type {word} again "
-                       "to leave.").format(word=word))
+            # A table no person is left at closes (a practice table, once its player goes):
+            # no one plays the seat on, the game just ends (as the terminal app says too).
+            people = any(not info.get("bot") and info.get("name")
+                         for info in self.table.seats if info["seat"] != self.table.seat)
+            question = (_("Leave the game? Your seat will be played for you. Type {word} "
+                          "again to leave.") if people
+                        else _("Leave the game? Only bots play with you: the game ends. Type "
+                               "{word} again to leave."))
+            self.say(question.format(word=word))
             return
         if command is not None:
             await self.commands[command](rest.strip())
@@ -371,7 +380,7 @@ class Plain:
         try:
             check(view, table.seat, move(kind, target=target))
         except IllegalMove as exc:
-            self.say(error_text(exc.code))
+            self.say(move_refused_text(exc.code, kind))
         else:  # legal, and yet not offered: the open decision is another's
             self.say(error_text("not_your_turn"))
         self.ask(again=True)
@@ -566,8 +575,8 @@ class Plain:
                 self._new_view(arrival)
             case ev.MoveWaits():
                 self.say(_("Waiting for the server to answer your last move."))
-            case ev.MoveRefused(code):
-                self.say(error_text(code))
+            case ev.MoveRefused(code=code, kind=kind):
+                self.say(move_refused_text(code, kind))
                 self.ask(again=True)
             case ev.Refused(code=code, said=said) | ev.TableGone(code=code, said=said):
                 if not self.core.leaving:

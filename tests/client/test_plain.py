@@ -152,17 +152,17 @@ def test_a_whole_game_in_english_with_every_dialog_and_the_commands():
         assert t.line() == ("\u201cxyzzy\u201d is neither a choice nor a command: type help "
                             "for the commands.")
         assert choices_of(t.line()) == first  # the prompt again
-        t.send("coup")  # 2 coins: the engine's sentence, and the prompt again
-        assert t.line() == "You do not have enough coins."
+        t.send("coup")  # 2 coins: what it costs, as the terminal app says, and the prompt
+        assert t.line() == "You do not have enough coins: Coup costs 7."
         assert choices_of(t.line()) == first
         t.send("99")
         assert t.line() == "There is no choice 99 now."
         assert choices_of(t.line()) == first
         t.send("repeat")
         assert choices_of(t.line()) == first
-        t.send("quit")  # as the app's dialog asks, before a seat is left to be played
-        assert t.line() == ("Leave the game? Your seat will be played for you. Type quit "
-                            "again to leave.")
+        t.send("quit")  # as the app's dialog asks; a practice table ends with its player
+        assert t.line() == ("Leave the game? Only bots play with you: the game ends. Type "
+                            "quit again to leave.")
         t.send("repeat")  # anything else: the game goes on, and quit asks again
         assert choices_of(t.line()) == first
         met = play_to_the_end(t, "en", first) | {"pick"}
@@ -203,8 +203,9 @@ def test_leaving_a_game_going_on_is_confirmed_by_the_same_word_again():
         t.until("Uma nova partida começa.")
         t.prompt()
         t.send("sair")
+        # A practice table has no other person: its server ends the game when Ana goes.
         assert t.until("Sair da partida?") == (
-            "Sair da partida? Seu lugar continua sendo jogado sem você. Digite sair de novo "
+            "Sair da partida? Só bots jogam com você: a partida termina. Digite sair de novo "
             "para sair.")
         leaves_cleanly(t, "sair")
     finally:
