@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from protocol import Identify, Via
+from protocol.text import name_or_none
 
 #: The key file's name in the user's config directory.
 FILE_NAME = "identity.pem"
@@ -75,10 +76,11 @@ class Identity:
         try:
             with open(self.name_path, encoding="utf-8") as file:
                 # A line, not the file: a file of any size must not be read whole.
-                name = file.readline(4 * NAME_LENGTH).strip()[:NAME_LENGTH]
+                line = file.readline(4 * NAME_LENGTH).strip()[:NAME_LENGTH]
         except (OSError, UnicodeDecodeError):  # none kept, or none usable: ask again
             return None
-        return name or None
+        # The file may have been edited: a name a terminal would obey is none (asked again).
+        return name_or_none(line)
 
     def keep_name(self, name: str) -> None:
         """Keep `name` beside the key for the runs to come; IdentityError if it cannot be

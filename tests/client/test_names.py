@@ -161,6 +161,8 @@ def test_a_name_is_kept_beside_its_key_and_read_back_as_it_was_given(tmp_path):
 @pytest.mark.parametrize("written, kept", [
     (b"\n", None), (b"\xff\xfe not utf-8", None),  # nothing usable: asked again
     (b"x" * 100_000, "x" * NAME_LENGTH),  # a long one is cut to a name, not read whole
+    (b"Ana\x1b[2J\n", None),  # one a terminal would obey is no name: asked again
+    (b"  Bia  \n", "Bia"),
 ])
 def test_a_name_file_is_read_for_a_name_and_no_more(tmp_path, written, kept):
     identity = load(str(tmp_path / "me.pem"))
