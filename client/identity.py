@@ -30,12 +30,13 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from protocol import Identify, Via
+from protocol.messages import NAME
 from protocol.text import name_or_none
 
 #: The key file's name in the user's config directory.
 FILE_NAME = "identity.pem"
 #: The most characters of a kept name (the servers' longest name).
-NAME_LENGTH = 32
+NAME_LENGTH = NAME.max_len
 #: The most of a key file that is read: an Ed25519 key in PEM is 119 bytes, and a file
 #: without end (/dev/zero) must not be read until memory runs out.
 MAX_FILE = 64 * 1024

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from engine.bots.levels import DEFAULT_LEVEL
 from protocol import DEFAULT_PORT
+from protocol.text import name_or_none
 from server import ServerConfig, default_path
 
 from .i18n import _
-from .identity import Credential, DoorAddress
+from .identity import NAME_LENGTH, Credential, DoorAddress
 
 _SERVER = ServerConfig()
 
@@ -100,7 +101,8 @@ ROLE_ACCOUNTS = frozenset({"root", "admin", "administrator", "user", "ubuntu", "
 def default_name() -> str:
     """The name offered when the player kept none: their login name, unless it is a role's."""
     try:
-        login = getpass.getuser()[:32]
+        # From the environment (LOGNAME, USER): held to the server's rule for names.
+        login = name_or_none(getpass.getuser()[:NAME_LENGTH])
     except Exception:  # noqa: BLE001 — no user name on this system
         return "player"
     return login if login and login.casefold() not in ROLE_ACCOUNTS else "player"

@@ -39,7 +39,7 @@ from protocol import MAX_LISTED
 from .core import Core
 from .core import events as ev
 from .core import intents as do
-from .core.policy import FINAL_GOODBYES
+from .core.policy import FINAL_GOODBYES, RECONNECT_FOR
 from .identity import Identity
 from .mind import Mind
 from .net import LinkError
@@ -100,7 +100,7 @@ class BotRunner:
 
     def __init__(self, host: str, port: int, strategy: Strategy, *, name: str | None = None,
                  seating: Seating | None = None, games: int = 1,
-                 reconnect_for: float = 120.0, identity: Identity | None = None) -> None:
+                 reconnect_for: float = RECONNECT_FOR, identity: Identity | None = None) -> None:
         self.host = host
         self.port = port
         self.strategy = strategy

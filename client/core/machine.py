@@ -85,8 +85,6 @@ class Core:
         self.lobby_chat: list[tuple[str, str]] = []
         #: Our own ordinal on the server, when we are identified and rated there.
         self.rating: float | None = None
-        #: The decision our pending move answers (its View.opened).
-        self._moved_in = 0
         #: Ids of requests whose answers matter: our leave (in flight until answered), our
         #: operator's act, our own list of tables, our own profile, our place in the queue.
         self._leaving: int | None = None
@@ -240,8 +238,7 @@ class Core:
             return [ev.MoveRefused(exc.code, local=True, kind=move.kind)]
         msg = wire.MoveRequest(id=self.next_id(), state_id=table.view.state_id,
                                move=move.to_dict())
-        table.pending = Pending(msg.id, move)
-        self._moved_in = table.view.opened
+        table.pending = Pending(msg.id, move, table.view.opened)
         return [ev.Send(msg), ev.PendingChanged()]
 
     def _moderate(self, intent: do.Moderate) -> list[ev.Event]:
@@ -342,7 +339,7 @@ class Core:
         came = table.arrive(msg)
         view, old = came.view, came.old
         if table.pending is not None and (came.new_game or view.seat not in view.waiting
-                                          or view.opened != self._moved_in):
+                                          or view.opened != table.pending.opened):
             # Our decision is answered, or another has opened. Others answering beside us
             # (a window's other passes) leave our move pending.
             table.pending = None

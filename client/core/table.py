@@ -36,10 +36,11 @@ def personality_name(strategy: str) -> str | None:
 
 @dataclass
 class Pending:
-    """A move sent and not yet answered."""
+    """A move sent and not yet answered, and the decision it answers (its View.opened)."""
 
     id: int
     move: Move
+    opened: int = 0
 
 
 @dataclass(frozen=True, slots=True)
