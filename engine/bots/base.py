@@ -89,8 +89,10 @@ def seat_of(view: Sight) -> int:
 
 
 def hand_of(view: Sight) -> Sequence[str]:
-    """The viewer's own face-down cards."""
-    return view.hands[seat_of(view)] or ()
+    """The viewer's own face-down cards (read in every playout: no call to seat_of)."""
+    seat = view.seat
+    assert seat is not None
+    return view.hands[seat] or ()
 
 
 def target_of(m: Move) -> int:

@@ -233,7 +233,7 @@ class Heuristic(Strategy):
             by_kind.setdefault(m.kind, []).append(m)
 
         def at(kind: str, score: Callable[[int], float]) -> Move:
-            return max(by_kind[kind], key=lambda m: (score(target_of(m)), -target_of(m)))
+            return max(by_kind[kind], key=lambda m: (score(t := target_of(m)), -t))
 
         me = self.personality
 
