@@ -108,8 +108,10 @@ class Handover:
     def delivered(self) -> None:
         """The recorder sent what one hand-over held."""
         self._in_flight -= 1
-        sent = {id(entry) for entry in self._handed.popleft()}
-        self._said = [entry for entry in self._said if id(entry) not in sent]
+        handed = self._handed.popleft()
+        if self._said:  # rarely: only what was said while the store failed
+            sent = {id(entry) for entry in handed}
+            self._said = [entry for entry in self._said if id(entry) not in sent]
 
     def drop(self, session: Session) -> None:
         """Forget the frames held for `session`."""

@@ -155,6 +155,7 @@ class Seats:
         return sum(s.name is None for s in self._seats)
 
     def humans(self) -> list[Seat]:
+        """The seats people (not bots) sit in."""
         return [s for s in self._seats if s.human]
 
     def of(self, session: Session) -> Seat | None:

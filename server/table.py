@@ -253,9 +253,7 @@ class Table:
             left_after.setdefault(takeover["after"], []).append(takeover["seat"])
         for game, events in records.play(record):
             self.recent.extend(events)
-            for seat in self.seats:
-                if seat.bot is not None and (game.alive[seat.index] or game.over):
-                    seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
+            self._tell_bots(game, events)
             if standing is not None:  # what the game counted so far, as it was counted
                 played = len(game.history)
                 step = record["moves"][played - 1] if played else None
@@ -637,7 +635,7 @@ class Table:
         seat.ready = msg.ready
         self.handover.send(session, Ok(re=msg.id))
         self._changed()
-        humans = [s for s in self.seats if s.human]
+        humans = self.seats.humans()
         if self.seats.free == 0 and humans and all(s.ready for s in humans):
             self._start()
 
@@ -775,9 +773,7 @@ class Table:
                 self.handover.send(session, accepted, update)
             else:
                 self.handover.send(session, update)
-        for seat in self.seats:
-            if seat.bot is not None and (game.alive[seat.index] or over):
-                seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
+        self._tell_bots(game, events)
         if over:
             self.status = TableStatus.OVER
             if self.game_id is not None:
@@ -789,6 +785,13 @@ class Table:
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
             self._changed()
+
+    def _tell_bots(self, game: Game, events: Sequence[Event]) -> None:
+        """Each bot seat sees what it may of `events`, while it plays or once the game is
+        over: the same at a restart's replay as in play, so that a bot remembers the same."""
+        for seat in self.seats:
+            if seat.bot is not None and (game.alive[seat.index] or game.over):
+                seat.bot.observe(game.view(seat.index), visible_to(events, seat.index))
 
     def _rate(self, game_id: int) -> None:
         """The finished game `game_id`'s ratings move with its result, if it is rated and
@@ -818,7 +821,7 @@ class Table:
     def _rematch_if_asked(self) -> None:
         """Once every seated person has asked for a rematch (the last one may have asked,
         or left), the next game starts, the winner first (R1.6)."""
-        humans = [s for s in self.seats if s.human]
+        humans = self.seats.humans()
         if self.status is TableStatus.OVER and humans and all(s.rematch for s in humans):
             self._start(first_seat=self._current_game().winner)
 
