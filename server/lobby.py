@@ -40,7 +40,7 @@ from engine.position import Position
 from protocol import (
     MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
 )
-from protocol.messages import NAME
+from protocol.messages import NAME, TABLE_ID
 from protocol.text import printable
 
 from . import backups, history, log, retention
@@ -430,9 +430,14 @@ class Lobby:
             log.error("table_damaged", table=saved["id"], error=repr(exc), exc_info=True)
         state = saved["state"] if isinstance(saved["state"], dict) else {}
         seats = state.get("seats")
+        # Its id was read from the damaged file too: told only if it is one a table may have.
+        table_id = saved["id"]
+        if not (isinstance(table_id, str) and len(table_id) <= TABLE_ID.max_len
+                and printable(table_id)):
+            table_id = "?"
         for seat in seats if isinstance(seats, list) else ():
             if isinstance(seat, dict) and isinstance(seat.get("token"), str):
-                self._damaged[seat["token"]] = saved["id"]
+                self._damaged[seat["token"]] = table_id
 
     async def _close_damaged(self, recorder: Recorder, rows: list[int]) -> None:
         """Close the damaged tables at `rows` in the store, so that the next start does not

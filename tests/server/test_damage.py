@@ -171,3 +171,25 @@ async def test_a_store_that_cannot_close_the_damaged_table_still_serves_the_othe
     assert "damaged_tables_not_closed" in [r.getMessage() for r in caplog.records]
     monkeypatch.undo()
     assert [t["id"] for t in Store(db, writer=False).open_tables()] == [*HEALTHY, "broken"]
+
+
+async def test_a_damaged_tables_own_id_is_not_told_as_it_was_stored(tmp_path):
+    """The id a damaged table was stored under is read from the damaged file too: the
+    sentence that names it keeps to a table id's size and to what a terminal shows."""
+    path = str(tmp_path / "coup.db")
+    store = Store(path)
+    row, _ = add_running_table(store, "broken", 3, seed=101, moves=12)
+    store.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE moves SET move = '{\"kind\":\"coup\",\"target\":5}' WHERE n = 8 "
+                     "AND game = (SELECT id FROM games WHERE table_row = ?)", (row,))
+        conn.execute("UPDATE tables SET id = ? WHERE row = ?", ("\x1b[2J" + "x" * 5000, row))
+    conn.close()
+    async with trio.open_nursery() as nursery:
+        server = await served(nursery, path)
+        lost = await Peer.connect(server.address[1], "x", token="token-broken-0")
+        told = await lost.expect("error")
+        assert told.code == "bad_token" and "damaged" in told.message
+        assert "\x1b" not in told.message and "xxxxxxx" not in told.message
+        await lost.aclose()
+        nursery.cancel_scope.cancel()
