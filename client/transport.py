@@ -153,7 +153,7 @@ class Transport:
         self._step(lambda: self._handle(self.core.opened(
             link.name or name or "", server, identified is not None,
             identified is not None and bool(identified.operator), now,
-            identified.table if identified is not None else None)))
+            identified.table if identified is not None else None, name)))
 
     def _gave_up(self, why: str) -> None:
         self._handle(self.core.gave_up(why))

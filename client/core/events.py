@@ -39,6 +39,9 @@ class Connected(Event):
     identified: bool
     operator: bool
     given_back: str | None = None
+    #: The name we asked for, when the server keeps another for our key (it keeps the
+    #: name a key first played under): a player who asked would not know why, unless told.
+    renamed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,9 +116,11 @@ class Core:
     # ------------------------------------------------------------------ the connection
 
     def opened(self, name: str, server: str, identified: bool, operator: bool,
-               now: float, given_back: str | None = None) -> list[ev.Event]:
+               now: float, given_back: str | None = None,
+               asked: str | None = None) -> list[ev.Event]:
         """A connection is up (its handshake done), at `now` on the caller's clock;
-        `given_back`: the table whose seat the server gives back to our key."""
+        `given_back`: the table whose seat the server gives back to our key; `asked`: the
+        name we asked for."""
         self.connected = True
         self._bye = None
         self.queued = False  # a queue forgets a connection that dropped
@@ -127,7 +129,9 @@ class Core:
         if not self._ever_connected:
             self._ever_connected = True
             self.server = server
-            return [ev.Connected(name, server, identified, operator, given_back)]
+            renamed = (asked if identified and asked and name.casefold() != asked.casefold()
+                       else None)
+            return [ev.Connected(name, server, identified, operator, given_back, renamed)]
         out: list[ev.Event] = [ev.ConnectionBack(name, identified, operator, given_back)]
         if self.table is None:  # back in a restarted server's lobby: its tables again
             out += self.intend(do.ListTables())

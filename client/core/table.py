@@ -102,6 +102,14 @@ class TableState:
                 and view.alive[self.seat])
 
     @property
+    def others_are_people(self) -> bool:
+        """Someone other than us, not a bot, sits here. When no one does, leaving ends the
+        game (the server closes a table no person is left at: a practice table); else our
+        seat is played on for us."""
+        return any(not info.get("bot") and info.get("name")
+                   for info in self.seats if info["seat"] != self.seat)
+
+    @property
     def bots_at_start(self) -> str | None:
         """The strategy of the bots that take the empty seats when the game starts (a
         practice table's), if the table has them."""

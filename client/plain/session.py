@@ -314,12 +314,8 @@ class Plain:
         if command in ("leave", "quit") and command != asked and self.table is not None \
                 and self.table.playing:
             self._asked_to = command
-            # A table no person is left at closes (a practice table, once its player goes):
-            # no one plays the seat on, the game just ends (as the terminal app says too).
-            people = any(not info.get("bot") and info.get("name")
-                         for info in self.table.seats if info["seat"] != self.table.seat)
             question = (_("Leave the game? Your seat will be played for you. Type {word} "
-                          "again to leave.") if people
+                          "again to leave.") if self.table.others_are_people
                         else _("Leave the game? Only bots play with you: the game ends. Type "
                                "{word} again to leave."))
             self.say(question.format(word=word))
@@ -537,8 +533,8 @@ class Plain:
 
     def _event(self, event: ev.Event) -> None:
         match event:
-            case ev.Connected(name, server):
-                self._connected(name, server)
+            case ev.Connected(name, server, renamed=renamed):
+                self._connected(name, server, renamed)
             case ev.ConnectFailed(reason, code):
                 # The link's own sentence says what failed ("cannot connect to …"); a
                 # refusal the server gave a code has a sentence of the player's language.
@@ -610,12 +606,11 @@ class Plain:
                 if message:
                     self.say(message)
 
-    def _connected(self, name: str, server: str) -> None:
-        if self.core.identified and name.casefold() != self.name.casefold():
-            # As the terminal app says it: the name asked for was not the one used.
+    def _connected(self, name: str, server: str, renamed: str | None) -> None:
+        if renamed is not None:
             self.say(_("Known here as {name}: this server keeps the name your key first "
                        "played under, so {wanted} was not used.").format(name=name,
-                                                                           wanted=self.name))
+                                                                           wanted=renamed))
         self.name = name or self.name
         self.server = server
         if self.launch.mode == "play":

@@ -231,13 +231,11 @@ class CoupApp(App):
         self.notify(_("The server could not start: {reason}").format(reason=msg.reason),
                     severity="error", timeout=10)
 
-    def _connected(self, name: str, given_back: str | None) -> None:
-        if self.identified and name.casefold() != self.name_wanted.casefold():
-            # A key keeps the name it first played under: a player who asked for another
-            # (--name, a form, the SSH user name) would not know why it was not used.
+    def _connected(self, name: str, given_back: str | None, renamed: str | None) -> None:
+        if renamed is not None:
             self.notify(_("Known here as {name}: this server keeps the name your key first "
                           "played under, so {wanted} was not used.").format(
-                              name=name, wanted=self.name_wanted), timeout=15)
+                              name=name, wanted=renamed), timeout=15)
         if self._then == "play":
             # A key whose seat the server kept gets it back at once: a table asked for
             # now would be refused ("already at a table"), so the player chooses.
@@ -490,8 +488,8 @@ class CoupApp(App):
 
     def _event(self, event: ev.Event) -> None:
         match event:
-            case ev.Connected(name, given_back=given_back):
-                self._connected(name, given_back)
+            case ev.Connected(name, given_back=given_back, renamed=renamed):
+                self._connected(name, given_back, renamed)
             case ev.ConnectFailed(reason, code):
                 self._connect_failed(reason, code)
             case ev.ConnectionLost(reason, said, said_message):

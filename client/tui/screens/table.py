@@ -430,11 +430,8 @@ class TableScreen(CoupScreen):
     def action_leave(self) -> None:
         state = self.table
         if state.playing:
-            # A table no person is left at closes (a practice table, once its player goes):
-            # no one plays the seat on, the game just ends.
-            people = any(not info.get("bot") and info.get("name")
-                         for info in state.seats if info["seat"] != state.seat)
-            question = (_("Leave the game? Your seat will be played for you.") if people
+            question = (_("Leave the game? Your seat will be played for you.")
+                        if state.others_are_people
                         else _("Leave the game? Only bots play with you: the game ends."))
             self.app.push_screen(ConfirmDialog(question),
                                  lambda yes: self.coup.leave_table() if yes else None)

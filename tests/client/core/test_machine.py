@@ -335,3 +335,15 @@ def test_the_backoff_grows_and_starts_again_after_a_steady_connection() -> None:
     backoff.connected(200.0)
     backoff.dropped(200.0 + STEADY)
     assert backoff.pause() == FIRST_PAUSE
+
+
+def test_a_name_the_server_keeps_for_our_key_over_the_one_asked_is_said_once():
+    """A key keeps the name it first played under: the first connection says which name
+    asked for was not used (any case of the same name is the same), and a guest's never."""
+    def connected(identified: bool, asked: str | None) -> ev.Event:
+        return Core().opened("Ana", "coupd", identified, False, 0.0, asked=asked)[0]
+
+    assert connected(True, "Bia") == ev.Connected("Ana", "coupd", True, False, renamed="Bia")
+    assert connected(True, "ana") == ev.Connected("Ana", "coupd", True, False)
+    assert connected(False, "Bia") == ev.Connected("Ana", "coupd", False, False)
+    assert connected(True, None) == ev.Connected("Ana", "coupd", True, False)
