@@ -101,8 +101,6 @@ class TableScreen(CoupScreen):
 
     #: The table shown, bound to the panels; every assignment draws it again.
     state: reactive[TableState | None] = reactive(None, always_update=True, repaint=False)
-    #: Connected to the server: else the banner says so and the action bar is disabled.
-    connected: reactive[bool] = reactive(True, repaint=False)
 
     def __init__(self, table: TableState) -> None:
         super().__init__()
@@ -150,8 +148,12 @@ class TableScreen(CoupScreen):
     # ------------------------------------------------------------------ drawing
 
     def _read_model(self) -> None:
-        self.connected = self.coup.connected
         self.state = self.table
+
+    @property
+    def connected(self) -> bool:
+        """Connected to the server: else the banner says so and the action bar is disabled."""
+        return self.coup.connected
 
     def watch_state(self) -> None:
         if not self.built:
@@ -221,8 +223,7 @@ class TableScreen(CoupScreen):
         if change.new_game:  # the notices of the game before (a rematch asked…) are stale now
             self.app.clear_notifications()
         self.query_one(TableLog).tell(change.events, state.name, state.seat,
-                                      new_game=change.new_game, earlier=change.earlier,
-                                      started=state.view is not None)
+                                      new_game=change.new_game, earlier=change.earlier)
 
     @on(PresenceChanged)
     def _presence(self, msg: PresenceChanged) -> None:

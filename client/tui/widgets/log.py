@@ -104,47 +104,42 @@ class TableLog(WrappingLog):
 
     def __init__(self, *, max_lines: int, id: str | None = None) -> None:
         super().__init__(max_lines=max_lines, id=id)
-        #: The passes of the open response window, in order, and how to tell them.
+        #: The passes of the open response window, in order.
         self._passes: list[Event] = []
-        self._told_as: tuple[Callable[[int | None], str], int | None] | None = None
 
     def tell(self, events: Iterable[Event], names: Callable[[int | None], str],
-             me: int | None, *, new_game: bool = False, earlier: Iterable[Event] = (),
-             started: bool = True) -> None:
+             me: int | None, *, new_game: bool = False,
+             earlier: Iterable[Event] = ()) -> None:
         """Write a new view's `events`, after `earlier`, what happened before the view came
         that the log lacks (a snapshot's), under a heading; `new_game`: the view starts a
-        game (`started`: one that has begun, with a view)."""
+        game."""
         events, earlier = list(events), list(earlier)
         if earlier or new_game:
-            self._fold(None)
-        self._told_as = (names, me)
+            self._fold(None, names, me)
         if earlier:
             self.write(Text(_("Earlier in this game:") if new_game
                             else _("While you were away:"), style="bold"))
-        elif new_game and started and not events:
+        elif new_game and not events:
             self.write(Text(_("A new game begins."), style="bold"))
         for e in (*earlier, *events):
-            if e.kind == "pass" and (not self._passes or self._same_window(e)):
-                self._passes.append(e)
-                continue
-            self._fold(e)
+            # Anything but a pass of the window held closes it; so does another's pass.
+            if e.kind != "pass" or (self._passes and not self._same_window(e)):
+                self._fold(e, names, me)
             if e.kind == "pass":
                 self._passes.append(e)
-                continue
-            line = event_line(e, names, me)
-            if line is not None:
+            elif (line := event_line(e, names, me)) is not None:
                 self.write(line)
 
     def _same_window(self, e: Event) -> bool:
         first = self._passes[0]
         return (e.target, e.card, e.action) == (first.target, first.card, first.action)
 
-    def _fold(self, closing: Event | None) -> None:
+    def _fold(self, closing: Event | None, names: Callable[[int | None], str],
+              me: int | None) -> None:
         """Tell the held passes, if any, on one line: the window was closed by `closing`
         (None: by a gap in what the log was told)."""
-        if not self._passes or self._told_as is None:
+        if not self._passes:
             return
-        names, me = self._told_as
         # A challenge or a forfeit cuts a window short. So does a block, unless its blocker
         # is among those who passed: then the claim's window had closed, every answer in,
         # and the block answers the next one (the target blocks after letting a claim stand).
