@@ -57,6 +57,16 @@ VIA_CONTEXT = b"coup-via\0"
 #: An IP address as text: IPv6 is 45 characters at the most (with an IPv4 tail).
 ADDRESS = Str(45, 2)
 
+
+def _bound(context: bytes, server_id: str, nonce: str) -> bytes:
+    """What is signed (or HMACed) for `context`: bound to one server and one connection."""
+    return context + server_id.encode() + b"\0" + nonce.encode()
+
+
+def _door_mac(proof: str, signed: bytes) -> str:
+    """A door's word, hex: the HMAC-SHA512 of `signed` under the `proof` it gave."""
+    return hmac.new(bytes.fromhex(proof), signed, hashlib.sha512).hexdigest()
+
 #: Options of a table, as create_table sends them and table summaries show them.
 TABLE_OPTIONS = Map((
     Field("seats", Int(2, 10)),
@@ -338,14 +348,13 @@ class Identify(Message):
     @staticmethod
     def signed(server_id: str, nonce: str) -> bytes:
         """The bytes a client signs: bound to one server and one connection."""
-        return IDENTIFY_CONTEXT + server_id.encode() + b"\0" + nonce.encode()
+        return _bound(IDENTIFY_CONTEXT, server_id, nonce)
 
     @staticmethod
     def vouched(proof: str, server_id: str, nonce: str) -> str:
         """The signature, hex, of an identity a door vouches for with `proof`: the
         HMAC-SHA512 of `signed(...)` under it."""
-        return hmac.new(bytes.fromhex(proof), Identify.signed(server_id, nonce),
-                        hashlib.sha512).hexdigest()
+        return _door_mac(proof, Identify.signed(server_id, nonce))
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,13 +376,12 @@ class Via(Message):
     @staticmethod
     def signed(server_id: str, nonce: str) -> bytes:
         """The bytes the HMAC is of: bound to one server and one connection."""
-        return VIA_CONTEXT + server_id.encode() + b"\0" + nonce.encode()
+        return _bound(VIA_CONTEXT, server_id, nonce)
 
     @staticmethod
     def vouched(proof: str, server_id: str, nonce: str) -> str:
         """The signature, hex: the HMAC-SHA512 of `signed(...)` under the door's `proof`."""
-        return hmac.new(bytes.fromhex(proof), Via.signed(server_id, nonce),
-                        hashlib.sha512).hexdigest()
+        return _door_mac(proof, Via.signed(server_id, nonce))
 
 
 @dataclass(frozen=True, slots=True)
