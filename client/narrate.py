@@ -39,6 +39,11 @@ def cards_text(cards) -> str:
     return ", ".join(card_name(c) for c in cards)
 
 
+def claim_text(card: str, times: int) -> str:
+    """A character claimed `times` this game, as a list of claims shows it: "Duke ×2"."""
+    return card_name(card) + (f" ×{times}" if times > 1 else "")
+
+
 def event_text(e: Event, names: Names, me: int | None) -> str | None:
     """The sentence for one event (None for those not worth a line, like a turn's start)."""
     who = names(e.seat)

@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from engine import Game
+from engine.legality import ACTION, RESPOND
 
 from .seats import Seats
 
@@ -48,7 +49,7 @@ class Clocks:
             self._opened = game.opened
             self.deadlines.clear()
             self.bot_due.clear()
-            clock = float(self.turn_clock if game.phase == "action" else self.response_clock)
+            clock = float(self.turn_clock if game.phase == ACTION else self.response_clock)
             for seat in game.waiting:
                 if clock:
                     self.deadlines[seat] = now + clock
@@ -66,7 +67,7 @@ class Clocks:
         """A player away has `away_clock` seconds to answer a response window, not the
         table's clock: everyone else would wait the whole clock for them at every claim of
         their grace. Its own decisions (its turn, a card to lose) keep the table's clock."""
-        if game.phase == "respond" and seat in game.waiting:
+        if game.phase == RESPOND and seat in game.waiting:
             self.deadlines[seat] = min(self.deadlines.get(seat, math.inf), now + self.away_clock)
 
     def bot_takes(self, seat: int, now: float) -> None:

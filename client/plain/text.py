@@ -17,11 +17,11 @@ from engine import View
 from engine.cards import ACTIONS_IN
 
 from ..core.table import TableState
-from ..i18n import _, action_name, card_name, ngettext, pgettext
+from ..i18n import _, action_name, ngettext, pgettext
 from ..moderation import MODERATION
 from ..moderation import command_names as moderation_names
 from ..moderation import usage as moderation_usage
-from ..narrate import Names, cards_text, variant_label
+from ..narrate import Names, cards_text, claim_text, variant_label
 
 #: Commands, by their English word; each has its translated word too (`command_words`).
 COMMANDS = ("help", "status", "hand", "log", "repeat", "say", "list", "create", "join",
@@ -208,8 +208,7 @@ def results_lines(state: TableState, names: Names) -> list[str]:
                                                *reveal.revealed[seat]]))
         if summary is not None:
             record = summary["seats"][seat]
-            claims = ", ".join(card_name(c) + (f" ×{n}" if n > 1 else "")
-                               for c, n in record["claims"].items())
+            claims = ", ".join(claim_text(c, n) for c, n in record["claims"].items())
             line += "; " + _("claims: {claims}; bluffs: {bluffs}; challenges won {won}, "
                              "lost {lost}").format(
                 claims=claims or "–", bluffs=record["bluffs"],

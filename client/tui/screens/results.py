@@ -22,7 +22,7 @@ from textual.widgets import Button, Label, Static
 from ...i18n import N_, _, card_name
 from ..messages import TableChanged
 from ...core.table import TableState
-from ...narrate import error_text
+from ...narrate import claim_text, error_text
 from ..widgets.items import Items
 from .base import CoupModal
 
@@ -31,8 +31,7 @@ def claims_list(claims: dict[str, int]) -> Items:
     """A seat's claims this game, most made first, broken between claims only: "Duke ×2,
     Captain" ("Duke" and "×2" were on two lines at 80 columns); "–" for none."""
     ranked = sorted(claims.items(), key=lambda item: -item[1])
-    return Items([card_name(card) + (f" ×{n}" if n > 1 else "") for card, n in ranked]
-                 or ["–"])
+    return Items([claim_text(card, n) for card, n in ranked] or ["–"])
 
 
 def card_cells(hand: list[str], revealed: list[str], width: int) -> Text:

@@ -17,15 +17,18 @@ from rich.measure import Measurement
 from rich.text import Text
 
 
-def pack(items: Sequence[str], width: int, *, separator: str = ", ",
-         indent: str = "") -> list[str]:
-    """`items` joined by `separator` in lines of at most `width` cells, broken between items
-    only (the separator's trailing spaces dropped at the break); every line starts with
+#: What stands between two items on a line.
+SEPARATOR = ", "
+
+
+def pack(items: Sequence[str], width: int, *, indent: str = "") -> list[str]:
+    """`items` joined by SEPARATOR in lines of at most `width` cells, broken between items
+    only (the separator's trailing space dropped at the break); every line starts with
     `indent`. An item too wide for any line gets one of its own."""
     lines: list[str] = []
     line = ""
     for n, item in enumerate(items):
-        part = item + (separator if n < len(items) - 1 else "")
+        part = item + (SEPARATOR if n < len(items) - 1 else "")
         if line and cell_len(indent + line + part.rstrip()) > width:
             lines.append(indent + line.rstrip())
             line = ""
@@ -36,20 +39,19 @@ def pack(items: Sequence[str], width: int, *, separator: str = ", ",
 
 
 class Items:
-    """A Rich renderable: `items` packed to the width it is given, in `style`."""
+    """A Rich renderable: `items` packed to the width it is given."""
 
-    def __init__(self, items: Sequence[str], *, indent: str = "", style: str = "") -> None:
+    def __init__(self, items: Sequence[str]) -> None:
         self.items = list(items)
-        self.indent = indent
-        self.style = style
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in pack(self.items, options.max_width, indent=self.indent):
-            yield Text(line, style=self.style, no_wrap=True, overflow="ellipsis")
+        for line in pack(self.items, options.max_width):
+            yield Text(line, no_wrap=True, overflow="ellipsis")
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        """At least the widest item, at most every item on one line."""
-        widest = max((cell_len(self.indent + item + ",") for item in self.items), default=0)
-        whole = max((cell_len(line) for line in pack(self.items, 10**6, indent=self.indent)),
-                    default=0)
+        """At least the widest item (with the separator it may end a line with), at most
+        every item on one line."""
+        ends = SEPARATOR.rstrip()
+        widest = max((cell_len(item + ends) for item in self.items), default=0)
+        whole = max((cell_len(line) for line in pack(self.items, 10**6)), default=0)
         return Measurement(widest, whole).clamp(max_width=options.max_width)

@@ -25,6 +25,7 @@ from engine.cards import CHARACTERS
 
 from ...i18n import _, card_name
 from ...core.table import TableState
+from ...narrate import claim_text
 from .items import pack
 
 #: What a seat's claims are set in by under its line.
@@ -43,8 +44,7 @@ def claim_items(claims: dict[str, int] | None) -> list[str]:
     e.g. ["claimed: Duke ×2", "Captain"]; none if none."""
     if not claims:
         return []
-    cards = [card_name(card) + (f" ×{claims[card]}" if claims[card] > 1 else "")
-             for card in CHARACTERS if card in claims]
+    cards = [claim_text(card, claims[card]) for card in CHARACTERS if card in claims]
     return [_("claimed: {cards}").format(cards=cards[0]), *cards[1:]]
 
 
