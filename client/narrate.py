@@ -377,6 +377,13 @@ def move_refused_text(code: str, kind: str | None) -> str:
     return error_text(code)
 
 
+def closed_text(reason: str | None, said: str | None, said_message: str | None = None) -> str:
+    """Why the connection ended: the server's goodbye (its own sentence `said_message`, else
+    our sentence for its code `said`), else the link's words `reason`."""
+    return (said_message or (error_text(said) if said is not None else None) or reason
+            or _("the server closed the connection"))
+
+
 def error_text(code: str) -> str:
     """A refusal's code as a sentence for players (the server's own sentence is English)."""
     texts = {

@@ -39,7 +39,7 @@ from ..discovery import Browser, enabled
 from ..i18n import _
 from ..launch import Launch, default_name, practice_server, practice_table
 from ..narrate import (
-    error_text, event_text, move_label, move_refused_text, presence_text, prompt,
+    closed_text, error_text, event_text, move_label, move_refused_text, presence_text, prompt,
 )
 from ..transport import Transport, start_server
 from .finder import Finder
@@ -546,14 +546,14 @@ class Plain:
                     self._settled.set()
                 self.shown = None  # the prompt is asked again once the table is back
                 self.say(_("Connection lost: {reason} — reconnecting…").format(
-                    reason=_why(reason, said)))
+                    reason=closed_text(reason, said)))
             case ev.ConnectionBack(name):
                 self.name = name or self.name
                 if self.table is None:
                     self.say(_("You are in the lobby."))
             case ev.Disconnected(reason, said):
                 self.shown = None
-                self.say(_("Disconnected: {reason}").format(reason=_why(reason, said)))
+                self.say(_("Disconnected: {reason}").format(reason=closed_text(reason, said)))
                 self.status = 1
             case ev.NotConnected():
                 self.say(_("Not connected to a server."))
@@ -697,10 +697,3 @@ class Plain:
         if self.launch.mode == "play":
             raise Quit
         self.say(_("You are in the lobby."))
-
-
-def _why(reason: str | None, said: str | None) -> str:
-    """Why the connection ended, for a line: the server's goodbye, else the link's words."""
-    if said is not None:
-        return error_text(said)
-    return reason or _("the server closed the connection")

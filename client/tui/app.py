@@ -38,7 +38,7 @@ from ..identity import Identity, IdentityError, Vouched
 from ..launch import Launch, default_name, practice_server, practice_table
 from ..moderation import command_of
 from ..moderation import usage as moderation_usage
-from ..narrate import error_text, move_refused_text
+from ..narrate import closed_text, error_text, move_refused_text
 from . import messages as m
 from .net import RECORD_FRAME, Net
 from .screens.dialogs import ChooseDialog
@@ -494,14 +494,14 @@ class CoupApp(App):
                 self._connect_failed(reason, code)
             case ev.ConnectionLost(reason, said, said_message):
                 # Why, said once: the banner says "reconnecting" for as long as it lasts.
-                self.notify(_why(reason, said, said_message), title=_("Connection lost"),
+                self.notify(closed_text(reason, said, said_message), title=_("Connection lost"),
                             severity="warning", timeout=10)
                 self.redraw()
             case ev.ConnectionBack():
                 # The seat's name; a new one if the seat was given up (bad_token follows).
                 self.redraw()
             case ev.Disconnected(reason, said, said_message):
-                why = _why(reason, said, said_message)
+                why = closed_text(reason, said, said_message)
                 self.notify(why, title=_("Disconnected"), severity="warning", timeout=10)
                 self.back_to_menu(why)
             case ev.NotConnected():
@@ -583,8 +583,3 @@ def _with(text: str, said: str | None) -> str:
     """Our sentence, and the server's own after it when it said who acted and why (safe:
     the link made it so)."""
     return text if not said else text + "\n" + said
-
-
-def _why(reason: str | None, said: str | None, said_message: str | None) -> str:
-    """Why the connection ended: the server's goodbye, else the link's words."""
-    return said_message or said or reason or "the server closed the connection"
