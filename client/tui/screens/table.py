@@ -337,17 +337,17 @@ class TableScreen(CoupScreen):
         if isinstance(self.focused, Input):
             return
         bar = self.query_one(ActionBar)
-        offered = not bar.disabled and any(item.key == event.key for item in bar.items)
+        offered = bar.offered(event.key)
         # A move the bar does not offer now is played all the same, for the core to say why
         # it is not legal.
         mv = None if offered else self._move_for_key(event.key)
-        if not offered and mv is None:
+        if offered is None and mv is None:
             return
         event.stop()
         if monotonic() - self._replaced_at < KEY_GRACE:
             self.query_one(DecisionPanel).flash()
-        elif offered:
-            bar.press(event.key)
+        elif offered is not None:
+            offered.run()
         elif mv is not None:
             self.coup.play_move(mv, self._shown)
 

@@ -83,15 +83,18 @@ class ActionBar(Container):
     def _key_text(key: str) -> str:
         return {"enter": "⏎", "question_mark": "?", "slash": "/"}.get(key, key)
 
+    def offered(self, key: str) -> Item | None:
+        """The item bound to `key`, if the bar offers one now."""
+        if self.disabled:
+            return None
+        return next((item for item in self.items if item.key == key), None)
+
     def press(self, key: str) -> bool:
         """Run the item bound to `key`, if the bar offers one; True if it did."""
-        if self.disabled:
-            return False
-        for item in self.items:
-            if item.key == key:
-                item.run()
-                return True
-        return False
+        item = self.offered(key)
+        if item is not None:
+            item.run()
+        return item is not None
 
     @on(Button.Pressed, ".action")
     def _pressed(self, event: Button.Pressed) -> None:
