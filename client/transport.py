@@ -205,5 +205,9 @@ class Transport:
 
     async def _write(self, link: Link) -> None:
         async for msg in self._outbox:
-            await link.send(msg)
-            self._written()
+            try:
+                await link.send(msg)
+            finally:
+                # Written, or lost with the link (the send failed, or was cancelled as the
+                # link ended): either way `flush` must not wait for it any longer.
+                self._written()
