@@ -243,6 +243,7 @@ class Core:
         msg = wire.MoveRequest(id=self.next_id(), state_id=table.view.state_id,
                                move=move.to_dict())
         table.pending = Pending(msg.id, move, table.view.opened)
+        table.answered = table.view.opened
         return [ev.Send(msg), ev.PendingChanged()]
 
     def _moderate(self, intent: do.Moderate) -> list[ev.Event]:

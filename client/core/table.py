@@ -73,6 +73,10 @@ class TableState:
     #: seat → (the monotonic moment its decision ends, the decision's length in seconds)
     deadlines: dict[int, tuple[float, float]] = field(default_factory=dict)
     pending: Pending | None = None
+    #: The decision (its View.opened) our latest move answered: a prompt of ours that gave
+    #: way to another was answered if it is this one, whether or not anyone saw the move
+    #: pending meanwhile.
+    answered: int | None = None
     #: The latest events of this game that the log shows (as many as a snapshot retells at
     #: most): what tells a snapshot's earlier events the log lacks from those it has.
     logged: list[Event] = field(default_factory=list)

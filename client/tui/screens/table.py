@@ -177,11 +177,11 @@ class TableScreen(CoupScreen):
         self._offer()
 
     def _note_prompt(self) -> None:
-        """Note when a prompt of ours gives way to another decision unanswered (our own
-        answer makes a move pending, which is no giving way)."""
+        """Note when a prompt of ours gives way to another decision unanswered (one we
+        answered gives way as it should, even when its move pending was never drawn)."""
         view = self.table.view
         asking = asked_of_us(self.table)
-        if self._asking is not None and asking != self._asking and self.table.pending is None:
+        if self._asking not in (None, asking, self.table.answered):
             self._replaced_at = monotonic()
         self._shown = view.opened if view is not None else None
         self._asking = asking
@@ -344,12 +344,18 @@ class TableScreen(CoupScreen):
         if offered is None and mv is None:
             return
         event.stop()
-        if monotonic() - self._replaced_at < KEY_GRACE:
+        if self.holding_keys:
             self.query_one(DecisionPanel).flash()
         elif offered is not None:
             offered.run()
         elif mv is not None:
             self.coup.play_move(mv, self._shown)
+
+    @property
+    def holding_keys(self) -> bool:
+        """A prompt of ours gave way, unanswered, less than KEY_GRACE ago: a key now was
+        meant for it, and answers nothing."""
+        return monotonic() - self._replaced_at < KEY_GRACE
 
     def _move_for_key(self, key: str) -> Move | None:
         state = self.table

@@ -108,10 +108,14 @@ async def start_practice(app, pilot) -> None:
 
 
 def my_decision(app: CoupApp):
-    """The view, when this client owes a decision with no move pending (or the game is over)."""
+    """The view, when this client owes a decision with no move pending (or the game is over)
+    and the table takes keys for it: not while they would be taken as meant for a prompt
+    of ours that it just replaced (KEY_GRACE), which a person would read first."""
     table = app.table
     view = table.view if table is not None else None
     if view is None or table.pending is not None:
+        return None
+    if isinstance(app.screen, TableScreen) and app.screen.holding_keys:
         return None
     if view.over or view.seat in view.waiting:
         return view

@@ -12,13 +12,16 @@ from __future__ import annotations
 import pytest
 
 import client.tui.screens.table as table_screen
-from client.tui.app import Launch
+from client.tui.app import CoupApp, Launch
+from client.tui.messages import CoreStep
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.table import KEY_GRACE, RESPONSE_KEYS, TableScreen
 from client.tui.widgets.decision import DecisionPanel
-from engine import move
+from engine import Game, Options, move
+from protocol import Joined, Snapshot, TableInfo, Update
 
-from .helpers import arrange, bar_keys, peer_plays, run_app, sent_by, shown, sit, until
+from .helpers import (arrange, bar_keys, from_server, peer_plays, pretend_connected, run_app,
+                      sent_by, shown, sit, until)
 
 HANDS = [["captain", "contessa"], ["assassin", "contessa"], ["duke", "captain"]]
 
@@ -57,7 +60,7 @@ async def three_seats(app, pilot, server):
 async def asked(app, pilot, keys: list[str], what: str):
     """Wait until the bar offers `keys` for a decision of Ana's; returns her view."""
     def ready():
-        view = app.table.view
+        view = app.table.view if app.table is not None else None
         return (view is not None and view.seat in view.waiting and app.table.pending is None
                 and bar_keys(app) == keys and view)
 
@@ -147,3 +150,41 @@ def test_a_move_offered_for_a_prompt_since_replaced_is_not_sent(server, monkeypa
         assert sent == [] and app.table.pending is None
 
     run_app(join(server), body)
+
+
+def test_a_key_after_our_answer_gave_way_to_our_next_prompt_answers_it(clock):
+    """Ana passes on Bruno's Foreign Aid and Carla blocks it: on a loaded machine the pass
+    and the update with Ana's new prompt reach the screen in one redraw, which never shows
+    the move pending. The prompt that gave way was answered, so there is no grace: her `p`
+    at once passes on the block (the grace swallowed it when it went by the redraws)."""
+    game = Game.arrange(Options(players=3), hands=HANDS, actor=1)
+    game.apply(1, move("foreign_aid"))
+    seats = [{"seat": n, "name": name, "bot": None, "ready": True, "away": False}
+             for n, name in enumerate(["Ana", "Bruno", "Carla"])]
+    info = {"table": "t1", "status": "playing", "seats": seats, "spectators": 0,
+            "options": {"seats": 3, "variant": "base", "response_clock": 0, "turn_clock": 0}}
+
+    async def body(app: CoupApp, pilot):
+        pretend_connected(app)
+        for msg in [Joined(table="t1", seat=0, token="t" * 32), TableInfo(info=info),
+                    Snapshot(table="t1", view=game.view(0).to_dict(), players=seats,
+                             deadlines=[])]:
+            from_server(app, msg)
+        before = await asked(app, pilot, [RESPONSE_KEYS["block"], RESPONSE_KEYS["pass"]],
+                             "block or pass")
+        clock.now += 5
+        sent = sent_by(app)
+        game.apply(0, move("pass"))
+        game.apply(2, move("block", card="duke"))
+        # The pass, and the update with the block, in one turn of the app's loop:
+        app.post_message(CoreStep(lambda: app.play_move(move("pass"), before.opened)))
+        from_server(app, Update(table="t1", view=game.view(0).to_dict(), events=[],
+                                deadlines=[]))
+        view = await asked(app, pilot, [RESPONSE_KEYS["challenge"], RESPONSE_KEYS["pass"]],
+                           "challenge or pass")
+        await pilot.press(RESPONSE_KEYS["pass"])
+        assert [(msg.state_id, msg.move["kind"]) for msg in sent] == [
+            (before.state_id, "pass"), (view.state_id, "pass")]
+        assert not app.screen.query_one(DecisionPanel).has_class("-flash")
+
+    run_app(Launch(name="Ana"), body)
