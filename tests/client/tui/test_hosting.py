@@ -11,14 +11,10 @@ from textual.widgets import Input, OptionList
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import HostForm, MenuScreen, lan_address
+from tests.ports import free_port
 
 from .helpers import run_app, shown, until
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("0.0.0.0", 0))
-        return probe.getsockname()[1]
 
 
 def listening(port: int) -> bool:
