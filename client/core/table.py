@@ -135,6 +135,15 @@ class TableState:
                     return str(info["name"])
         return _("Seat {n}").format(n=seat + 1)
 
+    def take_info(self, info: dict[str, Any]) -> None:
+        """The table as the server tells it now. In a game its seats are the newest word on
+        who plays where: a bot in the seat of a player who left (who was said to have
+        "left", not taken over) shows from them, not from the snapshot's players."""
+        self.info = info
+        self.code = info.get("code", self.code)
+        if self.players:
+            self.players = info["seats"]
+
     def arrive(self, msg: Snapshot | Update) -> Arrival:
         """Take in a snapshot's or an update's view of this table: the view, the players (a
         snapshot's), what is revealed, the summary, the clocks and the claims. Both clients

@@ -172,6 +172,26 @@ def test_a_clock_restarted_for_a_seat_back_shows_in_full(monkeypatch) -> None:
     assert other.table.pending is not None
 
 
+def test_a_seat_a_bot_took_over_in_play_shows_the_bot() -> None:
+    # Issue 30: a player who leaves a running game at a table whose seats a bot plays on is
+    # said to have "left", and the table's seats that follow show the bot in the seat:
+    # the seats read from then on are those, not the snapshot's.
+    game = new_game()
+    core = seated(game)
+    people = [{"seat": n, "name": name, "bot": None, "ready": True, "away": False}
+              for n, name in enumerate(["ana", "bruno", "chen"])]
+    core.receive(replace(snapshot(game, 0), players=people))
+    assert core.table is not None and core.table.name(1) == "bruno"
+    core.receive(wire.Presence(table=TABLE, seat=1, status="left", name="bruno"))
+    seats = [dict(people[0]), {"seat": 1, "name": None, "bot": "heuristic", "ready": True,
+                               "away": False}, dict(people[2])]
+    info = {"table": TABLE, "name": "ana's table", "options": {"on_disconnect": "bot"},
+            "status": "playing", "seats": seats, "spectators": 0, "creator": "ana"}
+    assert core.receive(wire.TableInfo(info=info)) == [ev.TableChanged()]
+    assert core.table.name(1) == "Bot 2" and core.table.seats[1]["bot"] == "heuristic"
+    assert [s["name"] for s in core.table.seats] == ["ana", None, "chen"]
+
+
 # ---------------------------------------------------------------------------- leaving
 
 
