@@ -136,12 +136,13 @@ class TableState:
         return _("Seat {n}").format(n=seat + 1)
 
     def take_info(self, info: dict[str, Any]) -> None:
-        """The table as the server tells it now. In a game its seats are the newest word on
-        who plays where: a bot in the seat of a player who left (who was said to have
-        "left", not taken over) shows from them, not from the snapshot's players."""
+        """The table as the server tells it now. While a game runs its seats are the newest
+        word on who plays where: a bot in the seat of a player who left (who was said to
+        have "left", not taken over) shows from them, not from the snapshot's players. A
+        game that is over keeps the names it was played under, for its results."""
         self.info = info
         self.code = info.get("code", self.code)
-        if self.players:
+        if self.players and self.view is not None and not self.view.over:
             self.players = info["seats"]
 
     def arrive(self, msg: Snapshot | Update) -> Arrival:

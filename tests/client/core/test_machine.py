@@ -192,6 +192,26 @@ def test_a_seat_a_bot_took_over_in_play_shows_the_bot() -> None:
     assert [s["name"] for s in core.table.seats] == ["ana", None, "chen"]
 
 
+def test_a_finished_game_keeps_the_names_it_was_played_under() -> None:
+    # A bot takes the seat of whoever leaves the results too (for a rematch); the results
+    # still name the person who played it.
+    game = Game.arrange(Options(players=2, two_player_draft=False), hands=[
+        ["duke", "duke"], ["captain"]], revealed=[[], ["contessa"]], coins=[7, 2])
+    core = seated(game)
+    people = [{"seat": n, "name": name, "bot": None, "ready": True, "away": False}
+              for n, name in enumerate(["ana", "bruno"])]
+    core.receive(replace(snapshot(game, 0), players=people))
+    core.receive(update(game, 0, [e.to_dict() for e in game.apply(0, move("coup", target=1))]))
+    assert core.table is not None and core.table.view is not None and core.table.view.over
+    core.receive(wire.Presence(table=TABLE, seat=1, status="left", name="bruno"))
+    info = {"table": TABLE, "name": "ana's table", "options": {"on_disconnect": "bot"},
+            "status": "over", "spectators": 0, "creator": "ana", "seats": [
+                dict(people[0]), {"seat": 1, "name": None, "bot": "heuristic", "ready": True,
+                                  "away": False}]}
+    core.receive(wire.TableInfo(info=info))
+    assert core.table.name(1) == "bruno"
+
+
 # ---------------------------------------------------------------------------- leaving
 
 
