@@ -315,3 +315,36 @@ async def test_a_player_back_at_a_table_without_clocks_has_no_away_clock_left(
     assert (await play(stays, "pass")).TYPE == "move_accepted"
     msg = await update_where(actor, lambda m: m.view["phase"] == "action")
     assert msg.view["coins"][actor.seat] == 5  # the tax stood: both passed
+
+
+@QUIET
+async def test_a_second_return_to_a_window_ends_the_away_clock_without_a_restart(
+        connect, autojump_clock):
+    # Away again in the same window, the seat passes after the away clock; back again, it
+    # has what its first return gave (no second restart), not what is left of the away
+    # clock.
+    peers = await seat_table(connect, ["ana", "bruno", "chen"], turn_clock=60,
+                             response_clock=20)
+    by = by_seat(peers)
+    actor = by[peers[0].view.actor]
+    gone, stays = [p for p in peers if p is not actor]
+    token, state = gone.token, actor.view.state_id
+    assert (await play(actor, "tax")).TYPE == "move_accepted"
+    for peer in peers:
+        await catch_up(peer, state + 1)
+    for returns in range(2):
+        await gone.aclose()
+        await presence_of(actor, gone.seat)
+        await trio.sleep(1)
+        gone = await connect("bruno", token=token)
+        snapshot = await gone.expect("snapshot")
+        assert snapshot.view["state_id"] == state + 1
+        if not returns:
+            restarted = trio.current_time()
+        assert deadline_of(snapshot, gone.seat) == pytest.approx(
+            restarted + 20 - trio.current_time(), abs=0.01)
+        await presence_of(actor, gone.seat)
+        await trio.sleep(5)
+    assert (await play(stays, "pass")).TYPE == "move_accepted"
+    await update_where(actor, lambda m: m.view["phase"] == "action")
+    assert trio.current_time() - restarted == pytest.approx(20, abs=0.1)
