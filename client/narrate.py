@@ -15,6 +15,7 @@ from engine import VARIANTS, Event, Move, View
 from engine.bots import LEVELS, STRATEGIES
 from engine.cards import CLAIMS_IN, COST, MUST_COUP
 
+from .core.table import Claim, Outcome
 from .i18n import N_, _, action_name, card_name, ngettext
 
 Names = Callable[[int | None], str]
@@ -42,6 +43,24 @@ def cards_text(cards) -> str:
 def claim_text(card: str, times: int) -> str:
     """A character claimed `times` this game, as a list of claims shows it: "Duke ×2"."""
     return card_name(card) + (f" ×{times}" if times > 1 else "")
+
+
+def recent_claim_text(claim: Claim, names: Names) -> str:
+    """One of a seat's latest claims, as its list shows it: what was claimed, and how a
+    challenge of it ended: "Tax (Duke)", "Steal from Ana (Captain, proved)", "Block Bruno
+    (Contessa, conceded)"."""
+    if claim.action is None:
+        deed = _("Block {name}").format(name=names(claim.target))
+    elif claim.target is not None:
+        deed = _aimed(claim.action, names(claim.target))
+    else:
+        deed = action_name(claim.action)
+    card = card_name(claim.card)
+    if claim.outcome is Outcome.PROVED:
+        card = _("{card}, proved").format(card=card)
+    elif claim.outcome is Outcome.CONCEDED:
+        card = _("{card}, conceded").format(card=card)
+    return f"{deed} ({card})"
 
 
 def event_text(e: Event, names: Names, me: int | None) -> str | None:

@@ -16,7 +16,8 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button
 
-from client.core.table import Pending, TableState
+from client.core.table import Claim, Outcome, Pending, TableState
+from client.i18n import set_language
 from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.decision import DecisionPanel
 from client.tui.widgets.hand import HandPanel
@@ -86,6 +87,38 @@ def test_the_players_panel_draws_each_seat_of_the_state_it_is_given() -> None:
         await pilot.pause()
         text = shown(panel)
         assert "out" in text and "Contessa" in text
+
+    run_alone(panel, body)
+
+
+def test_the_players_panel_lists_a_seat_s_latest_claims_where_it_has_room() -> None:
+    """Under a seat's claims counted, its latest claims, newest first, with how a challenge
+    of each ended (R6.3, R6.4), in both languages; where every seat has no room for that
+    line (and air between seats), no seat has it, and the counts stay."""
+    state = duel()
+    state.claims = {1: {"duke": 1, "captain": 1}, 0: {"contessa": 1}}
+    state.recent = {1: [Claim("captain", "steal", 0, Outcome.PROVED), Claim("duke", "tax", None)],
+                    0: [Claim("contessa", None, 1, Outcome.CONCEDED)]}
+    panel = PlayersPanel()
+    panel.styles.height = "1fr"  # as in the table's left column
+
+    async def body(pilot: Pilot[None]) -> None:
+        panel.state = state
+        await pilot.pause()
+        lines = shown(panel).splitlines()
+        bruno = next(n for n, line in enumerate(lines) if "Bruno" in line and "¢" in line)
+        assert "claimed: Duke, Captain" in lines[bruno + 1]
+        assert "last: Steal from Ana (Captain, proved) · Tax (Duke)" in lines[bruno + 2]
+        assert "last: Block Bruno (Contessa, conceded)" in shown(panel)
+        set_language("pt_BR")
+        panel.state = state
+        await pilot.pause()
+        assert "últimas: Extorquir Ana (Capitão, provada) · Taxar (Duque)" in shown(panel)
+        set_language("en")
+        await pilot.resize_terminal(80, 7)  # five rows inside the border: the counts only
+        panel.state = state
+        await pilot.pause()
+        assert "claimed: Duke, Captain" in shown(panel) and "last:" not in shown(panel)
 
     run_alone(panel, body)
 
