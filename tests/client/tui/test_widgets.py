@@ -20,10 +20,12 @@ from client.core.table import Claim, Outcome, Pending, TableState
 from client.i18n import set_language
 from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.decision import DecisionPanel
+from client.tui.widgets.faceup import FaceUpPanel
 from client.tui.widgets.hand import HandPanel
 from client.tui.widgets.log import TableLog, WrappingLog
 from client.tui.widgets.players import PlayersPanel, next_tick
-from engine import Event, Game, move
+from client.tui.widgets.reference import ActionsCard
+from engine import Event, Game, Options, move
 
 from .helpers import log_lines, shown, until
 
@@ -158,6 +160,74 @@ def test_next_tick_is_the_next_second_shown_or_the_spotlight_s_end() -> None:
     state.spotlight = None
     state.paused_at = time.monotonic()  # play paused: the clocks stand still
     assert next_tick(state) is None
+
+
+def test_the_face_up_panel_counts_each_character_of_the_deck_in_play() -> None:
+    """R1.1: 3 copies of each character at 2–6 players, and a face-up card counts against
+    its character; R1.2: 4 copies at 7–8; R1.3: the Inquisitor replaces the Ambassador. A
+    card in a hand, ours included, is never counted. In both languages."""
+    panel = FaceUpPanel()
+
+    async def body(pilot: Pilot[None]) -> None:
+        panel.state = duel(hands=[["duke", "captain"], ["contessa"]], revealed=[[], ["captain"]])
+        await pilot.pause()
+        text = shown(panel)
+        assert panel.border_title == "Face up"
+        for item in ("Duke 0 of 3", "Assassin 0 of 3", "Captain 1 of 3", "Ambassador 0 of 3",
+                     "Contessa 0 of 3"):
+            assert item in text
+        assert "Inquisitor" not in text
+        state = TableState("t1", 0)
+        state.view = Game.arrange(Options(players=7, variant="inquisitor"),
+                                  hands=[["duke", "captain"], ["assassin", "contessa"]] * 3
+                                  + [["inquisitor"]],
+                                  revealed=[[]] * 6 + [["inquisitor"]]).view(0)
+        panel.state = state
+        await pilot.pause()
+        assert "Inquisitor 1 of 4" in shown(panel) and "Ambassador" not in shown(panel)
+        set_language("pt_BR")
+        panel.state = state
+        await pilot.pause()
+        assert "Inquisidor 1 de 4" in shown(panel)
+
+    run_alone(panel, body, size=(60, 6))
+
+
+def card_lines(card: ActionsCard) -> list[str]:
+    """The actions card's lines under its heading, their runs of spaces made one."""
+    return [" ".join(line.strip("│").split()) for line in shown(card).splitlines()[2:-1]]
+
+
+def test_the_actions_card_says_each_action_s_cost_claim_and_blockers() -> None:
+    """R4 and R7 as the engine plays them: Coup costs 7, Assassinate 3 and is blocked by the
+    Contessa, Steal by the Captain and the Ambassador, Foreign Aid by the Duke; in the
+    Inquisitor variant (R1.3) the Inquisitor claims Exchange and Examine and blocks Steal.
+    In both languages."""
+    card = ActionsCard()
+
+    async def body(pilot: Pilot[None]) -> None:
+        card.state = duel()
+        await pilot.pause()
+        assert card.border_title == "Actions"
+        assert card_lines(card) == ["Income – – –", "Foreign Aid – – Duke", "Coup 7¢ – –",
+                                    "Tax – Duke –", "Assassinate 3¢ Assassin Contessa",
+                                    "Steal – Captain Captain, Ambassador",
+                                    "Exchange – Ambassador –"]
+        state = TableState("t1", 0)
+        state.view = Game.arrange(Options(players=2, variant="inquisitor"),
+                                  hands=[["duke"], ["inquisitor"]]).view(0)
+        card.state = state
+        await pilot.pause()
+        lines = card_lines(card)
+        assert "Exchange – Inquisitor –" in lines and "Examine – Inquisitor –" in lines
+        assert "Steal – Captain Captain, Inquisitor" in lines
+        assert "Ambassador" not in shown(card)
+        set_language("pt_BR")
+        card.state = state
+        await pilot.pause()
+        assert "Extorquir – Capitão Capitão, Inquisidor" in card_lines(card)
+
+    run_alone(card, body, size=(60, 14))
 
 
 def test_the_hand_shows_your_cards_and_a_spectator_none() -> None:
