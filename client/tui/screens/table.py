@@ -1,5 +1,7 @@
 """The table: players, your hand, the log and chat, the decision with its countdown, and the
-action bar offering exactly the moves the engine says are legal, each on one key.
+action bar offering exactly the moves the engine says are legal, each on one key; on a tall
+terminal, under the players, the cards face up and the actions card (`?` shows the rules
+card, the actions with it, at any size).
 
 Before the game it is the waiting room (seats, ready marks, start); when the game ends the
 results open over it. Every key that names a move is checked on your own view before
