@@ -145,6 +145,26 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     return None
 
 
+def face_up_text(e: Event, names: Names, returned: Sequence[str] = ()) -> str | None:
+    """A private event (engine/events.py) as a replay with every card face up tells it: the
+    cards of whoever drew, kept, showed or picked them, in the third person (the seat's own
+    words are event_text's, told to that seat alone). `returned`, with the cards an Exchange
+    kept: those it put back in the deck. None for a public event."""
+    who = names(e.seat)
+    kind = e.kind
+    if kind == "drew":
+        return _("{name} draws: {cards}").format(name=who, cards=cards_text(e.cards))
+    if kind == "kept":
+        return _("{name} keeps: {kept}; returns: {returned}").format(
+            name=who, kept=cards_text(e.cards), returned=cards_text(returned))
+    if kind == "shown":
+        return _("{name} shows {target} the {card}").format(
+            name=who, target=names(e.target), card=_card(e.card))
+    if kind == "picked":
+        return _("{name} picks: {card}").format(name=who, card=_card(e.card))
+    return None
+
+
 def passes_text(passes: Sequence[Event], names: Names, me: int | None, everyone: bool) -> str:
     """One line for the passes of one response window, all on the same claim (R6.1) or all on
     the same action that may be blocked (R7): a lone pass in its own words, as `event_text`
