@@ -55,6 +55,12 @@ class CoupApp(App):
 
     CSS_PATH = Path(__file__).parent / "coup.tcss"
     TITLE = "Coup"
+    # No command palette: Textual's offers its own commands in English only (Theme, Keys,
+    # Maximize, Quit, and Screenshot, which saves a file on the machine the app runs on:
+    # through the SSH door, the server's), while every move and screen here has its key.
+    # Under load it was drawn a second late, and the key typed meanwhile went into its
+    # search line instead of the game; its footer key took 12 of 80 columns.
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+c", "quit", N_("Quit"), priority=True, show=False),
         Binding("ctrl+q", "quit", N_("Quit"), priority=True, show=False),

@@ -115,7 +115,7 @@ class ReplayScreen(CoupScreen):
             yield log
         yield Static(id="replay-step")
         yield Input(id="turn-input", type="integer", compact=True)
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#replay-log", WrappingLog).border_title = _("Log")
