@@ -48,6 +48,10 @@ PASSED_BLOCK = {C.ASSASSINATE: 0.15, C.STEAL: 0.3, C.FOREIGN_AID: 0.6}
 #: How much less likely a Duke is in the hand of a seat that took Income or Foreign Aid,
 #: when a Tax would have paid more.
 SKIPPED_TAX = 0.5
+#: What a turn taken without a claim (Income, Foreign Aid) counts for in a seat's record of
+#: truth, as a share of a proof: a seat that lacks the Duke and takes Income has declined a
+#: bluff, and a habitual liar seldom does.
+DECLINED = 0.5
 #: How much less likely a hand with a character is when the seat conceded a claim to it:
 #: nearly proof that it lacks one, but the rules let a seat concede a card it holds.
 CONCEDED = 0.02
@@ -59,7 +63,7 @@ PRIOR_ANSWERS = 5
 #: set of characters in the two-player draft (R1.7): most choose the Duke. (One factor on the
 #: hand stands in for the draft's two sets: counting alone gives an opponent a Duke 42% of
 #: the time there, the factor 68%, a table that always picks the Duke about 70%.)
-DRAFTED_DUKE = 3.0
+DRAFTED_DUKE = 8.0
 
 
 @dataclass(slots=True)
@@ -81,6 +85,8 @@ class _Evidence:
     #: held cards: in its present hand, and in the hands it held before.
     over: int = 0
     exposed: int = 0
+    #: Turns it took without claiming a character.
+    declined: int = 0
     #: Others' claims it challenged, and those it let pass, this game.
     calls: int = 0
     let_pass: int = 0
@@ -154,6 +160,7 @@ class Beliefs:
                     self._claims(view, seat, e.card)
                 elif e.action in (C.INCOME, C.FOREIGN_AID):
                     self._of(seat).weigh(C.DUKE, SKIPPED_TAX)
+                    self._of(seat).declined += 1
             elif kind == "block" and e.card is not None:
                 self._claims(view, seat, e.card)
             elif kind == "pass" and e.action is not None:
@@ -177,7 +184,9 @@ class Beliefs:
                 evidence.weigh(e.card, CONCEDED)
             elif kind == "lose" and e.card is not None:
                 evidence = self._of(seat)
-                evidence.claimed.discard(e.card)
+                if e.card in evidence.claimed:  # face up, a claim of its shows it was true
+                    evidence.claimed.discard(e.card)
+                    evidence.proved += 1
                 evidence.drafted = evidence.drafted and e.card != C.DUKE
                 if e.card in evidence.known:
                     evidence.known.remove(e.card)
@@ -209,13 +218,14 @@ class Beliefs:
 
     def lie_rate(self, seat: int) -> float:
         """The chance `seat` claims a character it lacks: the prior moved by its record
-        (claims proved, bluffs caught, and lies it gave away by claiming more characters
-        than it held cards)."""
+        (claims proved or shown true by a lost card, turns it took without a claim, bluffs
+        caught, and lies it gave away by claiming more characters than it held cards)."""
         evidence = self._seats.get(seat)
         if evidence is None:
             return self.suspicion
         lies = evidence.caught + evidence.exposed + evidence.over
-        return (PRIOR_CLAIMS * self.suspicion + lies) / (PRIOR_CLAIMS + evidence.proved + lies)
+        truths = evidence.proved + DECLINED * evidence.declined
+        return (PRIOR_CLAIMS * self.suspicion + lies) / (PRIOR_CLAIMS + truths + lies)
 
     def trust(self, seat: int) -> float:
         """How far `seat`'s claims are believed: one less its lie rate."""

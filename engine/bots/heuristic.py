@@ -192,15 +192,16 @@ class Heuristic(Strategy):
 
     def _boldness(self, view: Sight, callers: Sequence[int]) -> float:
         """How much more (or less) to bluff than the personality's rates, from how likely
-        `callers` are to call it against a table of strangers."""
+        `callers` are to call it against a table of strangers. Only heads-up does it bluff
+        more than its rates: at a larger table a caught bluff costs it a card to the profit
+        of every other seat, the quiet ones most."""
         prior = expected = 1.0
         for seat in callers:
             prior *= 1 - CALLS
             expected *= 1 - self.beliefs.calls(seat)
         called, usual = 1 - expected, 1 - prior
-        if called <= 0:
-            return BOOST
-        return min(BOOST, usual / called)
+        most = BOOST if len(self._opponents(view)) == 1 else 1.0
+        return most if called <= 0 else min(most, usual / called)
 
     # ------------------------------------------------------------------ deciding
 
