@@ -126,6 +126,10 @@ class Heuristic(Strategy):
         """How likely `seat`'s claim to `card` is a bluff, as far as this seat can tell."""
         return self.beliefs.bluff_chance(view, seat, card)
 
+    def _considers(self, action: str) -> bool:
+        """Whether, on this turn, it thinks of `action` at all (it always does)."""
+        return True
+
     # ------------------------------------------------------------------ weighing
 
     def _equity(self, view: Sight, influence: Sequence[int], coins: Sequence[int]) -> float:
@@ -267,7 +271,7 @@ class Heuristic(Strategy):
 
         if C.COUP in by_kind:
             return at(C.COUP, threat)
-        if C.ASSASSINATE in by_kind and not me.banker:
+        if C.ASSASSINATE in by_kind and not me.banker and self._considers(C.ASSASSINATE):
             def open_target(t: int) -> float:
                 return threat(t) - 30 * self.belief(view, t, C.CONTESSA)
             if C.ASSASSIN in hand or rng.random() < me.assassinate * bold:
@@ -276,7 +280,7 @@ class Heuristic(Strategy):
                     return best
         if C.DUKE in hand or rng.random() < me.tax * bold:
             return by_kind[C.TAX][0]
-        if C.CAPTAIN in hand or rng.random() < me.steal * bold:
+        if self._considers(C.STEAL) and (C.CAPTAIN in hand or rng.random() < me.steal * bold):
             blockers = C.blockers_of(C.STEAL, view.options.variant)
 
             def loot(t: int) -> float:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .beliefs import SUSPICION
+
 THREAT = "threat"  # aim at the most threatening opponent
 VENGEANCE = "vengeance"  # aim at whoever last cost it an influence or coins
 
@@ -30,7 +32,7 @@ class Personality:
     #: A Captain or Ambassador bluff against a Steal.
     steal_block: float = 0.08
     #: The bluff rate it assumes of an opponent before it has caught or cleared one.
-    suspicion: float = 0.4
+    suspicion: float = SUSPICION
     #: Multiplies what a caught bluff is worth to it: above 1 calls more lies, below 1
     #: fewer.
     challenge: float = 1.0
