@@ -5,8 +5,9 @@ What it knows of the others is a `Beliefs` (engine/bots/beliefs.py): card counti
 claims each seat made and conceded, the blocks it let pass, and each seat's record of truth.
 On a turn it lacks the card it bluffs at its personality's rates per turn (by default Tax
 15%, Steal 9%, Assassinate 13%: winners' rates in a 600k-game online dataset), scaled by how
-often the table calls bluffs: a table that never calls is bluffed up to three times as often,
-one that calls everything hardly at all. It coups whenever it can and aims at the most
+often the table calls bluffs: heads-up, an opponent that never calls is bluffed up to three
+times as often; at a larger table it bluffs at most half its rates, and a table that calls
+everything hardly at all. It coups whenever it can and aims at the most
 threatening opponent (by default).
 
 It calls a claim when the chance it is a bluff is worth the risk: a wrong call costs it a
@@ -51,8 +52,10 @@ COUP_AT = 7
 COIN = 0.1
 ARMED = 0.3
 #: Bluffing is scaled by how likely a bluff is called at the table against how likely at a
-#: table of strangers (the beliefs' prior), up to this many times the personality's rate.
+#: table of strangers (the beliefs' prior), up to this many times the personality's rate
+#: heads-up, and up to CROWD times it with more than one opponent.
 BOOST = 3.0
+CROWD = 0.5
 
 
 def unseen_copies(view: Sight, card: str) -> int:
@@ -196,15 +199,17 @@ class Heuristic(Strategy):
 
     def _boldness(self, view: Sight, callers: Sequence[int]) -> float:
         """How much more (or less) to bluff than the personality's rates, from how likely
-        `callers` are to call it against a table of strangers. Only heads-up does it bluff
-        more than its rates: at a larger table a caught bluff costs it a card to the profit
-        of every other seat, the quiet ones most."""
+        `callers` are to call it against a table of strangers. Heads-up it bluffs up to
+        BOOST times its rates; at a larger table at most half of them, since a caught bluff
+        costs it a card to the profit of every other seat, the quiet ones most (at full
+        rates `honest` alone against three of it won 24.8% over 400 games, at half 15.6%
+        over 500, and the heuristic alone against three baselines 34.2% then 39.2%)."""
         prior = expected = 1.0
         for seat in callers:
             prior *= 1 - CALLS
             expected *= 1 - self.beliefs.calls(seat)
         called, usual = 1 - expected, 1 - prior
-        most = BOOST if len(self._opponents(view)) == 1 else 1.0
+        most = BOOST if len(self._opponents(view)) == 1 else CROWD
         return most if called <= 0 else min(most, usual / called)
 
     # ------------------------------------------------------------------ deciding
