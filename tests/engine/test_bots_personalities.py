@@ -146,3 +146,31 @@ def test_the_vengeful_one_coups_whoever_last_hurt_it() -> None:
         bot = make(name, 1)
         bot.observe(g.view(0), stolen)
         assert bot.choose(g.view(0), g.legal_moves(0)) == Move("coup", target=aimed)
+
+
+def called(name: str, history: list[Event]) -> str:
+    """What `name` at seat 0, holding two Dukes, answers seat 1's Tax (R4, R6.1) at a
+    three-seat table, having seen `history`."""
+    g = Game.arrange(hands=[["duke", "duke"], ["assassin", "captain"], ["ambassador", "assassin"]],
+                     actor=1)
+    bot = make(name, 1)
+    bot.observe(g.view(0), history)
+    g.apply(1, Move("tax"))
+    return bot.choose(g.view(0), g.legal_moves(0)).kind
+
+
+STOLEN = [Event("action", seat=1, action="steal", target=0, card="captain"),
+          Event("steal", seat=1, target=0, amount=2)]
+
+
+def test_the_vengeful_one_calls_its_grudge_where_the_default_lets_it_stand() -> None:
+    """Seat 1 stole from seat 0 (R4 Steal): its grudge. One Duke is left unseen."""
+    assert called("heuristic", STOLEN) == "pass"
+    assert called("vengeful", STOLEN) == "challenge"
+
+
+def test_the_bluffer_suspects_a_claim_the_default_and_the_cautious_believe() -> None:
+    """It expects others to lie as it does: the same first Tax, no history."""
+    assert called("heuristic", []) == "pass"
+    assert called("cautious", []) == "pass"
+    assert called("bluffer", []) == "challenge"
