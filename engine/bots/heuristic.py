@@ -58,12 +58,12 @@ BOOST = 3.0
 CROWD = 0.5
 
 
-def unseen_copies(view: Sight, card: str) -> int:
-    """Copies of `card` the viewer cannot account for (in other hands or the deck)."""
-    seen = hand_of(view).count(card) + view.drawn.count(card)
-    for face_up in view.revealed:
-        seen += face_up.count(card)
-    return max(0, C.copies_in_game(view.options.players, view.options.draft) - seen)
+def _strength(influence: int, coins: int) -> float:
+    """A seat's strength: it grows with the square of its cards (a last card is the game)
+    and with its coins up to a Coup's worth."""
+    if influence <= 0:
+        return 0.0
+    return (influence + COIN * min(coins, COUP_AT) + (ARMED if coins >= COUP_AT else 0.0)) ** 2
 
 
 class Heuristic(Strategy):
@@ -135,37 +135,32 @@ class Heuristic(Strategy):
 
     # ------------------------------------------------------------------ weighing
 
-    def _equity(self, view: Sight, influence: Sequence[int], coins: Sequence[int]) -> float:
-        """This seat's share of the table's strength, were influence and coins these: a
-        seat's strength grows with the square of its cards (a last card is the game) and
-        with its coins up to a Coup's worth."""
-        me = seat_of(view)
-        strength = [(i + COIN * min(c, COUP_AT) + (ARMED if c >= COUP_AT else 0.0)) ** 2
-                    if i else 0.0 for i, c in zip(influence, coins)]
-        total = sum(strength)
-        return strength[me] / total if total else 0.0
-
     def _worth_calling(self, view: Sight, bluff: float) -> bool:
         """Whether calling the open claim, a bluff with chance `bluff`, leaves this seat
-        better off than letting it stand: a wrong call costs it a card and lets the claim
-        stand; a right one costs the claimant a card and undoes the claim (a failed action
-        does nothing, a failed block lets the action work)."""
+        better off than letting it stand, each outcome judged by this seat's share of the
+        table's strength: a wrong call costs it a card and lets the claim stand; a right
+        one costs the claimant a card and undoes the claim (a failed action does nothing, a
+        failed block lets the action work)."""
         claimant, me = view.claimant, seat_of(view)
         assert claimant is not None  # a challenge window has its claimant
-        before = list(view.influence), list(view.coins)
-        done = self._done(view)
-        on_action = view.step == "challenge_action"
-        stands = done if on_action else before
-        caught = (list(before[0]) if on_action else list(done[0]),
-                  before[1] if on_action else done[1])
-        caught[0][claimant] -= 1
-        wrong = list(stands[0]), stands[1]
-        wrong[0][me] = max(0, wrong[0][me] - 1)
-        standing = self._equity(view, *stands)
-        gain = (self._equity(view, *caught) - standing) * self.personality.challenge
+        influence, coins = self._done(view)
+        if view.step == "challenge_action":  # a right call undoes the action
+            caught_influence, caught_coins = list(view.influence), view.coins
+            stands = [_strength(i, c) for i, c in zip(influence, coins)]
+        else:  # a right call lets the blocked action work
+            caught_influence, caught_coins = influence, coins
+            stands = [_strength(i, c) for i, c in zip(view.influence, view.coins)]
+            influence, coins = list(view.influence), list(view.coins)
+        total = sum(stands)
+        standing = stands[me] / total
+        caught_influence[claimant] -= 1
+        caught = [_strength(i, c) for i, c in zip(caught_influence, caught_coins)]
+        mine = _strength(influence[me] - 1, coins[me])  # a wrong call: one card less
+        wrong = mine / (total - stands[me] + mine)
+        gain = (caught[me] / sum(caught) - standing) * self.personality.challenge
         if claimant == self.grudge and self.personality.targeting == VENGEANCE:
             gain *= self.personality.grudge_calls
-        return bluff * gain > (1 - bluff) * (standing - self._equity(view, *wrong))
+        return bluff * gain > (1 - bluff) * (standing - wrong)
 
     def _done(self, view: Sight) -> tuple[list[int], list[int]]:
         """Influence and coins once the turn's action works."""
@@ -330,12 +325,12 @@ class Heuristic(Strategy):
             return kinds["pass"]
         claimant, claim = view.claimant, view.claim
         assert claimant is not None and claim is not None  # "challenge" is offered
-        if unseen_copies(view, claim) == 0:
-            return kinds["challenge"]  # the claim is impossible
+        bluff = self.bluff_chance(view, claimant, claim)
+        if bluff >= 1.0:
+            return kinds["challenge"]  # the claim is impossible: every copy is accounted for
         if (view.step == "challenge_block" and view.actor == me
                 and self.blocks[claimant, claim] > BLOCKS_BORNE):
             return kinds["challenge"]  # blocked so often: find out, or the game never ends
-        bluff = self.bluff_chance(view, claimant, claim)
         hurts_me = view.target == me or (view.step == "challenge_block" and view.actor == me)
         if hurts_me and view.action == C.ASSASSINATE and view.step == "challenge_action":
             # Challenging a true Assassin costs two cards (R8): call only a likely bluff,
