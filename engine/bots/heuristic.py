@@ -310,15 +310,16 @@ class Heuristic(Strategy):
                     return m
             actor = view.actor
             bold = self._boldness(view, [actor] if actor is not None else [])
-            if actor == self.grudge and knobs.targeting == VENGEANCE:
-                bold *= knobs.grudge_calls
+            # Against its grudge a vengeful seat bluffs a block at least this often.
+            spite = (knobs.grudge_blocks
+                     if actor == self.grudge and knobs.targeting == VENGEANCE else 0.0)
             if view.action == C.ASSASSINATE and view.target == me:
                 # Without a Contessa a one-card target dies anyway: the bluff is free.
                 doomed = view.influence[me] == 1 and knobs.contessa_when_doomed
-                if doomed or self.rng.random() < knobs.contessa * bold:
+                if doomed or self.rng.random() < max(spite, knobs.contessa * bold):
                     return next(m for m in blocks if m.card == C.CONTESSA)
             if (view.action == C.STEAL and view.target == me
-                    and self.rng.random() < knobs.steal_block * bold):
+                    and self.rng.random() < max(spite, knobs.steal_block * bold)):
                 return blocks[0]
             return kinds["pass"]
         if "challenge" not in kinds:

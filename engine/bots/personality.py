@@ -36,9 +36,11 @@ class Personality:
     #: Multiplies what a caught bluff is worth to it: above 1 calls more lies, below 1
     #: fewer.
     challenge: float = 1.0
-    #: With VENGEANCE targeting, multiplies that again against its grudge, and its bluffed
-    #: blocks of the grudge's actions.
+    #: With VENGEANCE targeting, multiplies that again against its grudge.
     grudge_calls: float = 1.0
+    #: With VENGEANCE targeting, the least chance of bluffing a block of its grudge's
+    #: Assassination or Steal aimed at it.
+    grudge_blocks: float = 0.0
     #: THREAT or VENGEANCE.
     targeting: str = THREAT
     #: Saves for a Coup: never pays for an Assassinate, takes Foreign Aid more readily.
@@ -56,8 +58,8 @@ CAUTIOUS = Personality(tax=0.0, steal=0.0, assassinate=0.0, contessa=0.0,
                        contessa_when_doomed=False, steal_block=0.0, suspicion=0.06,
                        challenge=0.6)
 #: Aims at whoever last cost it an influence or coins, calls that seat's claims far more
-#: readily, and bluffs blocks of its actions more.
-VENGEFUL = Personality(targeting=VENGEANCE, grudge_calls=3.0)
+#: readily, and bluffs a block of its attacks on it one time in three.
+VENGEFUL = Personality(targeting=VENGEANCE, grudge_calls=3.0, grudge_blocks=0.35)
 #: Races to Coup: Tax, Steal and Foreign Aid, never an Assassinate; keeps its cards for the
 #: race, so it calls others' claims less.
 BANKER = Personality(tax=0.2, assassinate=0.0, banker=True, challenge=0.7)

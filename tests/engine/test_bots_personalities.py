@@ -174,3 +174,23 @@ def test_the_bluffer_suspects_a_claim_the_default_and_the_cautious_believe() -> 
     assert called("heuristic", []) == "pass"
     assert called("cautious", []) == "pass"
     assert called("bluffer", []) == "challenge"
+
+
+def test_the_vengeful_one_bluffs_blocks_of_its_grudge_far_more_often() -> None:
+    """R7: seat 1, which stole from seat 0 before, Steals from it again; seat 0 holds no
+    Captain or Ambassador. Over 60 seeds the vengeful one blocks it anyway at least a
+    third of the time; the default seldom."""
+    blocked = {}
+    for name in ("heuristic", "vengeful"):
+        blocked[name] = 0
+        for seed in range(60):
+            g = Game.arrange(hands=[["duke", "contessa"], ["assassin", "captain"],
+                                    ["ambassador", "assassin"]], actor=1)
+            bot = make(name, seed)
+            bot.observe(g.view(0), STOLEN)
+            g.apply(1, Move("steal", target=0))
+            while g.phase == "respond" and g.step != "block":
+                g.apply(g.waiting[0], Move("pass"))
+            blocked[name] += bot.choose(g.view(0), g.legal_moves(0)).kind == "block"
+    assert blocked["heuristic"] < 12
+    assert blocked["vengeful"] >= 20
