@@ -513,7 +513,7 @@ def strategy_label(name: str) -> str:
         "heuristic": _("Heuristic: counts cards, bluffs"),
         "baseline": _("Baseline: the old heuristic"),
         "ismcts": _("Search: thinks ahead"),
-        "careless": _("Careless: slips on some turns"),
+        "careless": _("Careless: misjudges at times"),
         "bluffer": _("Bluffer: lies boldly"),
         "cautious": _("Cautious: never lies"),
         "vengeful": _("Vengeful: strikes back"),
