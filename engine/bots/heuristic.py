@@ -153,14 +153,17 @@ class Heuristic(Strategy):
             influence, coins = list(view.influence), list(view.coins)
         total = sum(stands)
         standing = stands[me] / total
-        caught_influence[claimant] -= 1
-        caught = [_strength(i, c) for i, c in zip(caught_influence, caught_coins)]
         mine = _strength(influence[me] - 1, coins[me])  # a wrong call: one card less
         wrong = mine / (total - stands[me] + mine)
-        gain = (caught[me] / sum(caught) - standing) * self.personality.challenge
+        scale = self.personality.challenge
         if claimant == self.grudge and self.personality.targeting == VENGEANCE:
-            gain *= self.personality.grudge_calls
-        return bluff * gain > (1 - bluff) * (standing - wrong)
+            scale *= self.personality.grudge_calls
+        risk = (1 - bluff) * (standing - wrong)
+        if bluff * (1 - standing) * scale <= risk:
+            return False  # not worth it even if a right call won it the game
+        caught_influence[claimant] -= 1
+        caught = [_strength(i, c) for i, c in zip(caught_influence, caught_coins)]
+        return bluff * (caught[me] / sum(caught) - standing) * scale > risk
 
     def _done(self, view: Sight) -> tuple[list[int], list[int]]:
         """Influence and coins once the turn's action works."""
