@@ -335,8 +335,8 @@ class Heuristic(Strategy):
         if (view.step == "challenge_block" and view.actor == me
                 and self.blocks[claimant, claim] > BLOCKS_BORNE):
             return kinds["challenge"]  # blocked so often: find out, or the game never ends
-        hurts_me = view.target == me or (view.step == "challenge_block" and view.actor == me)
-        if hurts_me and view.action == C.ASSASSINATE and view.step == "challenge_action":
+        if (view.target == me and view.action == C.ASSASSINATE
+                and view.step == "challenge_action"):
             # Challenging a true Assassin costs two cards (R8): call only a likely bluff,
             # and not while a Contessa of its own can block it.
             if C.CONTESSA in hand:
@@ -346,31 +346,32 @@ class Heuristic(Strategy):
 
 
 class Bluffer(Heuristic):
-    """Bold: lies on about a third of its turns, blocks whatever it can, and trusts nobody
-    much more than itself."""
+    """Bold: lies on about a third of its turns, blocks whatever it can, and expects others
+    to lie as it does, so it believes them less and calls them more."""
 
     name = "bluffer"
     personality = BLUFFER
 
 
 class Cautious(Heuristic):
-    """A truth-teller: never claims a card it does not hold, not even to survive, and
-    calls a lie only when the cards make it nearly sure."""
+    """A truth-teller: never claims a card it does not hold, not even to survive; believes
+    others as it would be believed, and calls a lie only when nearly sure."""
 
     name = "cautious"
     personality = CAUTIOUS
 
 
 class Vengeful(Heuristic):
-    """Holds a grudge: aims at whoever last cost it an influence or coins, and doubts that
-    player's claims more than anyone's."""
+    """Holds a grudge: aims at whoever last cost it an influence or coins, calls that
+    player's claims far more readily than anyone's, and bluffs blocks of its attacks."""
 
     name = "vengeful"
     personality = VENGEFUL
 
 
 class Banker(Heuristic):
-    """Races to Coup: takes Tax, Steal and Foreign Aid, never pays for an Assassinate."""
+    """Races to Coup: takes Tax, Steal and Foreign Aid, never pays for an Assassinate, and
+    calls others' claims less, keeping its cards for the race."""
 
     name = "banker"
     personality = BANKER
