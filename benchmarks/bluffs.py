@@ -3,7 +3,10 @@
 Every seat's strategy is wrapped in a `Recorder`, which sees only what the seat sees (its own
 hand tells whether its own claim is a bluff) and tallies, per strategy name: claims and
 bluffs per action (Tax, Steal, Assassinate, Exchange, and blocks), challenges made and how
-many of them caught a bluff, and wins. Seats rotate game by game as in `coup arena`.
+many of them caught a bluff, and wins; and toward its grudge (the seat that last cost it a
+card or coins, as `vengeful` keeps it) against the other seats: the share of their claims
+it called, of their attacks on it it blocked, and of its aimed actions at the grudge. Seats
+rotate game by game as in `coup arena`.
 
 A scripted `always_bluffer` (Tax every turn, Coup at 7 coins, every block it may, never a
 challenge) is the yardstick for calling bluffs: against bots that never challenge it races
