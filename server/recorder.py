@@ -5,24 +5,33 @@ the frames once the changes are on the disk: nothing a move changes is shown to 
 before the move is durable, while the table plays on (a table parked on every move cost
 the server about a task step a move). `commit` is for who must wait: it returns once the
 changes are on the disk. Its task takes everything that is waiting at once and writes it
-in one transaction from a worker thread, so a hundred tables that moved together share one
-fsync, and the next batch gathers while one is written (a change that comes alone waits
-GATHER for company).
+in one transaction, so a hundred tables that moved together share one fsync.
+
+The writes run in one thread the recorder owns for as long as it runs (`WriterThread`): a
+transaction costs one put on its queue and one wake-up of the loop when it is done, never
+a thread started or borrowed. The gathering adapts to the load: an idle writer writes what
+comes at once (one commit of latency at human pace), and whatever arrives while a commit
+is on its way to the disk waits for the next, which takes all of it (many moves a commit
+when the server is busy). Nothing ever waits for company on a timer.
 
 A write that fails (disk full, file locked or unwritable) is tried again, the same batch
 first, every few seconds until it succeeds; a write still running after `late` seconds (a
 lock held by another program makes SQLite wait 5 s before it fails) is treated alike at
 once. Meanwhile `failing` says why, the tables whose changes wait pause (see Table.run),
 and so does every table that hands changes over until a write succeeds; then all of them
-resume. Nothing is dropped and nothing is reordered.
+resume. Nothing is dropped and nothing is reordered. This module must never write from the
+loop's own thread, nor send a frame before the changes it shows are on the disk.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+import outcome
 import trio
 
 from . import log
@@ -31,12 +40,6 @@ from .store import Store, StoreError
 
 #: Batches waiting for the writer before `commit` waits for room: about a thousand tables'.
 QUEUE = 1024
-#: Seconds the writer waits when a hand-over arrives alone, for others to share its write.
-#: At human pace nearly every move came alone, each its own transaction, fsync and trip to
-#: the worker thread; waiting 5 ms lets several share them, and shows a move 5 ms later at
-#: the most (benchmarks.capacity, 800 tables: 1,164-1,205 µs of CPU a move without it,
-#: 903-965 with it; p99 latency 28-39 ms, 43-45 ms).
-GATHER = 0.005
 #: Seconds a write may take before the tables it holds up pause (ServerConfig.late_write).
 LATE = 1.0
 #: Seconds between two tries of a batch that failed, at first and at most.
@@ -59,6 +62,44 @@ class Waiting(Protocol):
 Held = list[tuple[Any, tuple]]
 
 
+#: A batch for the writer thread, and the trio task to wake with how it went.
+Job = tuple[list[Change], trio.lowlevel.TrioToken, trio.lowlevel.Task]
+
+
+class WriterThread:
+    """The one thread that runs `write`, a batch at a time, for as long as the recorder
+    runs. `write` is awaited from trio: the batch goes on the thread's queue, and the thread
+    wakes the waiting task through the trio token with the outcome. A write once begun is
+    finished: cancelling the waiting task takes effect only when it is on the disk."""
+
+    def __init__(self, write: Callable[[list[Change]], str | None]) -> None:
+        self._do = write
+        #: Batches to write, in order; None tells the thread to end.
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="coup-store-writer",
+                                        daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            changes, token, task = job
+            done = outcome.capture(self._do, changes)  # a bug of ours reaches the task too
+            token.run_sync_soon(trio.lowlevel.reschedule, task, done)
+
+    async def write(self, changes: list[Change]) -> str | None:
+        """Write `changes` in the thread; why it failed, or None."""
+        self._jobs.put((changes, trio.lowlevel.current_trio_token(),
+                        trio.lowlevel.current_task()))
+        result: str | None = await trio.lowlevel.wait_task_rescheduled(
+            lambda _: trio.lowlevel.Abort.FAILED)
+        return result
+
+    def stop(self) -> None:
+        """End the thread (it is idle: no write is awaited once the recorder stops)."""
+        self._jobs.put(None)
+        self._thread.join()
+
+
 class Recorder:
     """Group commit into one Store. Run `run` in a nursery; tables `await commit(...)`."""
 
@@ -76,6 +117,14 @@ class Recorder:
         self.failing: str | None = None
         #: Those told to pause since the last write that succeeded: to be told to resume.
         self._paused: set[Waiting] = set()
+        #: The thread that writes, while `run` runs.
+        self._writer: WriterThread | None = None
+        #: The write under way, if one is (the batch, and when it began), and how many have
+        #: begun: the watch (see _watch) tells a late write by them.
+        self._writing: tuple[list, float] | None = None
+        self._writes = 0
+        #: The watch waits here while no write is under way.
+        self._began = trio.lowlevel.ParkingLot()
 
     async def commit(self, changes: Sequence[Change], waiting: Waiting | None = None) -> None:
         """Return once `changes` are on the disk. `waiting` hears if that is delayed by a
@@ -109,22 +158,29 @@ class Recorder:
         self._filled.unpark()
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        task_status.started()
-        while True:
-            while not self._queue:
-                await self._filled.park()
-            if len(self._queue) == 1:  # alone so far: let what comes next share the write
-                await trio.sleep(GATHER)
-            batch: list = []
-            self._gather(batch)
-            await self._write(batch)
-            for _, done, waiting, held in batch:
-                for session, frames in held:
-                    session.send(*frames)
-                if done is not None:
-                    done.set()
-                elif waiting is not None:
-                    waiting.delivered()
+        writer = self._writer = WriterThread(self._write_or_why)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._watch)
+                task_status.started()
+                while True:
+                    while not self._queue:
+                        await self._filled.park()
+                    # No wait for company: what comes while this batch is written makes
+                    # the next one.
+                    batch: list = []
+                    self._gather(batch)
+                    await self._write(batch)
+                    for _, done, waiting, held in batch:
+                        for session, frames in held:
+                            session.send(*frames)
+                        if done is not None:
+                            done.set()
+                        elif waiting is not None:
+                            waiting.delivered()
+        finally:
+            writer.stop()
+            self._writer = None
 
     def _gather(self, batch: list) -> None:
         """Add to `batch` everything waiting now."""
@@ -157,13 +213,17 @@ class Recorder:
 
     async def _try(self, batch: list) -> str | None:
         """Write the batch once; why it failed, or None. If it takes over `late` seconds,
-        its tables pause meanwhile."""
+        its tables pause meanwhile (see _watch)."""
+        assert self._writer is not None  # only `run` writes
         changes = [c for changes, _, _, _ in batch for c in changes]
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._late, batch)
-            error = await trio.to_thread.run_sync(self._write_or_why, changes)
-            nursery.cancel_scope.cancel()
-        return error
+        self._writes += 1
+        self._writing = (batch, trio.current_time())
+        if self._began:
+            self._began.unpark()
+        try:
+            return await self._writer.write(changes)
+        finally:
+            self._writing = None
 
     def _write_or_why(self, changes: list[Change]) -> str | None:
         try:
@@ -172,12 +232,25 @@ class Recorder:
             return str(exc)
         return None
 
-    async def _late(self, batch: list) -> None:
-        await trio.sleep(self.late)
-        if self.failing is None:
-            log.warning("store_late", seconds=self.late, batch=len(batch))
-        self._stall(batch, self.failing or f"its store is late: a write has waited over "
-                                           f"{self.late:g} s")
+    async def _watch(self) -> None:
+        """Stall the tables of a write that has run `late` seconds. One task for every
+        write: it sleeps until the one under way would be late, and parks while none is,
+        so a busy writer costs it a wake-up a `late`, not one a write."""
+        while True:
+            if self._writing is None:
+                await self._began.park()
+                continue
+            number = self._writes
+            batch, began = self._writing
+            await trio.sleep_until(began + self.late)
+            if self._writes != number or self._writing is None:
+                continue  # that one was written in time
+            if self.failing is None:
+                log.warning("store_late", seconds=self.late, batch=len(batch))
+            self._stall(batch, self.failing or f"its store is late: a write has waited over "
+                                               f"{self.late:g} s")
+            while self._writes == number:  # that one is stalled once: wait for the next
+                await self._began.park()
 
     def _stall(self, batch: list, why: str) -> None:
         """Writes wait, for `why`: everyone waiting on `batch` pauses."""

@@ -456,28 +456,106 @@ async def test_a_table_waits_for_room_while_the_recorders_queue_is_full(db):
     store.close()
 
 
-async def test_a_change_that_comes_alone_waits_for_company_and_shares_its_write(db):
-    """At human pace moves come one by one: the writer waits GATHER after a lone hand-over,
-    and what comes meanwhile shares the transaction (and its fsync)."""
+class Written:
+    """Store.write counted and held: each call's size and thread, and, while `held` is
+    clear, every write waits for it (a slow disk), saying so through `writing`."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.sizes: list[int] = []
+        self.threads: set[threading.Thread] = set()
+        self.writing = threading.Event()
+        self.held = threading.Event()
+        self.held.set()
+        write = Store.write
+
+        def counted(store, changes):
+            self.sizes.append(len(changes))
+            self.threads.add(threading.current_thread())
+            self.writing.set()
+            self.held.wait()
+            write(store, changes)
+
+        monkeypatch.setattr(Store, "write", counted)
+
+
+class Delivered:
+    """A table as the recorder sees it: it counts what was delivered."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._more = trio.Event()
+
+    def delivered(self) -> None:
+        self.count += 1
+        self._more.set()
+        self._more = trio.Event()
+
+    async def until(self, count: int) -> None:
+        """Wait (on no clock) until `count` hand-overs were delivered."""
+        while self.count < count:
+            await self._more.wait()
+
+
+async def test_a_change_that_comes_alone_is_written_at_once(db, monkeypatch, mock_clock):
+    """At human pace moves come one by one: an idle writer writes a lone hand-over at
+    once, with no wait for company (on a clock that never moves, a wait would never end)."""
+    written = Written(monkeypatch)
     store = Store(db)
-    writes = []
-    write = store.write
-    store.write = lambda changes: (writes.append(len(changes)), write(changes))[1]
     recorder = Recorder(store)
-    delivered = []
-
-    class Table:
-        def delivered(self):
-            delivered.append(trio.current_time())
-
+    table = Delivered()
     async with trio.open_nursery() as nursery:
         await nursery.start(recorder.run)
-        recorder.deliver([TableClosed(0.0, 1)], [], Table())
-        await trio.testing.wait_all_tasks_blocked()  # the writer waits for company
-        recorder.deliver([TableClosed(0.0, 2)], [], Table())
-        await eventually(lambda: len(delivered) == 2)
+        recorder.deliver([TableClosed(0.0, 1)], [], table)
+        assert await trio.to_thread.run_sync(written.writing.wait, 5)
+        await table.until(1)
         nursery.cancel_scope.cancel()
-    assert writes == [2]
+    assert written.sizes == [1]
+    store.close()
+
+
+async def test_what_comes_while_a_write_runs_shares_the_next_one(db, monkeypatch):
+    """Group commit: while one transaction is on its way to the disk, every hand-over that
+    arrives gathers into the next, so a busy server writes many moves a commit."""
+    written = Written(monkeypatch)
+    store = Store(db)
+    recorder = Recorder(store)
+    table = Delivered()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(recorder.run)
+        written.held.clear()
+        recorder.deliver([TableClosed(0.0, 1)], [], table)
+        assert await trio.to_thread.run_sync(written.writing.wait, 5)
+        for row in (2, 3, 4):
+            recorder.deliver([TableClosed(0.0, row)], [], table)
+        written.held.set()
+        await table.until(4)
+        nursery.cancel_scope.cancel()
+    assert written.sizes == [1, 3]
+    store.close()
+
+
+async def test_the_writes_run_in_one_thread_that_ends_with_the_recorder(db, monkeypatch):
+    """The recorder owns one writer thread for as long as it runs: every transaction is
+    handed to it (no thread started or borrowed a write), and it is gone once the recorder
+    stops; a write under way when it is told to stop is finished first."""
+    written = Written(monkeypatch)
+    store = Store(db)
+    recorder = Recorder(store)
+    table = Delivered()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(recorder.run)
+        for row in range(1, 4):
+            recorder.deliver([TableClosed(0.0, row)], [], table)
+            await table.until(row)
+        written.held.clear()
+        written.writing.clear()
+        recorder.deliver([TableClosed(0.0, 9)], [], table)
+        assert await trio.to_thread.run_sync(written.writing.wait, 5)
+        nursery.cancel_scope.cancel()
+        written.held.set()
+    assert table.count == 4
+    assert len(written.sizes) == 4 and len(written.threads) == 1
+    assert not any(thread.is_alive() for thread in written.threads)
     store.close()
 
 
