@@ -23,7 +23,7 @@ from server.changes import (
     ORDER, Change, GamePlayer, GameResult, IdentitySeen, MovePlayed, NewGame, NewTable, Prune,
     RatingsMoved, TableClosed, TableState,
 )
-from server.recorder import QUEUE, Recorder
+from server.recorder import COMPANY, HOLD, QUEUE, Recorder
 from server.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, code_key
 from tests.server.helpers import FullDisk, eventually, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
@@ -531,6 +531,61 @@ async def test_what_comes_while_a_write_runs_shares_the_next_one(db, monkeypatch
         await table.until(4)
         nursery.cancel_scope.cancel()
     assert written.sizes == [1, 3]
+    store.close()
+
+
+async def busy(recorder: Recorder, written: Written, table: Delivered, clock) -> None:
+    """Hand-overs every 0.5 ms (30, while the first is written): a busy server."""
+    written.held.clear()
+    recorder.deliver([TableClosed(0.0, 1)], [], table)
+    assert await trio.to_thread.run_sync(written.writing.wait, 5)
+    for row in range(2, 32):
+        clock.jump(0.0005)
+        recorder.deliver([TableClosed(0.0, row)], [], table)
+    written.held.set()
+    await table.until(31)
+    assert written.sizes == [1, 30]
+
+
+async def test_a_busy_writer_holds_a_lone_change_until_company_comes(db, monkeypatch,
+                                                                      mock_clock):
+    """While hand-overs come every few ms, one that comes alone is held for COMPANY: a
+    commit costs about the same whatever it holds, and they share it."""
+    written = Written(monkeypatch)
+    store = Store(db)
+    recorder = Recorder(store)
+    table = Delivered()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(recorder.run)
+        await busy(recorder, written, table, mock_clock)
+        for row in range(100, 100 + COMPANY):
+            mock_clock.jump(0.0005)
+            recorder.deliver([TableClosed(0.0, row)], [], table)
+            await trio.testing.wait_all_tasks_blocked()
+        await table.until(31 + COMPANY)
+        nursery.cancel_scope.cancel()
+    assert written.sizes == [1, 30, COMPANY]
+    store.close()
+
+
+async def test_a_busy_writer_holds_a_change_for_hold_at_the_most(db, monkeypatch, mock_clock):
+    """The hold for company ends HOLD after the first hand-over came, company or not."""
+    written = Written(monkeypatch)
+    store = Store(db)
+    recorder = Recorder(store)
+    table = Delivered()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(recorder.run)
+        await busy(recorder, written, table, mock_clock)
+        written.writing.clear()
+        mock_clock.jump(0.0005)
+        recorder.deliver([TableClosed(0.0, 100)], [], table)
+        await trio.testing.wait_all_tasks_blocked()
+        assert not await trio.to_thread.run_sync(written.writing.wait, 0.2)  # held
+        mock_clock.jump(HOLD)
+        await table.until(32)
+        nursery.cancel_scope.cancel()
+    assert written.sizes == [1, 30, 1]
     store.close()
 
 
