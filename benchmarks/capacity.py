@@ -1,7 +1,8 @@
 """Capacity at human pace: how many tables of people one `coup serve` process holds.
 
     python -m benchmarks.capacity [--tables N | --find] [--think S] [--seconds S]
-                                  [--warmup S] [--budget S] [--seed K] [--json]
+                                  [--warmup S] [--budget S] [--seed K] [--without-store]
+                                  [--json]
 
 `benchmarks.server` plays as fast as the bots can, one move in flight per table: its latency
 is tables / throughput and says little about people. Here the load is open-loop, as people
@@ -9,8 +10,9 @@ make it:
 
 1. **The server** is `coup serve` itself (`python -m client.cli serve`), its own process,
    with its defaults (clocks 20 s / 60 s, pings after 15 s of silence, the collector tuned,
-   logging to a file) and a store in a fresh SQLite file; only the limits that would refuse
-   the load are raised (connections, connections per address, tables).
+   logging to a file) and a store in a fresh SQLite file (`--without-store`: none, `--db
+   :memory:`, to see what the store costs); only the limits that would refuse the load are
+   raised (connections, connections per address, tables).
 2. **The load generator**: one process per 2,000 tables (`TABLES_PER_GENERATOR`), each
    connecting from its own loopback address. Each table has 4 seated clients and 1
    spectator, all on raw msgpack frames and one bare epoll loop per process (no tasks).
@@ -31,6 +33,7 @@ Figures (`--json` prints exactly these keys; with `--find`, `{"held": ..., "fail
 "limit": ..., "trials": [...]}` with these, and `failures`, for each trial):
 
     tables, connections, generators
+    store                  whether the server kept a store
     moves, moves_per_s, moves_per_table_s   moves the server accepted in the window
     latency_p50_ms, latency_p99_ms   a move sent → the update carrying its result received
                                      by the same client
@@ -117,15 +120,16 @@ def max_tables() -> int:
 class ServeProcess:
     """`coup serve` in a process of its own, logging to a file, keeping a fresh store."""
 
-    def __init__(self, folder: str, tables: int) -> None:
+    def __init__(self, folder: str, tables: int, store: bool = True) -> None:
         connections = str(tables * CLIENTS + 64)
+        db = os.path.join(folder, "server.db") if store else ":memory:"
         self.log_path = os.path.join(folder, "serve.log")
         env = dict(os.environ, COUP_DISCOVERY="off")
         # The open-files limit raised in this process is inherited; so is the log file.
         with open(self.log_path, "w") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "client.cli", "serve", "--port", "0",
-                 "--db", os.path.join(folder, "server.db"), "--door-secret", "none",
+                 "--db", db, "--door-secret", "none",
                  "--max-connections", connections, "--max-per-address", connections,
                  "--max-tables", str(tables + 16), "--tables-per-address", str(tables + 16)],
                 stdout=subprocess.DEVNULL, stderr=log, env=env)
@@ -418,8 +422,10 @@ def percentile(values: list[float], p: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2)
 
 
-def trial(tables: int, think: float, warmup: float, seconds: float, seed: int) -> dict:
-    """N tables on a fresh `coup serve` for one window; the figures."""
+def trial(tables: int, think: float, warmup: float, seconds: float, seed: int,
+          store: bool = True) -> dict:
+    """N tables on a fresh `coup serve` (keeping a store, or none) for one window; the
+    figures."""
     if tables > max_tables():
         raise ValueError(f"{tables} tables need {tables * CLIENTS} connections: past the "
                          f"open-files limit ({open_files()}), one process holds {max_tables()}")
@@ -429,7 +435,7 @@ def trial(tables: int, think: float, warmup: float, seconds: float, seed: int) -
               for w in range(generators)]
     children: list = []
     with tempfile.TemporaryDirectory() as folder:
-        server = ServeProcess(folder, tables)
+        server = ServeProcess(folder, tables, store)
         server_log: dict[str, int] = {}
         try:
             port = server.port()
@@ -491,6 +497,7 @@ def trial(tables: int, think: float, warmup: float, seconds: float, seed: int) -
         "tables": tables,
         "connections": connections,
         "generators": generators,
+        "store": store,
         "moves": moves,
         "moves_per_s": round(moves / seconds, 1),
         "moves_per_table_s": round(moves / seconds / tables, 3),
@@ -529,7 +536,7 @@ def failures(result: dict) -> list[str]:
 
 
 def find(think: float, warmup: float, seconds: float, budget: float, seed: int,
-         say) -> dict:
+         say, store: bool = True) -> dict:
     """Raise N until a trial fails, within `budget` seconds: the largest N that held."""
     deadline = time.monotonic() + budget
     cap = max_tables()
@@ -540,7 +547,7 @@ def find(think: float, warmup: float, seconds: float, budget: float, seed: int,
     limit = "time budget"
     while True:
         started = time.monotonic()
-        result = trial(n, think, warmup, seconds, seed)
+        result = trial(n, think, warmup, seconds, seed, store)
         took = time.monotonic() - started
         why = failures(result)
         result["failures"] = why
@@ -601,16 +608,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, default=600.0,
                         help="seconds --find may take (default 600)")
     parser.add_argument("--seed", type=int, default=1, help="the generators' random choices")
+    parser.add_argument("--without-store", action="store_true",
+                        help="a server that keeps no store (--db :memory:)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     raise_file_limit()
+    store = not args.without_store
     say = (lambda line: print(line, file=sys.stderr)) if args.json else print
     say(f"capacity at human pace: 4 seats + 1 spectator a table, think time exponential, "
         f"mean {args.think:g} s; warm-up {args.warmup:g} s, window {args.seconds:g} s; "
         f"open-files limit raised to {open_files():,} in the server and the generators "
         f"(at most {max_tables():,} tables a process)")
     if args.find:
-        found = find(args.think, args.warmup, args.seconds, args.budget, args.seed, say)
+        found = find(args.think, args.warmup, args.seconds, args.budget, args.seed, say, store)
         if args.json:
             print(json.dumps(found))
             return
@@ -620,7 +630,8 @@ def main(argv: list[str] | None = None) -> None:
         if held:
             show(held)
         return
-    result = trial(max(1, args.tables), args.think, args.warmup, args.seconds, args.seed)
+    result = trial(max(1, args.tables), args.think, args.warmup, args.seconds, args.seed,
+                   store)
     if args.json:
         print(json.dumps(result))
         return
