@@ -369,35 +369,20 @@ class Store:
         disk when this returns, or none is and StoreError says why."""
         conn = self._writing()
         try:
+            steps = list(self._steps(conn, changes))
+            if len(steps) == 1 and isinstance(steps[0], tuple):
+                # One statement is its own transaction: no BEGIN and COMMIT of their own,
+                # each a step during which the writer gives up the interpreter and then
+                # waits to have it back (see _many_rows). At human pace most writes are this.
+                conn.execute(*steps[0])
+                return
             conn.execute("BEGIN")
             try:
-                kinds: dict[type[Change], list[Change]] = {kind: [] for kind in ORDER}
-                for change in changes:
-                    kinds[type(change)].append(change)
-                for kind, changed in kinds.items():
-                    if not changed:
-                        continue
-                    if kind is RatingsMoved:
-                        for moved in cast("list[RatingsMoved]", changed):
-                            self._rate(conn, moved.game, moved.when, moved.order, moved.winner)
-                        continue
-                    if kind is Prune:
-                        for prune in cast("list[Prune]", changed):
-                            self._prune(conn, prune.now, prune.guest_days, prune.all_days,
-                                        prune.most)
-                        continue
-                    statement, names = _positional(kind.SQL)
-                    rows = [tuple(_json(getattr(change, name)) for name in names)
-                            for change in changed]
-                    many: Iterator[tuple[str, Sequence[object]]]
-                    if " VALUES (" in statement:  # an INSERT of a row
-                        many = _many_rows(statement, rows)
-                    elif statement.startswith("UPDATE"):  # an UPDATE of a row by its key
-                        many = _many_updates(statement, rows)
+                for step in steps:
+                    if isinstance(step, tuple):
+                        conn.execute(*step)
                     else:
-                        many = ((statement, row) for row in rows)
-                    for statement, values in many:
-                        conn.execute(statement, values)
+                        step()
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
@@ -405,6 +390,36 @@ class Store:
                 raise
         except sqlite3.Error as exc:
             raise StoreError(_why(exc, self.path)) from exc
+
+    def _steps(self, conn: sqlite3.Connection, changes: Sequence[Change],
+               ) -> Iterator[tuple[str, Sequence[object]] | Callable[[], None]]:
+        """What writes `changes`, kind by kind in ORDER: a statement and its values, or the
+        work of a change that is not a statement (ratings, pruning)."""
+        kinds: dict[type[Change], list[Change]] = {kind: [] for kind in ORDER}
+        for change in changes:
+            kinds[type(change)].append(change)
+        for kind, changed in kinds.items():
+            if not changed:
+                continue
+            if kind is RatingsMoved:
+                for moved in cast("list[RatingsMoved]", changed):
+                    yield functools.partial(self._rate, conn, moved.game, moved.when,
+                                            moved.order, moved.winner)
+                continue
+            if kind is Prune:
+                for prune in cast("list[Prune]", changed):
+                    yield functools.partial(self._prune, conn, prune.now, prune.guest_days,
+                                            prune.all_days, prune.most)
+                continue
+            statement, names = _positional(kind.SQL)
+            rows = [tuple(_json(getattr(change, name)) for name in names)
+                    for change in changed]
+            if " VALUES (" in statement:  # an INSERT of a row
+                yield from _many_rows(statement, rows)
+            elif statement.startswith("UPDATE"):  # an UPDATE of a row by its key
+                yield from _many_updates(statement, rows)
+            else:
+                yield from ((statement, row) for row in rows)
 
     @staticmethod
     def _rate(conn: sqlite3.Connection, game_id: int, when: float, order: list[int],

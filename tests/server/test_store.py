@@ -383,6 +383,34 @@ async def test_a_long_run_of_rows_is_written_whole_and_in_order(db):
     store.close()
 
 
+async def test_a_write_of_one_statement_is_its_own_transaction(db):
+    """At human pace a commit is mostly a few moves: one INSERT, sent alone (SQLite makes
+    a statement its own transaction), for each statement is a step of SQLite's during which
+    the writer lets the loop have the interpreter and then waits to have it back. A write
+    of several statements is still one transaction, and one that fails keeps nothing."""
+    from tests.server.recorded import START, add_table
+
+    store = Store(db)
+    row = add_table(store)
+    game_id = store.take_game_id()
+    store.write([NewGame(game_id, row, 1, {"players": 2}, "1", [], START, False)])
+    sent: list[str] = []
+    store._writer.set_trace_callback(sent.append)
+    store.write([MovePlayed(game_id, n, n % 2, {"kind": "income"}, n, n, "bot")
+                 for n in range(3)])
+    assert [s.split()[0] for s in sent] == ["INSERT"]
+    sent.clear()
+    store.write([MovePlayed(game_id, 3, 1, {"kind": "income"}, 3, 3, "bot"),
+                 TableClosed(START + 1, row)])
+    assert [s.split()[0] for s in sent] == ["BEGIN", "INSERT", "UPDATE", "COMMIT"]
+    with pytest.raises(StoreError):  # the same move twice: the key refuses the statement
+        store.write([MovePlayed(game_id, n, 0, {"kind": "income"}, n, n, "bot")
+                     for n in (4, 0)])
+    store.close()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM moves").fetchone() == (4,)
+
+
 async def test_a_run_of_updates_leaves_each_row_as_its_last_change_left_it(db):
     """Updates of one kind go in one statement (a CASE on the key): of two changes to one
     table in a run, the later stands, and every other table gets its own."""
