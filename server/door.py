@@ -41,7 +41,8 @@ import platformdirs
 
 from . import log
 from .doorkey import sharer, ssh_key, vouch, vouch_address
-from .terminal import Terminal
+from .hosting import OUT_OF_MEMORY, HostUnavailable, Order, SessionHost, out_of_memory
+from .terminal import Program, Terminal, spawn
 
 #: Host key file name in the user's data directory.
 HOST_KEY_FILE = "ssh_host_ed25519_key"
@@ -128,6 +129,23 @@ class Door:
         self.visits: set[Visit] = set()
         self.sessions: set[Session] = set()
         self.tasks: set[asyncio.Task] = set()
+        self.session_memory = args.session_memory
+        #: Where sessions are forked from, once `serve` has started it; None with --spawn:
+        #: a program each, as before.
+        self.host: SessionHost | None = None
+
+    async def start_client(self, args: list[str], env: dict[str, str], home: str,
+                           slave: int) -> Program:
+        """`coup` with `args` on the terminal `slave`: forked by the session host, or, with
+        --spawn or no host to be had, a program of its own (slower, and three times the
+        memory)."""
+        if self.host is not None:
+            try:
+                return await self.host.run(Order(tuple(args), env, home, True),
+                                           [slave, slave, slave])
+            except HostUnavailable as exc:
+                log.error("ssh_session_spawned", reason=str(exc))
+        return await spawn([sys.executable, "-m", "client.cli", *args], env, home, slave)
 
     def spawn(self, work) -> None:
         """Run `work` (a coroutine) as a task the door keeps until it is done."""
@@ -364,16 +382,16 @@ class Session(asyncssh.SSHServerSession):
         # The lobby and nothing else: no menu whose practice and LAN servers would run on
         # this machine, and no other address to reach from here.
         # --name=NAME: a user name may begin with "-", and must never read as an option.
-        argv = [sys.executable, "-m", "client.cli", "join", self.door.server,
-                f"--name={visit.name}", "--lobby-only"]
+        args = ["join", self.door.server, f"--name={visit.name}", "--lobby-only"]
         if language.lower().startswith("pt"):
-            argv += ["--lang", "pt_BR"]
+            args += ["--lang", "pt_BR"]
+        if visit.key is None:
+            args.append("--guest")
         try:
             home = self.make_home()
-            if visit.key is None:
-                argv.append("--guest")
+            env = self.environment(home)
             terminal = await Terminal.start(
-                argv, self.environment(home), home,
+                lambda slave: self.door.start_client(args, env, home, slave),
                 self.door.fit(*chan.get_terminal_size()), self.output, self.drained)
         except OSError as exc:
             log.error("ssh_session_failed", address=visit.address, error=str(exc))
@@ -394,7 +412,11 @@ class Session(asyncssh.SSHServerSession):
         else:
             self.watch_idle()
         status = await terminal.wait()
-        if not self.muted:
+        if status == OUT_OF_MEMORY and not self.muted:
+            log.warning("ssh_session_out_of_memory", address=visit.address, name=visit.name,
+                        pid=terminal.pid, limit_mb=self.door.session_memory)
+            self.refuse(out_of_memory(self.door.session_memory), RESET_TERMINAL)
+        elif not self.muted:
             chan.exit(status)
         self.end_of_session()
 
@@ -518,6 +540,13 @@ async def serve(args: argparse.Namespace, key: asyncssh.SSHKey, secret: bytes) -
     reach = "every interface: reachable from other machines" if host in (
         "0.0.0.0", "::") else "this machine only" if host.startswith(
         ("127.", "::1")) else "this address"
+    if not args.spawn:
+        door.host = SessionHost(args.session_memory,
+                                lambda event, fields: log.info(event, **fields))
+        try:
+            await door.host.start()  # the first session need not wait for it
+        except HostUnavailable as exc:
+            log.error("session_host_failed", reason=str(exc))
     log.info("ssh_listening", host=host, port=port, reach=reach, server=args.server,
              fingerprint=key.get_fingerprint("sha256"))
     while not stop.is_set():
@@ -539,3 +568,5 @@ async def serve(args: argparse.Namespace, key: asyncssh.SSHKey, secret: bytes) -
         conn.close()
     await asyncio.gather(*(conn.wait_closed() for conn in connections))
     await acceptor.wait_closed()
+    if door.host is not None:
+        await door.host.close()

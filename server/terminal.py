@@ -1,7 +1,8 @@
 """A program on a pseudo-terminal of its own, for the SSH door (server/door.py).
 
-`Terminal.start` opens a new PTY and runs a program in a new session whose controlling
-terminal it is (setsid, then TIOCSCTTY), so the program sees a real terminal: its size, its
+`Terminal.start` opens a new PTY and has a program started on it (by `spawn`, or by the
+session host, server/hosting.py) in a new session whose controlling terminal it is (setsid,
+then TIOCSCTTY), so the program sees a real terminal: its size, its
 resizes (the kernel sends SIGWINCH when `resize` sets a new size), and a hangup when it is
 ended. What the program writes goes to `output`, a chunk at a time; what `write` is given
 reaches the program as typed input. Both ways hold back rather than buffer without end: the
@@ -18,7 +19,8 @@ import os
 import signal
 import struct
 import termios
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 #: Seconds a program has to end after each of SIGHUP and SIGTERM before the next, stronger one.
 GRACE = 1.5
@@ -33,6 +35,26 @@ def _take_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+class Program(Protocol):
+    """A program running on the terminal: asyncio's Process, or a session host's `Hosted`."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+
+async def spawn(argv: list[str], env: dict[str, str], cwd: str, slave: int
+                ) -> asyncio.subprocess.Process:
+    """Run `argv` as a program of its own on the terminal whose slave end is `slave`."""
+    return await asyncio.create_subprocess_exec(
+        *argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
+        start_new_session=True, preexec_fn=_take_terminal)
+
+
 def _set_size(fd: int, columns: int, rows: int, width: int = 0, height: int = 0) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, width, height))
 
@@ -40,7 +62,7 @@ def _set_size(fd: int, columns: int, rows: int, width: int = 0, height: int = 0)
 class Terminal:
     """A running program and the PTY master it talks through (see the module docstring)."""
 
-    def __init__(self, process: asyncio.subprocess.Process, master: int,
+    def __init__(self, process: Program, master: int,
                  output: Callable[[bytes], None], drained: Callable[[], None]) -> None:
         self.process = process
         self._master = master
@@ -56,16 +78,15 @@ class Terminal:
         self.resume_output()
 
     @classmethod
-    async def start(cls, argv: list[str], env: dict[str, str], cwd: str,
+    async def start(cls, run: Callable[[int], Awaitable[Program]],
                     size: tuple[int, int, int, int], output: Callable[[bytes], None],
                     drained: Callable[[], None]) -> Terminal:
-        """Run `argv` on a new PTY of `size` (columns, rows, pixel width, pixel height)."""
+        """Open a new PTY of `size` (columns, rows, pixel width, pixel height), and have
+        `run` start the program on its slave end (given its fd, which it must not close)."""
         master, slave = os.openpty()
         try:
             _set_size(master, *size)
-            process = await asyncio.create_subprocess_exec(
-                *argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
-                start_new_session=True, preexec_fn=_take_terminal)
+            process = await run(slave)
         except BaseException:
             os.close(master)
             raise

@@ -35,7 +35,7 @@ import trio
 
 from server.door import NEEDS_TERMINAL, Door, Visit, display_name
 from server.doorkey import vouch
-from server.terminal import Terminal
+from server.terminal import Terminal, spawn
 
 COUP = [sys.executable, "-m", "client.cli"]
 #: Escape sequences: CSI (colours, cursor moves, modes), OSC, charsets, and two-byte ones.
@@ -340,12 +340,17 @@ async def test_a_player_without_a_key_is_a_guest_whose_files_go_with_the_session
             await screen.until("você é cy, convidado")
             session = await asyncio.to_thread(site.door.event, "ssh_session", name="cy")
             assert session["player"] == "guest"
-            assert [p.name for p in site.tmp.iterdir()] != []
+            assert guests() != []
         await gone(int(session["pid"]))
         deadline = time.monotonic() + 5
-        while list(site.tmp.iterdir()):
-            assert time.monotonic() < deadline, list(site.tmp.iterdir())
+        while guests():
+            assert time.monotonic() < deadline, guests()
             await asyncio.sleep(0.05)
+
+    def guests() -> list[str]:
+        """The guests' directories in the door's temporary directory (where its session
+        host keeps its socket, too)."""
+        return [p.name for p in site.tmp.iterdir() if p.name.startswith("coup-door-guest-")]
 
     await in_asyncio(scenario)
 
@@ -358,9 +363,10 @@ async def test_a_client_without_the_secret_cannot_claim_an_identity(site):
         key = hashlib.sha256(b"ana's SSH key").hexdigest()
         env = dict(site.env, TERM="xterm-256color",
                    COUP_DOOR_IDENTITY=f"{key}:{vouch(b'a guess at the secret!' * 2, key)}")
+        argv = COUP + ["join", f"127.0.0.1:{site.server_port}", "--name", "eve"]
         terminal = await Terminal.start(
-            COUP + ["join", f"127.0.0.1:{site.server_port}", "--name", "eve"], env,
-            str(site.tmp.parent), (100, 30, 0, 0), shown.extend, lambda: None)
+            lambda slave: spawn(argv, env, str(site.tmp.parent), slave), (100, 30, 0, 0),
+            shown.extend, lambda: None)
         try:
             deadline = time.monotonic() + PATIENCE
             while b"did not verify" not in ESCAPES.sub(b"", shown):
@@ -426,7 +432,8 @@ async def test_an_ipv6_network_counts_as_one_address():
     door = Door(argparse.Namespace(server="127.0.0.1:7700", max_sessions=50,
                                    max_per_address=2, connections_per_minute=20,
                                    idle_minutes=30, max_columns=500, max_rows=200,
-                                   max_unauthenticated=3, login_seconds=10),
+                                   max_unauthenticated=3, login_seconds=10,
+                                   session_memory=200),
                 secret=b"s" * 32)
     assert door.admit("2001:db8:1:2::1") is None
     assert door.admit("2001:db8:1:2:ffff::9") is None

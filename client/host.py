@@ -1,0 +1,230 @@
+"""The session host: one process that has imported the client once and forks each door
+session from itself (`python -m client.host`, started by server/hosting.py).
+
+It imports the client, the terminal app and both of Textual's drivers (a terminal's, a
+browser's), loads every translation catalogue, then freezes what it holds (`gc.freeze()`),
+so that its sessions share those pages copy-on-write and the collector never touches them.
+Then it listens on a Unix socket in its door's private directory. Each order (an `Order`
+and its fds 0, 1 and 2, by SCM_RIGHTS) from its door becomes a child that takes those fds,
+a session of its own (and the terminal as its controlling one), the order's environment and
+directory, a memory limit (--session-memory MB above the host's own data), default signal
+handlers and fresh random state, and runs `coup` with the order's arguments. The host
+answers "pid N", and "exit N" once it has reaped the child; a session that used up its
+memory exits with OUT_OF_MEMORY, and its door tells the player.
+
+It is single-threaded and never runs an event loop, so a fork copies nothing half done. It
+takes orders only from its parent, the door (the peer's pid and uid are checked), and reads
+nothing else from anyone: a player's input reaches only their own session. It never execs.
+It ends when its input closes (the door is gone or done with it); its sessions go on until
+their doors end them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import gc
+import importlib
+import io
+import os
+import resource
+import selectors
+import signal
+import socket
+import struct
+import sys
+import termios
+from typing import NoReturn
+
+from server import ORDER_BYTES, OUT_OF_MEMORY, READY, Order
+
+#: What the kernel says of a peer: its pid, uid and gid.
+CREDENTIALS = struct.Struct("3i")
+
+
+def preload() -> None:
+    """Import and warm everything a session would, then freeze it: the sessions share it."""
+    import textual.drivers.linux_driver  # a terminal's session
+    import textual.drivers.web_driver  # noqa: F401  (a browser's session)
+
+    from . import cli, plain  # noqa: F401
+    from .i18n import set_language
+    from .tui.app import CoupApp  # noqa: F401
+
+    for language in ("pt_BR", "en"):  # gettext keeps each catalogue it has read
+        set_language(language)
+    cli.build_parser()
+    gc.collect()
+    gc.freeze()
+
+
+def _data_bytes() -> int:
+    """This process's data segment, as RLIMIT_DATA counts it (VmData)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+class Host:
+    """The listening socket, the sessions running (pid: the link to their door), and the
+    wake-ups a child's exit and the door's going send."""
+
+    def __init__(self, path: str, memory_mb: int) -> None:
+        self.memory = memory_mb * 1024 * 1024
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(path)
+        self.listener.listen(64)
+        self.sessions: dict[int, socket.socket] = {}
+        self.wakeup_read, wakeup_write = socket.socketpair()
+        wakeup_write.setblocking(False)
+        self.wakeup_write = wakeup_write
+        signal.set_wakeup_fd(wakeup_write.fileno())
+        # A handler of its own, so that SIGCHLD writes to the wake-up socket.
+        signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.listener, selectors.EVENT_READ, self._order)
+        self.selector.register(self.wakeup_read, selectors.EVENT_READ, self._reap)
+        self.selector.register(sys.stdin.fileno(), selectors.EVENT_READ, self._door_gone)
+        self.running = True
+
+    def serve(self) -> None:
+        while self.running:
+            for key, _ in self.selector.select():
+                key.data()
+
+    def _door_gone(self) -> None:
+        if not os.read(sys.stdin.fileno(), 4096):
+            self.running = False
+
+    def _reap(self) -> None:
+        self.wakeup_read.recv(4096)
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            link = self.sessions.pop(pid, None)
+            if link is not None:
+                with contextlib.suppress(OSError):
+                    link.sendall(f"exit {os.waitstatus_to_exitcode(status)}\n".encode())
+                link.close()
+
+    def _order(self) -> None:
+        link, _ = self.listener.accept()
+        fds: list[int] = []
+        try:
+            pid, uid, _gid = CREDENTIALS.unpack(link.getsockopt(
+                socket.SOL_SOCKET, socket.SO_PEERCRED, CREDENTIALS.size))
+            if uid != os.getuid() or pid != os.getppid():
+                return  # not the door: closed unheard
+            link.settimeout(5)  # the door sends its order at once
+            data, fds, _flags, _address = socket.recv_fds(link, ORDER_BYTES, 3)
+            order = Order.decode(data)
+            if len(fds) != 3:
+                raise ValueError("an order comes with three fds")
+        except (OSError, ValueError):
+            for fd in fds:
+                os.close(fd)
+            link.close()
+            return
+        sys.stdout.flush()
+        sys.stderr.flush()
+        child = os.fork()
+        if child == 0:
+            _session(order, fds, link, self.memory)
+        for fd in fds:
+            os.close(fd)
+        self.sessions[child] = link
+        with contextlib.suppress(OSError):
+            link.sendall(f"pid {child}\n".encode())
+
+
+def _session(order: Order, fds: list[int], link: socket.socket, memory: int) -> NoReturn:
+    """In the forked child: become the order's session, run it, and exit with its status."""
+    status = 1
+    try:
+        os.setsid()
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        if order.terminal:
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        # Nothing of the host's but the link to the door: not the listener, not another
+        # session's link (its door would wait on this process to see that session end).
+        keep = link.fileno()
+        os.closerange(3, keep)
+        os.closerange(keep + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        os.set_inheritable(keep, False)
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        os.environ.clear()
+        os.environ.update(order.env)
+        os.chdir(order.cwd)
+        import textual.constants
+
+        importlib.reload(textual.constants)  # read from the session's own environment
+        limit = _data_bytes() + memory
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+        _standard_streams()
+        sys.argv = ["coup", *order.args]
+        from .cli import main
+
+        status = main(list(order.args))
+    except MemoryError:
+        status = OUT_OF_MEMORY
+    except SystemExit as exc:
+        status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+    except BaseException:  # noqa: BLE001 — a session's crash is its own: told, then exit
+        import traceback
+
+        with contextlib.suppress(BaseException):
+            traceback.print_exc()
+    finally:
+        with contextlib.suppress(BaseException):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(status)
+
+
+def _standard_streams() -> None:
+    """sys.stdin, stdout and stderr on the session's fds 0, 1 and 2, as Python makes them
+    for a program started there (the host's were its pipes to the door). Textual reads the
+    __std*__ ones."""
+    sys.stdin = _stream(0, "surrogateescape")
+    sys.stdout = _stream(1, "surrogateescape")
+    sys.stderr = _stream(2, "backslashreplace")
+    # Final in typeshed, and reassigned here because the drivers read them
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = (  # type: ignore[misc]
+        sys.stdin, sys.stdout, sys.stderr)
+
+
+def _stream(fd: int, errors: str) -> io.TextIOWrapper:
+    raw = io.FileIO(fd, "r" if fd == 0 else "w", closefd=False)
+    if fd == 0:
+        return io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", errors=errors)
+    return io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", errors=errors,
+                            line_buffering=raw.isatty())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m client.host",
+                                     description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--socket", required=True, help="the Unix socket to listen on")
+    parser.add_argument("--session-memory", type=int, required=True, metavar="MB",
+                        help="MB each session may grow beyond the host's own data")
+    args = parser.parse_args(argv)
+    preload()
+    host = Host(args.socket, args.session_memory)
+    sys.stdout.buffer.write(READY)
+    sys.stdout.flush()
+    host.serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
