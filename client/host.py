@@ -35,10 +35,16 @@ import socket
 import struct
 import sys
 import termios
-from typing import NoReturn
+import threading
+from typing import TYPE_CHECKING, NoReturn
 
 from server import ORDER_BYTES, OUT_OF_MEMORY, READY, Order
 
+if TYPE_CHECKING:
+    from sys import UnraisableHookArgs
+
+#: Bytes of memory above a session's limit, for it to end in when it reaches the limit.
+SPARE = 16 * 1024 * 1024
 #: What the kernel says of a peer: its pid, uid and gid.
 CREDENTIALS = struct.Struct("3i")
 
@@ -169,26 +175,81 @@ def _session(order: Order, fds: list[int], link: socket.socket, memory: int) -> 
 
         importlib.reload(textual.constants)  # read from the session's own environment
         limit = _data_bytes() + memory
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+        # The hard limit leaves a spare that only the session's end takes (to see why).
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit + SPARE))
         _standard_streams()
+        _end_at_once_out_of_memory()
         sys.argv = ["coup", *order.args]
         from .cli import main
 
         status = main(list(order.args))
-    except MemoryError:
-        status = OUT_OF_MEMORY
     except SystemExit as exc:
         status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
-    except BaseException:  # noqa: BLE001 — a session's crash is its own: told, then exit
-        import traceback
+    except BaseException as exc:  # noqa: BLE001 — a session's crash is its own: said, ended
+        if _out_of_memory(exc):
+            status = OUT_OF_MEMORY  # its door tells the player, on a terminal given back
+        else:
+            import traceback
 
-        with contextlib.suppress(BaseException):
-            traceback.print_exc()
+            with contextlib.suppress(BaseException):
+                traceback.print_exc()
     finally:
         with contextlib.suppress(BaseException):
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(status)
+
+
+def _out_of_memory(error: BaseException) -> bool:
+    """Whether `error` came of the memory limit: a MemoryError, a thread whose stack could
+    not be had (CPython says so only in words), or an error raised while handling either
+    (the app's own shutdown fails in turn, short of memory)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, MemoryError) or (
+                isinstance(seen, RuntimeError) and "can't start new thread" in str(seen)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _end_at_once_out_of_memory() -> None:
+    """A session that reaches its memory limit ends at once, with OUT_OF_MEMORY, for its
+    door to give the terminal back and tell the player: wherever the error comes up. Textual
+    catches what its app raises and prints it (a page of traceback, with locals), a thread
+    that cannot start its own bootstrap says so as "unraisable", and a thread that fails
+    dies alone (the app would wait for its input for ever). Textual offers no hook: its
+    handler is wrapped, in this session's process only."""
+    from textual.app import App
+
+    def end(error: BaseException | None) -> None:
+        try:
+            limit = resource.getrlimit(resource.RLIMIT_DATA)[1]
+            resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))  # the spare, to look
+            short = error is not None and _out_of_memory(error)
+        except BaseException:  # noqa: BLE001 — could not even look: memory, again
+            short = True
+        if short:
+            os._exit(OUT_OF_MEMORY)
+
+    unraisable, thread_failed, handle = (sys.unraisablehook, threading.excepthook,
+                                         App._handle_exception)
+
+    def unraisable_or_end(report: UnraisableHookArgs) -> None:
+        end(report.exc_value)
+        unraisable(report)
+
+    def thread_failed_or_end(report: threading.ExceptHookArgs) -> None:
+        end(report.exc_value)
+        thread_failed(report)
+
+    def handle_or_end(app: App[object], error: Exception) -> None:
+        end(error)
+        handle(app, error)
+
+    sys.unraisablehook = unraisable_or_end
+    threading.excepthook = thread_failed_or_end
+    App._handle_exception = handle_or_end  # type: ignore[method-assign, assignment]
 
 
 def _standard_streams() -> None:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import fcntl
 import hashlib
 import json
 import os
 import re
 import signal
+import socket
 import stat
 import struct
 import subprocess
@@ -35,6 +37,7 @@ import trio
 
 from server.door import NEEDS_TERMINAL, Door, Visit, display_name
 from server.doorkey import vouch
+from server.hosting import Order
 from server.terminal import Terminal, spawn
 
 COUP = [sys.executable, "-m", "client.cli"]
@@ -657,3 +660,116 @@ async def test_door_players_at_two_addresses_are_two_addresses_to_the_server(sit
     finally:
         await host.aclose()
     assert site.server.event("via", address="127.0.0.92")
+
+
+# ------------------------------------------------------------------ the session host
+
+
+def children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(child) for child in f.read().split()]
+
+
+def zombies(pid: int) -> list[int]:
+    """The children of `pid` that have ended and not been reaped."""
+    found = []
+    for child in children(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{child}/stat") as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                found.append(child)
+    return found
+
+
+async def test_a_session_killed_mid_game_leaves_the_others_playing_and_its_seat_waits(site):
+    """Both sessions are forked from the door's one session host: one killed with SIGKILL
+    in the middle of its game ends alone (its player's ssh told the status), the other
+    plays on, the host reaps the dead one, and the same key comes back to the seat."""
+    async def scenario() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with connect(site.door, "kai", key, source="127.0.0.101") as conn, \
+                connect(site.door, "lea", source="127.0.0.102") as other:
+            screen, bystander = await Screen.open(conn), await Screen.open(other)
+            await screen.until("you are kai")
+            await bystander.until("you are lea")
+            await screen.until("Quick play", screen.type("q"))
+            await screen.until("\u25b2", screen.type("\r"))
+            await screen.until(lambda seen: re.search("2 +\u25bc".encode(), ESCAPES.sub(
+                b"", seen)), screen.type("\x1b[B\r"))
+            await screen.until("Pick a card", screen.type("\t\t\r"))  # dealt: mid-game
+            session = await asyncio.to_thread(site.door.event, "ssh_session", name="kai")
+            host = await asyncio.to_thread(site.door.event, "session_host_started")
+            pid = int(session["pid"])
+            assert pid in children(int(host["pid"]))  # forked by the host, not spawned
+            os.kill(pid, signal.SIGKILL)
+            await asyncio.wait_for(screen.process.wait_closed(), PATIENCE)
+            assert screen.process.exit_status == 128 + signal.SIGKILL
+            await gone(pid)
+            assert zombies(int(host["pid"])) == []
+            await bystander.until("Create a table", bystander.type("c"))  # still playing
+        async with connect(site.door, "kai", key, source="127.0.0.101") as conn:
+            await (await Screen.open(conn)).until("kai (you)")  # back at the table
+
+    await in_asyncio(scenario)
+
+
+async def test_a_session_over_its_memory_is_told_so_and_ends_alone(site):
+    """A limit so small that the client reaches it at once (a real one is 200 MB): the
+    player sees the terminal given back and why, with no traceback, and the door and its
+    host go on."""
+    door = site.run_door("--session-memory", "2")
+
+    async def scenario() -> int:
+        async with connect(door, "max", source="127.0.0.103") as conn:
+            screen = await Screen.open(conn)
+            await screen.until("coup: This session used up its memory (2 MB) and had to end.")
+            await asyncio.wait_for(screen.process.wait_closed(), PATIENCE)
+            assert b"Traceback" not in screen.raw
+            return screen.process.exit_status
+
+    assert await in_asyncio(scenario) == 1
+    assert door.event("ssh_session_out_of_memory", name="max", limit_mb=2)
+    assert door.process.poll() is None  # the door, and its host, live on
+
+
+async def test_a_session_host_that_dies_is_started_again_and_its_sessions_play_on(site):
+    door = site.run_door()
+
+    async def scenario() -> None:
+        async with connect(door, "ned", source="127.0.0.104") as conn:
+            screen = await Screen.open(conn)
+            await screen.until("you are ned")
+            first = await asyncio.to_thread(door.event, "session_host_started", started=1)
+            os.kill(int(first["pid"]), signal.SIGKILL)
+            await screen.until("Create a table", screen.type("c"))  # its session plays on
+            async with connect(door, "ora", source="127.0.0.105") as other:
+                await (await Screen.open(other)).until("you are ora")
+            second = await asyncio.to_thread(door.event, "session_host_started", started=2)
+            assert second["pid"] != first["pid"]
+            assert await asyncio.to_thread(door.event, "session_host_died", pid=first["pid"])
+            session = await asyncio.to_thread(door.event, "ssh_session", name="ned")
+        await asyncio.to_thread(door.event, "ssh_session_ended", name="ned")
+        await gone(int(session["pid"]))  # reaped, though its host is gone
+
+    await in_asyncio(scenario)
+
+
+async def test_the_session_host_takes_orders_from_its_door_alone(site):
+    """Its socket is in a directory of the door's alone, and a process of the same user
+    that is not the door is closed unheard: nothing runs."""
+    host = int(site.door.event("session_host_started")["pid"])
+    with open(f"/proc/{host}/cmdline", "rb") as f:
+        argv = f.read().decode().split("\0")
+    path = argv[argv.index("--socket") + 1]
+    assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+    before = children(host)
+    order = Order(("--help",), {"PATH": os.environ["PATH"]}, "/", False)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as stranger:
+        stranger.settimeout(PATIENCE)
+        stranger.connect(path)
+        try:
+            socket.send_fds(stranger, [order.encode()], [0, 1, 2])
+            heard = stranger.recv(64)
+        except (BrokenPipeError, ConnectionResetError):  # closed before the order was in
+            heard = b""
+        assert heard == b""
+    assert children(host) == before
