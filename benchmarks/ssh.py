@@ -1,15 +1,19 @@
-"""What an SSH door session costs: how fast sessions open, and the memory each one holds.
+"""What an SSH door session costs: how fast sessions open, and the memory each one holds,
+forked from the session host and spawned as a program of its own (`coup ssh --spawn`, the
+way before the host), side by side in one run.
 
-    python -m benchmarks.ssh [--sessions N] [--json]
+    python -m benchmarks.ssh [--sessions N] [--ways forked,spawned] [--no-game] [--json]
 
-Runs `coup serve` and `coup ssh` on loopback (their own data directory, the store in memory,
-the door's limits out of the way), then opens N SSH sessions at once, each with its own key
-and name, as players arriving together would. A session is open when its client has drawn
-the lobby: the SSH handshake, the public key auth, the PTY, the `coup join` process started
-on it, its handshake with the game server, and the screen. Then, with every session in the
-lobby, the memory of the door and of its N clients.
+For each way, runs `coup serve` and `coup ssh` on loopback (their own data directory, the
+store in memory, the door's limits out of the way, clocks of 1 s so that a silent player's
+game goes on), then opens N SSH sessions at once, each with its own key and name, as players
+arriving together would. A session is open when its client has drawn the lobby: the SSH
+handshake, the public key auth, the PTY, the client started on it, its handshake with the
+game server, and the screen. With every session in the lobby, the memory of each; then each
+session takes a quick-play table against a bot and lets the clocks play its game (R10) to
+its end on the screen, and the memory again.
 
-Figures (`--json` prints exactly these keys):
+Figures, per way (`--json` prints exactly these keys, under "forked" and "spawned"):
 
     sessions              sessions opened
     opened_per_s          N / the time from the first connection to the last lobby drawn
@@ -17,30 +21,56 @@ Figures (`--json` prints exactly these keys):
     median_lobby_s, last_lobby_s   the median's, and the slowest one's
     alone_lobby_s         one session opened alone afterwards (nothing else starting)
     door_rss_mb           the door itself, with every session open
-    rss_per_session_mb    the door and its clients' resident memory, less the door's with no
-                          session, over N: what a session costs by RSS, pages shared with
-                          other processes (Python's own code) counted in each
-    pss_per_session_mb    the same by proportional set size: shared pages split between the
-                          processes that share them, what N sessions truly add
+    host_rss_mb           the session host (forked only)
+    uss_lobby_mb          a session's unique memory (USS: its private pages, what ending it
+                          frees) in the lobby, the median over the sessions
+    uss_game_mb           the same once its full game is over
+    pss_lobby_mb          per session, by proportional set size (shared pages split between
+                          the processes that share them): the door, the host and the
+                          sessions, less the door and host with no session, over N
+    pss_game_mb           the same after the games
+    rss_lobby_mb          per session by RSS (shared pages counted in each), for comparison
+    players_in_2gb        2 GB over pss_game_mb (the door and host's own memory left aside)
+    load_before, load_after   the machine's 1-minute load average around the way's run
+
+`--where` adds, for one forked session after its game, its private memory by mapping
+(`/proc/PID/smaps`): the heap and anonymous memory (Python's objects: those it made, and
+the host's it touched, copied on write) against the libraries' pages.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
+import re
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 
 import asyncssh
 
 COUP = [sys.executable, "-m", "client.cli"]
 #: The text of the lobby's header once the client has drawn it.
 LOBBY = b"you are"
+#: The end of a game, on the player's screen.
+WON = b"wins the game!"
+#: Seconds a game played by the clocks may take.
+GAME_SECONDS = 300
+#: Escape sequences, left out of what is looked for on a screen.
+ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+                     rb"|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_=>]")
+#: The physical page number's bits in a /proc/PID/pagemap entry.
+PFN = (1 << 55) - 1
+#: Quick play at two seats: the seats list opened, down from "any" to 2, then OK.
+QUICK_PLAY = ("q", "\r", "\x1b[B\r", "\t\t\r")
+WAYS = ("forked", "spawned")
 
 
 def _start(args: list[str], env: dict[str, str], log: str, event: str) -> tuple[
@@ -51,136 +81,291 @@ def _start(args: list[str], env: dict[str, str], log: str, event: str) -> tuple[
                                    stdout=subprocess.DEVNULL, stderr=out)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:
-        with open(log, "rb") as f:
-            for raw in f:
-                line = json.loads(raw)
-                if line.get("event") == event:
-                    return process, int(line["port"])
+        for line in _lines(log):
+            if line.get("event") == event:
+                return process, int(line["port"])
         time.sleep(0.05)
     process.kill()
     process.wait()
     raise RuntimeError(f"coup {args[0]} did not listen: see {log}")
 
 
-def _memory_kb(pid: int, field: str) -> int:
-    """A process's resident memory: VmRSS (/proc/PID/status) or Pss (smaps_rollup), in kB."""
-    source = "status" if field == "VmRSS" else "smaps_rollup"
+def _lines(log: str) -> list[dict]:
+    with open(log, "rb") as f:
+        return [json.loads(raw) for raw in f if raw.startswith(b"{")]
+
+
+def _kb(pid: int, source: str, *fields: str) -> int:
+    """The sum of `fields` (kB) in /proc/PID/`source` (status or smaps_rollup)."""
+    total = 0
     with open(f"/proc/{pid}/{source}") as f:
         for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
+            name, _, rest = line.partition(":")
+            if name in fields:
+                total += int(rest.split()[0])
+    return total
 
 
-def _children(pid: int) -> list[int]:
-    with open(f"/proc/{pid}/task/{pid}/children") as f:
-        return [int(p) for p in f.read().split()]
+def uss_mb(pid: int) -> float:
+    """A process's unique set size: its private pages, what ending it would free."""
+    return _kb(pid, "smaps_rollup", "Private_Clean", "Private_Dirty") / 1024
 
 
-def _memory(door: int) -> tuple[float, float, float]:
-    """MB of RSS and of PSS of the door and its clients, and of the door's RSS alone."""
-    pids = [door] + _children(door)
-    rss = sum(_memory_kb(p, "VmRSS") for p in pids)
-    pss = sum(_memory_kb(p, "Pss") for p in pids)
-    return rss / 1024, pss / 1024, _memory_kb(door, "VmRSS") / 1024
+def pss_mb(pid: int) -> float:
+    return _kb(pid, "smaps_rollup", "Pss") / 1024
 
 
-async def _open(port: int, name: str, opened: list, start: float,
-                stay: asyncio.Event | None = None) -> None:
-    """One player: connect with a key of its own, and wait for the lobby; then stay until
-    `stay` is set (the memory measured), if it is given."""
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    async with asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key],
-                                agent_path=None, config=None, known_hosts=None) as conn:
-        process = await conn.create_process(term_type="xterm-256color", term_size=(100, 30),
-                                            encoding=None)
-        seen = b""
-        while LOBBY not in seen:
-            data = await process.stdout.read(65536)
+def rss_mb(pid: int) -> float:
+    return _kb(pid, "status", "VmRSS") / 1024
+
+
+def where(pid: int, host: int | None) -> list[tuple[str, float]]:
+    """A session's private memory (MB) by mapping, the largest first: each library or file
+    on its own, and the heap and anonymous memory split, page by page (/proc/PID/pagemap,
+    which names the physical pages to root only), into the host's pages it copied on write
+    (Python's objects whose counts it changed, or free room in the host's pages it filled)
+    and pages of its own (what it made)."""
+    private: dict[str, float] = collections.defaultdict(float)
+    anonymous: list[tuple[int, int]] = []
+    name = ""
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            parts = line.split()
+            if "-" in parts[0] and len(parts) >= 5 and not parts[0].endswith(":"):
+                path = parts[5] if len(parts) > 5 else ""
+                name = "anonymous" if path in ("", "[heap]") else os.path.basename(path)
+                if name == "anonymous":
+                    low, high = (int(x, 16) for x in parts[0].split("-"))
+                    anonymous.append((low, high))
+            elif parts[0] in ("Private_Clean:", "Private_Dirty:") and name != "anonymous":
+                private[name] += int(parts[1]) / 1024
+    if host is not None:
+        copied, own = _anonymous_split(pid, host, anonymous)
+        private["heap and anonymous: the host's pages, copied on write"] = copied
+        private["heap and anonymous: its own pages"] = own
+    return [(k, round(v, 1)) for k, v in sorted(private.items(), key=lambda kv: -kv[1])
+            if v >= 0.1]
+
+
+def _anonymous_split(pid: int, host: int, ranges: list[tuple[int, int]]) -> tuple[float, float]:
+    """MB of `pid`'s anonymous pages that are its own (not the host's physical page): those
+    the host has at the same address (copied from it), and those it has not."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    copied = own = 0
+    with open(f"/proc/{pid}/pagemap", "rb") as mine, open(f"/proc/{host}/pagemap", "rb") as its:
+        for low, high in ranges:
+            mine.seek(low // page * 8)
+            its.seek(low // page * 8)
+            count = (high - low) // page
+            for a, b in zip(struct.iter_unpack("Q", mine.read(count * 8)),
+                            struct.iter_unpack("Q", its.read(count * 8)), strict=True):
+                present, frame = a[0] >> 63, a[0] & PFN
+                if not present or not frame:
+                    continue
+                if b[0] >> 63 and b[0] & PFN == frame:
+                    continue  # still the host's page, shared
+                if b[0] >> 63:
+                    copied += 1
+                else:
+                    own += 1
+    return copied * page / 2**20, own * page / 2**20
+
+
+@dataclass
+class Player:
+    """One SSH session of the benchmark: its screen so far, and when it reached what."""
+
+    name: str
+    process: asyncssh.SSHClientProcess | None = None
+    seen: bytes = b""
+    lobby_s: float | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def until(self, wanted: bytes, deadline: float) -> None:
+        assert self.process is not None
+        mark = max(0, len(self.seen) - 256)
+        while wanted not in ESCAPES.sub(b"", self.seen[mark:]):
+            data = await asyncio.wait_for(self.process.stdout.read(65536),
+                                          deadline - time.monotonic())
             if not data:
-                raise RuntimeError(f"{name}'s session ended before the lobby")
-            seen = seen[-64:] + data
-        opened.append(time.perf_counter() - start)
-        if stay is not None:
-            reading = asyncio.ensure_future(_discard(process))
-            await stay.wait()
-            reading.cancel()
+                raise RuntimeError(f"{self.name}'s session ended before {wanted!r}")
+            self.seen += data
+
+    def type(self, keys: str) -> None:
+        assert self.process is not None
+        self.process.stdin.write(keys.encode())
 
 
-async def _discard(process) -> None:
+async def _play(port: int, player: Player, start: float, game: asyncio.Event,
+                measured: asyncio.Event, stay: asyncio.Event) -> None:
+    """One player: connect with a key of its own, wait for the lobby; once `game` is set,
+    a quick-play table whose game the clocks play to its end; then stay until `stay`."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with asyncssh.connect("127.0.0.1", port, username=player.name, client_keys=[key],
+                                agent_path=None, config=None, known_hosts=None) as conn:
+        player.process = await conn.create_process(term_type="xterm-256color",
+                                                   term_size=(100, 30), encoding=None)
+        await player.until(LOBBY, time.monotonic() + 120)
+        player.lobby_s = time.perf_counter() - start
+        player.done.set()
+        await game.wait()
+        if not stay.is_set():
+            player.done.clear()
+            for keys in QUICK_PLAY:
+                player.type(keys)
+                await asyncio.sleep(0.3)  # each menu drawn before the next key
+            await player.until(WON, time.monotonic() + GAME_SECONDS)
+            player.done.set()
+        await measured.wait()
+        drain = asyncio.ensure_future(_discard(player.process))
+        await stay.wait()
+        drain.cancel()
+
+
+async def _discard(process: asyncssh.SSHClientProcess) -> None:
     while await process.stdout.read(65536):
         pass
 
 
-async def _burst(port: int, door: int, sessions: int) -> dict:
-    idle_rss, idle_pss, _ = _memory(door)
-    opened: list[float] = []
-    ready = asyncio.Event()
-    start = time.perf_counter()
-    players = [asyncio.ensure_future(_open(port, f"p{n}", opened, start, ready))
-               for n in range(sessions)]
-    while len(opened) < sessions:
-        failed = [error for p in players if p.done() and (error := p.exception())]
+def _sessions(log: str) -> list[int]:
+    return [int(line["pid"]) for line in _lines(log) if line.get("event") == "ssh_session"]
+
+
+def _host(log: str) -> int | None:
+    started = [int(line["pid"]) for line in _lines(log)
+               if line.get("event") == "session_host_started"]
+    return started[-1] if started else None
+
+
+async def _all(players: list[Player], tasks: list[asyncio.Task[None]]) -> None:
+    """Wait until every player is done with its step (a failure is raised at once)."""
+    while not all(p.done.is_set() for p in players):
+        failed = [error for t in tasks if t.done() and (error := t.exception())]
         if failed:
             raise failed[0]
         await asyncio.sleep(0.05)
-    elapsed = max(opened)
+
+
+async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
+                 look: bool) -> dict:
+    host = _host(log)
+    base = [door] + ([host] if host else [])
+    idle_pss = sum(pss_mb(p) for p in base)
+    players = [Player(f"p{n}") for n in range(sessions)]
+    playing, measured, stay = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    start = time.perf_counter()
+    tasks = [asyncio.ensure_future(_play(port, p, start, playing, measured, stay))
+             for p in players]
+    await _all(players, tasks)
+    opened = [p.lobby_s for p in players if p.lobby_s is not None]
     await asyncio.sleep(1)  # every client settled in its lobby
-    rss, pss, door_rss = _memory(door)
-    ready.set()
-    await asyncio.gather(*players)
-    alone: list[float] = []
-    await _open(port, "alone", alone, time.perf_counter())
-    return {
-        "sessions": sessions,
-        "opened_per_s": round(sessions / elapsed, 2),
-        "first_lobby_s": round(min(opened), 2),
-        "median_lobby_s": round(statistics.median(opened), 2),
-        "last_lobby_s": round(elapsed, 2),
-        "alone_lobby_s": round(alone[0], 2),
-        "door_rss_mb": round(door_rss, 1),
-        "rss_per_session_mb": round((rss - idle_rss) / sessions, 1),
-        "pss_per_session_mb": round((pss - idle_pss) / sessions, 1),
-    }
+    pids = _sessions(log)
+    lobby = _memory(base, pids)
+    result: dict = {"sessions": sessions,
+                    "opened_per_s": round(sessions / max(opened), 2),
+                    "first_lobby_s": round(min(opened), 2),
+                    "median_lobby_s": round(statistics.median(opened), 2),
+                    "last_lobby_s": round(max(opened), 2),
+                    "door_rss_mb": round(rss_mb(door), 1),
+                    "host_rss_mb": round(rss_mb(host), 1) if host else None,
+                    "uss_lobby_mb": lobby["uss"],
+                    "pss_lobby_mb": round((lobby["pss"] - idle_pss) / sessions, 1),
+                    "rss_lobby_mb": round(lobby["rss"] / sessions, 1)}
+    if not game:
+        stay.set()
+    playing.set()
+    await _all(players, tasks)
+    if game:
+        await asyncio.sleep(1)
+        after = _memory(base, pids)
+        result |= {"uss_game_mb": after["uss"],
+                   "pss_game_mb": round((after["pss"] - idle_pss) / sessions, 1)}
+        result["players_in_2gb"] = int(2048 / result["pss_game_mb"])
+        if look:
+            result["where"] = where(pids[0], host)
+    measured.set()
+    stay.set()
+    await asyncio.gather(*tasks)
+    alone = Player("alone")
+    lone = asyncio.Event()
+    lone.set()
+    await _play(port, alone, time.perf_counter(), lone, lone, lone)
+    result["alone_lobby_s"] = round(alone.lobby_s or 0, 2)
+    return result
 
 
-def measure(sessions: int) -> dict:
+def _memory(base: list[int], sessions: list[int]) -> dict:
+    """The sessions' median USS, and the PSS of them with `base` (door, host), and their
+    RSS, in MB."""
+    return {"uss": round(statistics.median(uss_mb(p) for p in sessions), 1),
+            "pss": sum(pss_mb(p) for p in base + sessions),
+            "rss": sum(rss_mb(p) for p in sessions)}
+
+
+def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> dict:
+    """The figures of `sessions` sessions opened at once, `way` forked or spawned."""
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as home:
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(home, "data"),
                    XDG_CONFIG_HOME=os.path.join(home, "config"))
         server, server_port = _start(["serve", "--port", "0", "--db", ":memory:",
-                                      "--max-per-address", str(sessions + 1)], env,
+                                      "--max-per-address", str(sessions + 2), "--bot-delay",
+                                      "0", "--queue-bot-fill", "0.1", "--turn-clock", "1",
+                                      "--response-clock", "1", "--bot-strategies",
+                                      "random"], env,
                                      os.path.join(home, "serve.log"), "listening")
         door = None
+        log = os.path.join(home, "ssh.log")
         try:
+            room = str(sessions + 2)
             door, port = _start(["ssh", "--port", "0", "--server", f"127.0.0.1:{server_port}",
-                                 "--max-sessions", str(sessions + 1), "--max-per-address",
-                                 str(sessions + 1), "--connections-per-minute",
-                                 str(sessions + 1), "--max-unauthenticated",
-                                 str(sessions + 1)], env, os.path.join(home, "ssh.log"),
+                                 "--max-sessions", room, "--max-per-address", room,
+                                 "--connections-per-minute", room, "--max-unauthenticated",
+                                 room] + (["--spawn"] if way == "spawned" else []), env, log,
                                 "ssh_listening")
-            return asyncio.run(_burst(port, door.pid, sessions))
+            result = asyncio.run(_burst(port, door.pid, log, sessions, game, look))
         finally:
             for process in (door, server):
                 if process is not None:
                     process.terminate()
                     process.wait(30)
+    result["load_before"] = round(load_before, 2)
+    result["load_after"] = round(os.getloadavg()[0], 2)
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20,
                         help="sessions opened at once (default 20)")
+    parser.add_argument("--ways", default=",".join(WAYS),
+                        help="forked, spawned or both, separated by a comma (default both)")
+    parser.add_argument("--no-game", dest="game", action="store_false",
+                        help="measure in the lobby only, without the games")
+    parser.add_argument("--where", action="store_true",
+                        help="a forked session's private memory by mapping, after its game")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    result = measure(max(1, args.sessions))
+    ways = [w for w in args.ways.split(",") if w]
+    if not ways or any(w not in WAYS for w in ways):
+        parser.error(f"--ways: {args.ways!r}: forked, spawned, or both")
+    results = {way: measure(max(1, args.sessions), way, args.game,
+                            args.where and way == "forked") for way in ways}
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(results))
         return
-    print(f"SSH door: {result['sessions']} sessions opened at once, each to its lobby "
-          f"({os.cpu_count()} cores)")
-    for key, value in result.items():
-        print(f"  {key:<20}{value:>10}")
+    print(f"SSH door: {args.sessions} sessions opened at once, each to its lobby"
+          + (", then a game each" if args.game else "")
+          + f" ({os.cpu_count()} cores)")
+    keys = [k for k in results[ways[0]] if k != "where"]
+    print(f"  {'':<20}" + "".join(f"{way:>12}" for way in ways))
+    for key in keys:
+        print(f"  {key:<20}" + "".join(f"{results[w].get(key)!s:>12}" for w in ways))
+    for way in ways:
+        if "where" in results[way]:
+            print(f"  a {way} session's private memory by mapping, MB:")
+            for name, mb in results[way]["where"][:12]:
+                print(f"    {name:<40}{mb:>8}")
 
 
 if __name__ == "__main__":

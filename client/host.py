@@ -19,12 +19,19 @@ It ends when its input closes (the door is gone or done with it); its sessions g
 their doors end them.
 """
 
+# ruff: noqa: E402
 from __future__ import annotations
+
+import gc
+
+# Before anything is imported (so the imports below come after code: E402 is off in this
+# file): a collection in the host frees objects among the ones kept, and each hole it leaves
+# is a page every session copies when it fills it (Python's gc docs, on gc.freeze).
+gc.disable()
 
 import argparse
 import contextlib
 import fcntl
-import gc
 import importlib
 import io
 import os
@@ -50,18 +57,30 @@ CREDENTIALS = struct.Struct("3i")
 
 
 def preload() -> None:
-    """Import and warm everything a session would, then freeze it: the sessions share it."""
+    """Import and warm everything a session would, then freeze it (with no collection
+    before, which would leave holes): the sessions share it."""
+    import encodings.idna  # noqa: F401  (a server's address, read)
     import textual.drivers.linux_driver  # a terminal's session
-    import textual.drivers.web_driver  # noqa: F401  (a browser's session)
+    import textual.drivers.web_driver  # a browser's session
+    import textual.layouts.factory
+    import textual.layouts.horizontal
+    import textual.layouts.stream
+    import textual.pilot
+    import textual.scrollbar  # noqa: F401
+    from rich._emoji_replace import _emoji_replace
+    from rich.cells import cell_len
 
     from . import cli, plain  # noqa: F401
     from .i18n import set_language
     from .tui.app import CoupApp  # noqa: F401
 
+    # What a session would load at its first screen, loaded here once: the emoji table and
+    # the table of character widths are the largest.
+    _emoji_replace(":smile:")
+    cell_len("\u00e9\u4e00")
     for language in ("pt_BR", "en"):  # gettext keeps each catalogue it has read
         set_language(language)
     cli.build_parser()
-    gc.collect()
     gc.freeze()
 
 
@@ -165,6 +184,7 @@ def _session(order: Order, fds: list[int], link: socket.socket, memory: int) -> 
         os.closerange(3, keep)
         os.closerange(keep + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         os.set_inheritable(keep, False)
+        gc.enable()  # for what the session makes: the host's objects are frozen
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
