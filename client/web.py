@@ -37,7 +37,13 @@ import signal
 import sys
 import tempfile
 
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from server import Hosted, Order, SessionHost
 
 DEFAULT_PORT = 7680
 DEFAULT_SESSIONS = 20
@@ -73,6 +79,8 @@ OPEN_MENU = ("a door others reach (--host other than loopback, or --public-url) 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of `coup web`."""
+    from server import SESSION_MEMORY_MB
+
     parser.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only; "
@@ -93,6 +101,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the widest terminal a session is given (default {MAX_COLUMNS})")
     parser.add_argument("--max-rows", type=int, default=MAX_ROWS, metavar="N",
                         help=f"the tallest terminal a session is given (default {MAX_ROWS})")
+    parser.add_argument("--session-memory", type=int, default=SESSION_MEMORY_MB, metavar="MB",
+                        help="MB of memory a session may take beyond what it shares with the "
+                        "others; one that needs more ends, and its page says why (default "
+                        f"{SESSION_MEMORY_MB})")
+    parser.add_argument("--spawn", action="store_true",
+                        help="start each session as a program of its own instead of forking "
+                        "it from the preloaded session host: slower, and about twice the "
+                        "memory (for comparison)")
     parser.add_argument("--public-url", metavar="URL",
                         help="the address browsers reach the door at, when it is behind a "
                         "reverse proxy or listens on every interface: https://coup.example.org "
@@ -122,17 +138,23 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def command(args: argparse.Namespace) -> str:
-    """The shell command a session runs: this Python's `coup` as a guest, as the flags say
-    (exec'd, so that each session is one process)."""
-    argv = [sys.executable, "-m", "client.cli", "--guest"]
+def arguments(args: argparse.Namespace) -> list[str]:
+    """What `coup` is told for each session: a guest, as the door's flags say."""
+    argv = ["--guest"]
     if getattr(args, "lang", None):
         argv += ["--lang", args.lang]
     if args.join:
         argv += ["join", args.join, "--lobby-only"]
     elif args.play:
         argv += ["play"]
-    return "exec " + shlex.join(argv)
+    return argv
+
+
+def command(args: argparse.Namespace) -> str:
+    """The shell command a session runs with --spawn (or without a session host): this
+    Python's `coup` with the session's `arguments` (exec'd, so that each session is one
+    process)."""
+    return "exec " + shlex.join([sys.executable, "-m", "client.cli", *arguments(args)])
 
 
 #: What a session's process keeps of the door's environment: what runs Python and the
@@ -218,7 +240,8 @@ def main(args: argparse.Namespace) -> int:
     except (ValueError, LinkError) as exc:
         print(f"coup web: {exc}", file=sys.stderr)
         return 2
-    for flag in ("max_sessions", "max_per_address", "max_columns", "max_rows"):
+    for flag in ("max_sessions", "max_per_address", "max_columns", "max_rows",
+                 "session_memory"):
         if getattr(args, flag) < 1:
             print(f"coup web: --{flag.replace('_', '-')} must be 1 or more", file=sys.stderr)
             return 2
@@ -261,10 +284,76 @@ def main(args: argparse.Namespace) -> int:
 
 
 async def _serve(args: argparse.Namespace, secret: bytes | None) -> None:
-    """Listen, say where, and serve until SIGINT or SIGTERM; then end every session."""
+    """Start the session host (unless --spawn), listen, say where, and serve until SIGINT or
+    SIGTERM; then end every session, and the host."""
+    from server import HostUnavailable, SessionHost
+
+    host = None
+    if not args.spawn:
+        host = SessionHost(args.session_memory, _say)
+        try:
+            await host.start()  # the first session need not wait for it
+        except HostUnavailable as exc:
+            print(f"coup web: {exc}; sessions are spawned until it can be had", flush=True)
+    try:
+        await _listen(args, _door(args, secret, host), host)
+    finally:
+        if host is not None:
+            await host.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Piped:
+    """A session the host forked, as textual-serve reads its process: the host's news of it
+    and the door's ends of its three pipes."""
+
+    hosted: Hosted
+    stdin: asyncio.StreamWriter
+    stdout: asyncio.StreamReader
+    stderr: asyncio.StreamReader
+
+
+async def _hosted(host: SessionHost, order: Order) -> Piped:
+    """Have `host` fork the session `order` onto three new pipes; HostUnavailable if it
+    cannot."""
+    loop = asyncio.get_running_loop()
+    (in_read, in_write), (out_read, out_write), (err_read, err_write) = (
+        os.pipe(), os.pipe(), os.pipe())
+    theirs = [in_read, out_write, err_write]
+    try:
+        hosted = await host.run(order, theirs)
+    except BaseException:
+        for fd in (in_write, out_read, err_read):
+            os.close(fd)
+        raise
+    finally:
+        for fd in theirs:  # the session has its own copies now
+            os.close(fd)
+    readers = []
+    for fd in (out_read, err_read):
+        reader = asyncio.StreamReader()
+        await loop.connect_read_pipe(partial(asyncio.StreamReaderProtocol, reader),
+                                     os.fdopen(fd, "rb", buffering=0))
+        readers.append(reader)
+    transport, protocol = await loop.connect_write_pipe(
+        lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()),
+        os.fdopen(in_write, "wb", buffering=0))
+    return Piped(hosted, asyncio.StreamWriter(transport, protocol, None, loop), *readers)
+
+
+def _say(event: str, fields: dict[str, object]) -> None:
+    """A line of the session host's news, as the door prints its own: the first host's
+    start is in the line that says where the door serves."""
+    if event == "session_host_started" and fields.get("started") == 1:
+        return
+    print(f"coup web: {event} " + " ".join(f"{k}={v}" for k, v in fields.items()), flush=True)
+
+
+async def _listen(args: argparse.Namespace, door, host: SessionHost | None) -> None:
+    """Serve `door` (`_door`'s, its sessions forked by `host`) where the flags say until
+    SIGINT or SIGTERM."""
     from aiohttp import web
 
-    door = _door(args, secret)
     # Stopping, the door closes the sessions' websockets and each session ends its process;
     # one whose process will not end is cancelled after shutdown_timeout.
     runner = web.AppRunner(await door._make_app(), handle_signals=False, shutdown_timeout=5)
@@ -277,8 +366,10 @@ async def _serve(args: argparse.Namespace, secret: bytes | None) -> None:
             "tables against bots" if args.play else "the menu")
         listening = f"http://{_bracketed(args.host)}:{port}/"
         where = f"{args.public_url} (listening on {listening})" if args.public_url else listening
+        forked = (f", each forked from the session host (pid {host.pid})"
+                  if host is not None and host.pid is not None else ", each a program of its own")
         print(f"coup web: serving {what} on {where}, at most {args.max_sessions} sessions "
-              "at once", flush=True)
+              f"at once{forked}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -321,25 +412,61 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def _door(args: argparse.Namespace, secret: bytes | None):
+def _door(args: argparse.Namespace, secret: bytes | None, host: SessionHost | None):
     """textual-serve's Server, with the caps on sessions, the Origin check, a home for each
-    session, its size bounded, and its player's address vouched for (given `secret`)."""
+    session, its size bounded, its player's address vouched for (given `secret`), and its
+    process forked by the session `host` (given one)."""
     from aiohttp import WSCloseCode, WSMsgType, web
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
-    from server import sharer, vouch_address
+    from server import OUT_OF_MEMORY, HostUnavailable, Order, out_of_memory, sharer, vouch_address
 
     most = (args.max_columns, args.max_rows)
 
     class Session(AppService):
-        """textual-serve's session, in a home of its own, its size bounded."""
+        """textual-serve's session, in a home of its own, its size bounded, forked by the
+        session host on three pipes (or spawned, as textual-serve does, without one)."""
 
         def __init__(self, home: str, via: str | None, **kwargs) -> None:
             super().__init__(command(args), **kwargs)
             self.home = home
             self.via = via
             self.last_input = asyncio.get_running_loop().time()
+            self.hosted: Hosted | None = None
+
+        async def _open_app_process(  # type: ignore[override]
+                self, width: int = 80, height: int = 24) -> object:
+            """The client's process: forked by the host, its ends of the pipes made the
+            streams textual-serve reads and writes; spawned as textual-serve does if there
+            is no host to be had."""
+            if host is not None:
+                order = Order(tuple(arguments(args)), self._build_environment(width, height),
+                              self.home, False)
+                try:
+                    piped = await _hosted(host, order)
+                except HostUnavailable as exc:
+                    print(f"coup web: a session spawned: {exc}", flush=True)
+                else:
+                    self.hosted, self._stdin = piped.hosted, piped.stdin
+                    # textual-serve reads its process's stdout and stderr, no more
+                    self._process = piped  # type: ignore[assignment]
+                    return piped
+            return await super()._open_app_process(width, height)
+
+        async def run(self) -> None:
+            """textual-serve's relay until the client's output ends; then, for a client that
+            used up its memory, the line that says so."""
+            await super().run()
+            if self.hosted is None:
+                return
+            self.stdin.close()
+            if await self.hosted.wait() == OUT_OF_MEMORY:
+                line = out_of_memory(args.session_memory)
+                print(f"coup web: a session used up its memory ({args.session_memory} MB)",
+                      flush=True)
+                await self.remote_write_bytes(f"\r\ncoup: {line}\r\n".encode())
+                await self.remote_close()
 
         def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
             return environment(super()._build_environment(width, height), self.home,

@@ -23,6 +23,7 @@ import trio
 
 from client import web
 from client.cli import build_parser
+from server import out_of_memory
 
 #: Seconds a test waits for the door, or a session, before it fails.
 WAIT = 15
@@ -52,9 +53,16 @@ class Door:
         assert ready, "coup web said nothing"
         return self.process.stdout.readline().decode()
 
+    def host(self) -> int | None:
+        """The pid of the door's session host, if it runs one."""
+        return next((pid for pid in _pids() if _parent(pid) == self.process.pid
+                     and b"client.host" in _cmdline(pid)), None)
+
     def sessions(self) -> set[int]:
-        """The pids of the door's children: a session's process each."""
-        return {pid for pid in _pids() if _parent(pid) == self.process.pid}
+        """The pids of the sessions' processes: the host's children (or the door's own, each
+        spawned, when it has no host)."""
+        host = self.host()
+        return {pid for pid in _pids() if _parent(pid) in (self.process.pid, host)} - {host}
 
     def terminate(self) -> None:
         """SIGTERM, once: a second one, once the door has let its signal handlers go on its
@@ -84,6 +92,14 @@ def _stat(pid: int) -> list[str]:
             return f.read().rsplit(")", 1)[1].split()
     except OSError:
         return []
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
 
 
 def _parent(pid: int) -> int | None:
@@ -204,13 +220,15 @@ def test_a_session_starts_the_client_as_a_guest_at_home_and_draws_the_menu(door)
             drawn = await screen_until(socket, b"Join a server")
             assert b"Play against bots" in drawn
             [pid] = served.sessions()
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                assert b"\0--guest\0" in f.read()
-            environment = _environment(pid)
-            home = os.path.dirname(environment["XDG_CONFIG_HOME"])
-            assert os.path.isdir(home) and home != os.path.dirname(os.environ["XDG_CONFIG_HOME"])
-            assert environment["XDG_DATA_HOME"] == os.path.join(home, "data")
-            assert environment["USER"] == "guest"  # not the name of the door's user
+            # Forked by the session host (web.arguments says a guest, web.environment what
+            # it is given), in its own home
+            assert _parent(pid) == served.host()
+            home = os.readlink(f"/proc/{pid}/cwd")
+            assert os.path.basename(home).startswith("coup-web-")
+            assert home != os.path.dirname(os.environ["XDG_CONFIG_HOME"])
+            # What it was started with is the host's: nothing of the door's but what runs
+            # Python
+            assert set(_environment(pid)) <= {"PATH", "PYTHONPATH", "LANG"}
             await socket.close()
             return home
 
@@ -347,9 +365,12 @@ def test_a_huge_terminal_is_clamped_and_a_malformed_message_ends_nothing(door):
         async with aiohttp.ClientSession() as client:
             _, text = await page(client, served)
             socket = await session(client, text, size="width=65535&height=65535")
-            await screen_until(socket, b"Join a server")
-            [pid] = served.sessions()
-            assert (_environment(pid)["COLUMNS"], _environment(pid)["ROWS"]) == ("500", "200")
+            drawn = await screen_until(socket, b"Join a server")
+            while b"\x1b[200;" not in drawn:  # drawn to the last row the door allows
+                message = await socket.receive(timeout=WAIT)
+                assert message.type == aiohttp.WSMsgType.BINARY, message
+                drawn += message.data
+            assert max(map(int, CURSOR_ROW.findall(drawn))) == 200
             await socket.send_json(["resize", {"width": 70000, "height": 70000}])
             drawn = b""
             while b"\x1b[200;" not in drawn:  # redrawn to the last row the door allows
@@ -367,6 +388,27 @@ def test_a_huge_terminal_is_clamped_and_a_malformed_message_ends_nothing(door):
             await socket.close()
 
     asyncio.run(body())
+
+
+def test_a_session_over_its_memory_is_told_so_and_the_door_goes_on(door):
+    """A limit so small that the client reaches it at once (a real one is 200 MB)."""
+    served = door("--session-memory", "2")
+    line = out_of_memory(2)
+
+    async def body():
+        async with aiohttp.ClientSession() as client:
+            _, text = await page(client, served)
+            socket = await session(client, text)
+            drawn = await screen_until(socket, line.encode())
+            assert b"Traceback" not in drawn
+            while (closed := await socket.receive(timeout=WAIT)).type == (
+                    aiohttp.WSMsgType.BINARY):
+                pass
+            assert closed.type == aiohttp.WSMsgType.CLOSE
+            assert (await page(client, served))[0] == 200  # the door goes on
+
+    asyncio.run(body())
+    assert "a session used up its memory (2 MB)" in served.stop()
 
 
 def test_sessions_from_one_address_are_capped_and_the_rest_still_come_in(door):
