@@ -20,6 +20,9 @@ Figures, per way (`--json` prints exactly these keys, under "forked" and "spawne
     first_lobby_s         the time to the lobby of the quickest session, in that burst
     median_lobby_s, last_lobby_s   the median's, and the slowest one's
     alone_lobby_s         one session opened alone afterwards (nothing else starting)
+    cpu_lobby_ms          CPU a session's process used to its lobby (the median): with the
+                          door's share, what bounds how many open a second on these cores
+    door_cpu_ms           the door's CPU in the burst, per session (SSH handshakes, relay)
     door_rss_mb           the door itself, with every session open
     host_rss_mb           the session host (forked only)
     uss_lobby_mb          a session's unique memory (USS: its private pages, what ending it
@@ -119,6 +122,13 @@ def rss_mb(pid: int) -> float:
     return _kb(pid, "status", "VmRSS") / 1024
 
 
+def cpu_s(pid: int) -> float:
+    """Seconds of CPU a process has used, user and system (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def where(pid: int, host: int | None) -> list[tuple[str, float]]:
     """A session's private memory (MB) by mapping, the largest first: each library or file
     on its own, and the heap and anonymous memory split, page by page (/proc/PID/pagemap,
@@ -188,7 +198,8 @@ class Player:
             data = await asyncio.wait_for(self.process.stdout.read(65536),
                                           deadline - time.monotonic())
             if not data:
-                raise RuntimeError(f"{self.name}'s session ended before {wanted!r}")
+                raise RuntimeError(f"{self.name}'s session ended before {wanted!r}: "
+                                   f"{ESCAPES.sub(b'', self.seen)[-300:]!r}")
             self.seen += data
 
     def type(self, keys: str) -> None:
@@ -251,6 +262,7 @@ async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
     host = _host(log)
     base = [door] + ([host] if host else [])
     idle_pss = sum(pss_mb(p) for p in base)
+    door_cpu = cpu_s(door)
     players = [Player(f"p{n}") for n in range(sessions)]
     playing, measured, stay = asyncio.Event(), asyncio.Event(), asyncio.Event()
     start = time.perf_counter()
@@ -261,11 +273,14 @@ async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
     await asyncio.sleep(1)  # every client settled in its lobby
     pids = _sessions(log)
     lobby = _memory(base, pids)
+    door_cpu = cpu_s(door) - door_cpu
     result: dict = {"sessions": sessions,
                     "opened_per_s": round(sessions / max(opened), 2),
                     "first_lobby_s": round(min(opened), 2),
                     "median_lobby_s": round(statistics.median(opened), 2),
                     "last_lobby_s": round(max(opened), 2),
+                    "cpu_lobby_ms": round(statistics.median(cpu_s(p) for p in pids) * 1000),
+                    "door_cpu_ms": round(door_cpu * 1000 / sessions),
                     "door_rss_mb": round(rss_mb(door), 1),
                     "host_rss_mb": round(rss_mb(host), 1) if host else None,
                     "uss_lobby_mb": lobby["uss"],
@@ -309,7 +324,8 @@ def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> d
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(home, "data"),
                    XDG_CONFIG_HOME=os.path.join(home, "config"))
         server, server_port = _start(["serve", "--port", "0", "--db", ":memory:",
-                                      "--max-per-address", str(sessions + 2), "--bot-delay",
+                                      "--max-per-address", str(sessions + 2),
+                                      "--identities-per-hour", str(sessions + 2), "--bot-delay",
                                       "0", "--queue-bot-fill", "0.1", "--turn-clock", "1",
                                       "--response-clock", "1", "--bot-strategies",
                                       "random"], env,

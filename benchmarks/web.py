@@ -24,8 +24,8 @@ import time
 
 import aiohttp
 
-from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WAYS, WON, _start, pss_mb,
-                  rss_mb, uss_mb, where)
+from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WAYS, WON, _start, cpu_s,
+                  pss_mb, rss_mb, uss_mb, where)
 
 
 class Tab:
@@ -100,6 +100,7 @@ async def _burst(url: str, door: int, sessions: int, game: bool, look: bool) -> 
     host = kids[0] if kids else None  # before any session, the door's one child is its host
     base = [door] + ([host] if host else [])
     idle_pss = sum(pss_mb(p) for p in base)
+    door_cpu = cpu_s(door)
     async with aiohttp.ClientSession() as client:
         start = time.perf_counter()
         tabs = await asyncio.gather(*(_open(client, url, start) for _ in range(sessions)))
@@ -108,11 +109,15 @@ async def _burst(url: str, door: int, sessions: int, game: bool, look: bool) -> 
         await asyncio.sleep(1)  # every client settled in its lobby
         pids = _children(host) if host else _children(door)
         lobby = _memory(base, pids)
+        door_cpu = cpu_s(door) - door_cpu
         result: dict = {"sessions": sessions,
                         "opened_per_s": round(sessions / max(opened), 2),
                         "first_lobby_s": round(min(opened), 2),
                         "median_lobby_s": round(statistics.median(opened), 2),
                         "last_lobby_s": round(max(opened), 2),
+                        "cpu_lobby_ms": round(statistics.median(cpu_s(p) for p in pids)
+                                              * 1000),
+                        "door_cpu_ms": round(door_cpu * 1000 / sessions),
                         "door_rss_mb": round(rss_mb(door), 1),
                         "host_rss_mb": round(rss_mb(host), 1) if host else None,
                         "uss_lobby_mb": lobby["uss"],
