@@ -112,11 +112,25 @@ class Hosted:
         words = said.split()
         # The host reports "exit N"; a host that died first reports nothing, and the link
         # closes only once the session (which holds it too) is gone as well.
-        self.returncode = int(words[1]) if words[:1] == [b"exit"] and len(words) > 1 else 255
+        if words[:1] == [b"exit"] and len(words) > 1:
+            self.returncode = int(words[1])
+        else:
+            self.returncode = await asyncio.to_thread(_orphan_status, self.pid)
         return self.returncode
 
     async def wait(self) -> int:
         return await asyncio.shield(self._done)
+
+
+def _orphan_status(pid: int) -> int:
+    """The exit status of a session whose host died first: it went to whoever adopts
+    orphans. A door that is that process (PID 1 in a container) reaps it here, or it would
+    be a zombie for good; otherwise the status is not ours to know (255)."""
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return 255
+    return os.waitstatus_to_exitcode(status)
 
 
 class SessionHost:
