@@ -8,9 +8,9 @@ Then it listens on a Unix socket in its door's private directory. Each order (an
 and its fds 0, 1 and 2, by SCM_RIGHTS) from its door becomes a child that takes those fds,
 a session of its own (and the terminal as its controlling one), the order's environment and
 directory, a memory limit (--session-memory MB above the host's own data), default signal
-handlers and fresh random state, and runs `coup` with the order's arguments. The host
-answers "pid N", and "exit N" once it has reaped the child; a session that used up its
-memory exits with OUT_OF_MEMORY, and its door tells the player.
+handlers and fresh random state, and runs `coup` with the order's arguments. The child
+says "pid N" on the link once it has its fds, the host "exit N" once it has reaped it; a
+session that used up its memory exits with OUT_OF_MEMORY, and its door tells the player.
 
 It is single-threaded and never runs an event loop, so a fork copies nothing half done. It
 takes orders only from its parent, the door (the peer's pid and uid are checked), and reads
@@ -164,9 +164,7 @@ class Host:
             _session(order, fds, link, self.memory)
         for fd in fds:
             os.close(fd)
-        self.sessions[child] = link
-        with contextlib.suppress(OSError):
-            link.sendall(f"pid {child}\n".encode())
+        self.sessions[child] = link  # the child says its pid on it, once it has its fds
 
 
 def _session(order: Order, fds: list[int], link: socket.socket, memory: int) -> NoReturn:
@@ -184,6 +182,12 @@ def _session(order: Order, fds: list[int], link: socket.socket, memory: int) -> 
         os.closerange(3, keep)
         os.closerange(keep + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         os.set_inheritable(keep, False)
+        # Said once the session has its terminal (or pipes): what the door does with the pid
+        # (resize, end its group, read its fds) then finds them.
+        link.sendall(f"pid {os.getpid()}\n".encode())
+        # random reseeds itself in a forked child (os.register_at_fork), and tempfile's names
+        # too; secrets reads the kernel's. The hash seed is the host's: it cannot be changed
+        # in a running interpreter.
         gc.enable()  # for what the session makes: the host's objects are frozen
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)

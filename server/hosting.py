@@ -10,7 +10,7 @@ and the host answers only a peer of its own user that is its parent, the door.
 
 `SessionHost.run(order, fds)` sends one `Order` (the session's `coup` arguments, its whole
 environment, its directory, whether fd 0 is its terminal) with the fds (SCM_RIGHTS), and
-returns a `Hosted`: the session's pid at once, its exit status when the host reports it.
+returns a `Hosted`: the session's pid once it has its fds, its exit status when the host reports it.
 The connection stays open for the session's life, and the session holds the host's end of
 it too: it closes when the session is gone even if the host died first. A host that died is
 started again at the next session (logged); a host that cannot be reached raises
