@@ -1,8 +1,10 @@
 """`coup web`, the browser door: the terminal client served to web browsers by textual-serve.
 
-Each browser session (one websocket) runs the client as its own process: the menu, or with
---join a server's lobby and nothing else (`coup join --lobby-only`), or with --play a table
-against bots. The menu and --play are for the user's own browser: a door that others reach
+Each browser session (one websocket) runs the client as its own process, forked by the
+session host (server/hosting.py) onto three pipes that textual-serve relays as it relays a
+process it spawned (with --spawn, or while no host can be had, it spawns one): the menu, or
+with --join a server's lobby and nothing else (`coup join --lobby-only`), or with --play a
+table against bots; one that used up its --session-memory is told so in the page. The menu and --play are for the user's own browser: a door that others reach
 (any address but loopback, or behind a proxy with --public-url) must be --join's. Every
 session is a guest with a home of its own, a temporary directory for its settings and
 records removed when the session ends: what the user running the door keeps (its key above

@@ -1,10 +1,13 @@
 """The SSH door: anyone with `ssh` plays, with nothing to install (`coup ssh`, server/ssh.py).
 
 An SSH server (asyncssh, in an asyncio process of its own; the game server stays trio and is
-not touched). Each SSH session with a terminal gets the real client: a `coup join` process on
-a PTY of its own (server/terminal.py), connected to the game server, with the session's size,
-resizes and input. When the session ends or the connection drops, the process is ended; when
-the process exits, the session closes with its exit status.
+not touched). Each SSH session with a terminal gets the real client: `coup join` on a PTY of
+its own (server/terminal.py), connected to the game server, with the session's size, resizes
+and input. Its process is forked by the session host (server/hosting.py: one process that
+has imported the client once), or with --spawn, or while no host can be had, started as a
+program of its own. When the session ends or the connection drops, the process is ended;
+when the process exits, the session closes with its exit status, or, for a client that used
+up its --session-memory, with a sentence that says so.
 
 Who is who: any SSH public key gets in and is the player's identity (`doorkey.ssh_key`); the
 door vouches for it to the game server with the secret the two share, so the client process

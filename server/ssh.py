@@ -43,8 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the host key's fingerprint, as ssh-keygen -lf does, and "
                         "exit")
     parser.add_argument("--max-sessions", type=int, default=50, metavar="N",
-                        help="sessions at once, in all: each runs a client of about 45-60 MB "
-                        "(default 50)")
+                        help="sessions at once, in all: each a client forked from the "
+                        "session host, of about 25-30 MB of its own (default 50)")
     parser.add_argument("--max-per-address", type=int, default=5, metavar="N",
                         help="sessions at once from one address; an IPv6 address counts as "
                         "its /64, here and in --connections-per-minute (default 5)")
