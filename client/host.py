@@ -182,6 +182,8 @@ def _session(order: Order, fds: list[int], link: socket.socket, memory: int) -> 
         os.closerange(3, keep)
         os.closerange(keep + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         os.set_inheritable(keep, False)
+        with contextlib.suppress(OSError), open("/proc/self/comm", "w") as name:
+            name.write("coup-session")  # in top and ps -o comm; its command line is the host's
         # Said once the session has its terminal (or pipes): what the door does with the pid
         # (resize, end its group, read its fds) then finds them.
         link.sendall(f"pid {os.getpid()}\n".encode())
