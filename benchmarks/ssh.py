@@ -33,7 +33,8 @@ Figures, per way (`--json` prints exactly these keys, under "forked" and "spawne
                           sessions, less the door and host with no session, over N
     pss_game_mb           the same after the games
     rss_lobby_mb          per session by RSS (shared pages counted in each), for comparison
-    players_in_2gb        2 GB over pss_game_mb (the door and host's own memory left aside)
+    players_in_2gb        sessions that 2 GB holds by pss_game_mb, once the door and the host
+                          (their PSS with no session) are in
     load_before, load_after   the machine's 1-minute load average around the way's run
 
 `--where` adds, for one forked session after its game, its private memory by mapping
@@ -71,8 +72,12 @@ ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
                      rb"|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_=>]")
 #: The physical page number's bits in a /proc/PID/pagemap entry.
 PFN = (1 << 55) - 1
-#: Quick play at two seats: the seats list opened, down from "any" to 2, then OK.
-QUICK_PLAY = ("q", "\r", "\x1b[B\r", "\t\t\r")
+#: Quick play at two seats, each key once the screen shows what the one before opened: the
+#: form, the seats list opened (its arrow up), 2 chosen (shown in the list closed); then OK,
+#: and a table with a bot deals (the game's end is waited for: a fast one is over before
+#: anything else can be seen).
+QUICK_PLAY = (("q", re.compile(b"Quick play")), ("\r", re.compile("\u25b2".encode())),
+              ("\x1b[B\r", re.compile("2 +\u25bc".encode())), ("\t\t\r", None))
 WAYS = ("forked", "spawned")
 
 
@@ -181,6 +186,12 @@ def _anonymous_split(pid: int, host: int, ranges: list[tuple[int, int]]) -> tupl
     return copied * page / 2**20, own * page / 2**20
 
 
+def found(wanted: bytes | re.Pattern[bytes], screen: bytes) -> bool:
+    """Whether `wanted` is in the text of `screen` (its escape sequences left out)."""
+    text = ESCAPES.sub(b"", screen)
+    return wanted in text if isinstance(wanted, bytes) else wanted.search(text) is not None
+
+
 @dataclass
 class Player:
     """One SSH session of the benchmark: its screen so far, and when it reached what."""
@@ -191,12 +202,17 @@ class Player:
     lobby_s: float | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
-    async def until(self, wanted: bytes, deadline: float) -> None:
+    async def until(self, wanted: bytes | re.Pattern[bytes], deadline: float) -> None:
+        """Read until `wanted` is on the screen, after what was there already."""
         assert self.process is not None
         mark = max(0, len(self.seen) - 256)
-        while wanted not in ESCAPES.sub(b"", self.seen[mark:]):
-            data = await asyncio.wait_for(self.process.stdout.read(65536),
-                                          deadline - time.monotonic())
+        while not found(wanted, self.seen[mark:]):
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536),
+                                              deadline - time.monotonic())
+            except TimeoutError:
+                raise RuntimeError(f"{self.name}: no {wanted!r} in time: "
+                                   f"{ESCAPES.sub(b'', self.seen)[-300:]!r}") from None
             if not data:
                 raise RuntimeError(f"{self.name}'s session ended before {wanted!r}: "
                                    f"{ESCAPES.sub(b'', self.seen)[-300:]!r}")
@@ -222,9 +238,10 @@ async def _play(port: int, player: Player, start: float, game: asyncio.Event,
         await game.wait()
         if not stay.is_set():
             player.done.clear()
-            for keys in QUICK_PLAY:
+            for keys, shown in QUICK_PLAY:
                 player.type(keys)
-                await asyncio.sleep(0.3)  # each menu drawn before the next key
+                if shown is not None:
+                    await player.until(shown, time.monotonic() + 60)
             await player.until(WON, time.monotonic() + GAME_SECONDS)
             player.done.set()
         await measured.wait()
@@ -295,7 +312,7 @@ async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
         after = _memory(base, pids)
         result |= {"uss_game_mb": after["uss"],
                    "pss_game_mb": round((after["pss"] - idle_pss) / sessions, 1)}
-        result["players_in_2gb"] = int(2048 / result["pss_game_mb"])
+        result["players_in_2gb"] = int((2048 - idle_pss) / result["pss_game_mb"])
         if look:
             result["where"] = where(pids[0], host)
     measured.set()
@@ -325,7 +342,8 @@ def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> d
                    XDG_CONFIG_HOME=os.path.join(home, "config"))
         server, server_port = _start(["serve", "--port", "0", "--db", ":memory:",
                                       "--max-per-address", str(sessions + 2),
-                                      "--identities-per-hour", str(sessions + 2), "--bot-delay",
+                                      "--identities-per-hour", str(sessions + 2),
+                                      "--tables-per-address", str(sessions + 2), "--bot-delay",
                                       "0", "--queue-bot-fill", "0.1", "--turn-clock", "1",
                                       "--response-clock", "1", "--bot-strategies",
                                       "random"], env,

@@ -24,27 +24,39 @@ import time
 
 import aiohttp
 
-from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WAYS, WON, _start, cpu_s,
+from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WAYS, WON, _start, cpu_s, found,
                   pss_mb, rss_mb, uss_mb, where)
 
 
 class Tab:
-    """One browser tab's session: what it drew, and when it reached what."""
+    """One browser tab's session: what it drew (read as it comes, so that the door's pings
+    are answered however long the other tabs take), and when it reached what."""
 
     def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
         self.socket = socket
         self.seen = b""
         self.lobby_s: float | None = None
+        self.closed = False
+        self.changed = asyncio.Event()
+        self.reader = asyncio.ensure_future(self._read())
 
-    async def until(self, wanted: bytes, deadline: float) -> None:
+    async def _read(self) -> None:
+        async for message in self.socket:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.seen += message.data
+                self.changed.set()
+        self.closed = True
+        self.changed.set()
+
+    async def until(self, wanted: bytes | re.Pattern[bytes], deadline: float) -> None:
+        """Wait until `wanted` is on the screen, after what was there already."""
         mark = max(0, len(self.seen) - 256)
-        while wanted not in ESCAPES.sub(b"", self.seen[mark:]):
-            message = await self.socket.receive(timeout=deadline - time.monotonic())
-            if message.type != aiohttp.WSMsgType.BINARY:
-                if message.type == aiohttp.WSMsgType.TEXT:
-                    continue
-                raise RuntimeError(f"the session ended before {wanted!r}")
-            self.seen += message.data
+        while not found(wanted, self.seen[mark:]):
+            if self.closed:
+                raise RuntimeError(f"the session ended before {wanted!r}: "
+                                   f"{ESCAPES.sub(b'', self.seen)[-300:]!r}")
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), deadline - time.monotonic())
 
     async def type(self, keys: str) -> None:
         await self.socket.send_json(["stdin", keys])
@@ -84,15 +96,11 @@ async def _open(client: aiohttp.ClientSession, url: str, start: float) -> Tab:
 
 
 async def _play(tab: Tab) -> None:
-    for keys in QUICK_PLAY:
+    for keys, shown in QUICK_PLAY:
         await tab.type(keys)
-        await asyncio.sleep(0.3)  # each menu drawn before the next key
+        if shown is not None:
+            await tab.until(shown, time.monotonic() + 60)
     await tab.until(WON, time.monotonic() + GAME_SECONDS)
-
-
-async def _drain(tab: Tab) -> None:
-    while (await tab.socket.receive()).type == aiohttp.WSMsgType.BINARY:
-        pass
 
 
 async def _burst(url: str, door: int, sessions: int, game: bool, look: bool) -> dict:
@@ -105,7 +113,6 @@ async def _burst(url: str, door: int, sessions: int, game: bool, look: bool) -> 
         start = time.perf_counter()
         tabs = await asyncio.gather(*(_open(client, url, start) for _ in range(sessions)))
         opened = [t.lobby_s or 0 for t in tabs]
-        draining = [asyncio.ensure_future(_drain(t)) for t in tabs]
         await asyncio.sleep(1)  # every client settled in its lobby
         pids = _children(host) if host else _children(door)
         lobby = _memory(base, pids)
@@ -123,15 +130,13 @@ async def _burst(url: str, door: int, sessions: int, game: bool, look: bool) -> 
                         "uss_lobby_mb": lobby["uss"],
                         "pss_lobby_mb": round((lobby["pss"] - idle_pss) / sessions, 1),
                         "rss_lobby_mb": round(lobby["rss"] / sessions, 1)}
-        for task in draining:
-            task.cancel()
         if game:
             await asyncio.gather(*(_play(t) for t in tabs))
             await asyncio.sleep(1)
             after = _memory(base, pids)
             result |= {"uss_game_mb": after["uss"],
                        "pss_game_mb": round((after["pss"] - idle_pss) / sessions, 1)}
-            result["players_in_2gb"] = int(2048 / result["pss_game_mb"])
+            result["players_in_2gb"] = int((2048 - idle_pss) / result["pss_game_mb"])
             if look:
                 result["where"] = where(pids[0], host)
         for tab in tabs:
@@ -156,7 +161,8 @@ def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> d
                    XDG_CONFIG_HOME=os.path.join(home, "config"))
         room = str(sessions + 2)
         server, server_port = _start(["serve", "--port", "0", "--db", ":memory:",
-                                      "--max-per-address", room, "--bot-delay", "0",
+                                      "--max-per-address", room, "--tables-per-address",
+                                      room, "--bot-delay", "0",
                                       "--queue-bot-fill", "0.1", "--turn-clock", "1",
                                       "--response-clock", "1", "--bot-strategies",
                                       "random"], env, os.path.join(home, "serve.log"),
