@@ -103,10 +103,9 @@ class Host:
         self.listener.bind(path)
         self.listener.listen(64)
         self.sessions: dict[int, socket.socket] = {}
-        self.wakeup_read, wakeup_write = socket.socketpair()
-        wakeup_write.setblocking(False)
-        self.wakeup_write = wakeup_write
-        signal.set_wakeup_fd(wakeup_write.fileno())
+        self.wakeup_read, self.wakeup_write = socket.socketpair()  # kept: its fd is signal's
+        self.wakeup_write.setblocking(False)
+        signal.set_wakeup_fd(self.wakeup_write.fileno())
         # A handler of its own, so that SIGCHLD writes to the wake-up socket.
         signal.signal(signal.SIGCHLD, lambda signum, frame: None)
         self.selector = selectors.DefaultSelector()
