@@ -472,6 +472,7 @@ def strategy_label(name: str) -> str:
         "random": _("Random: any legal move"),
         "honest": _("Honest: never bluffs"),
         "heuristic": _("Heuristic: counts cards, bluffs"),
+        "baseline": _("Baseline: the old heuristic"),
         "ismcts": _("Search: thinks ahead"),
         "careless": _("Careless: slips on some turns"),
         "bluffer": _("Bluffer: lies boldly"),

@@ -10,6 +10,7 @@ would know over the network.
 from __future__ import annotations
 
 from .base import Strategy
+from .baseline import Baseline
 from .careless import Careless
 from .heuristic import PERSONALITIES, Heuristic
 from .honest import Honest
@@ -23,6 +24,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
     RandomStrategy.name: RandomStrategy,
     Honest.name: Honest,
     Heuristic.name: Heuristic,
+    Baseline.name: Baseline,  # the heuristic as issue 31 found it, frozen: the yardstick
     Ismcts.name: Ismcts,
     Careless.name: Careless,  # the heuristic slipping on some turns: the medium level
     **PERSONALITIES,  # the heuristic with other knobs: bluffer, cautious, vengeful, banker
