@@ -1,0 +1,331 @@
+"""Beliefs: what one seat may infer of the others' face-down cards from the public record.
+
+For each opponent it keeps the evidence about the cards that seat holds now — characters it
+claimed (actions and blocks) since its hand last changed, claims it conceded under challenge
+(it very likely lacks that card), chances to block it let pass (a target that does not block an
+Assassination seldom holds a Contessa), cards an Examine showed us — and, across the whole
+game, how often its challenged claims proved true or failed (its record of truth). Asked
+about a seat, it weighs every hand that seat may hold: the chance of the hand by counting
+(the cards the viewer cannot account for, dealt at random: the deck's composition less its
+own hand and every face-up card) times the likelihood of the evidence under that hand, where
+a claimed character the hand lacks counts as a lie, at the seat's lie rate.
+
+The lie rate of a seat is the chance it claims a character it lacks, a Beta estimate: a
+prior (the personality's suspicion) worth two claims, moved by each of its claims that was
+tested — a proof earns it trust, a caught bluff loses it. A proof also resets what is known
+of the proved card: it went back to the deck and the seat drew a random one. An Exchange
+or an Examine's swap deals the seat a new hand, and its evidence starts again.
+
+It is pure and deterministic: no clock, no I/O, and nothing depends on the order of a set
+(characters are always visited in the cast's order), so one record always gives the same
+figures and, with one generator, the same samples. It must never read a card its seat may
+not see: it learns only from the events and views its seat is given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
+from math import comb
+
+from .. import cards as C
+from ..events import Event
+from .base import Sight, hand_of, seat_of
+
+#: The lie rate assumed of a seat none of whose claims was tested yet.
+SUSPICION = 0.4
+#: Weight, in claims, of that prior against a seat's own record.
+PRIOR_CLAIMS = 2
+#: How much less likely a hand with the card is, when the seat let a chance to block with
+#: it go by: almost every player blocks an Assassination aimed at it with a Contessa it
+#: holds, most block a Steal of theirs, about half a Foreign Aid they could stop.
+PASSED_BLOCK = {C.ASSASSINATE: 0.15, C.STEAL: 0.3, C.FOREIGN_AID: 0.6}
+#: How much less likely a Duke is in the hand of a seat that took Income or Foreign Aid,
+#: when a Tax would have paid more.
+SKIPPED_TAX = 0.5
+#: How much less likely a hand with a character is when the seat conceded a claim to it:
+#: nearly proof that it lacks one, but the rules let a seat concede a card it holds.
+CONCEDED = 0.02
+
+
+@dataclass(slots=True)
+class _Evidence:
+    """What is known of one seat's present hand, and its record of truth."""
+
+    #: Characters it claimed since its hand last changed.
+    claimed: set[str] = field(default_factory=set)
+    #: Cards it showed us (an Examine), still in its hand.
+    known: list[str] = field(default_factory=list)
+    #: Likelihood factors of holding a character, from what it did not do.
+    factors: dict[str, float] = field(default_factory=dict)
+    #: Its challenged claims that proved true, and that failed.
+    proved: int = 0
+    caught: int = 0
+
+    def new_hand(self) -> None:
+        """It holds other cards now: what was known of the old ones no longer holds."""
+        self.claimed.clear()
+        self.known.clear()
+        self.factors.clear()
+
+    def weigh(self, card: str, factor: float) -> None:
+        self.factors[card] = self.factors.get(card, 1.0) * factor
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A world consistent with a seat's view: every hand (the viewer's own as it is), an
+    Exchange's draw the viewer did not see (else the viewer's own draw), the card an Examine
+    showed (if any), the Court deck top first, and the cards out of play (the draft's)."""
+
+    hands: tuple[tuple[str, ...], ...]
+    drawn: tuple[str, ...]
+    shown: str | None
+    deck: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+class Beliefs:
+    """One seat's beliefs about the others' face-down cards. Feed it every event its seat
+    sees (`observe`), then ask with the seat's current view."""
+
+    def __init__(self, suspicion: float = SUSPICION) -> None:
+        if not 0 < suspicion < 1:
+            raise ValueError(f"suspicion is a lie rate between 0 and 1, not {suspicion!r}")
+        self.suspicion = suspicion
+        self._seats: dict[int, _Evidence] = {}
+        #: The target of the action under way: its pass in the block window is telling.
+        self._target: int | None = None
+        #: Hand weights already worked out, by seat, extra claim and the unseen cards:
+        #: emptied by every new event, since they depend on the evidence.
+        self._memo: dict[tuple[int, str | None, tuple[int, ...]], dict[tuple[str, ...], float]] = {}
+
+    def _of(self, seat: int) -> _Evidence:
+        evidence = self._seats.get(seat)
+        if evidence is None:
+            evidence = self._seats[seat] = _Evidence()
+        return evidence
+
+    # ------------------------------------------------------------------ learning
+
+    def observe(self, view: Sight, events: Sequence[Event]) -> None:
+        """Learn from `events`, the events `view`'s seat was shown for one move."""
+        if events:
+            self._memo.clear()
+        me = view.seat
+        for e in events:
+            kind, seat = e.kind, e.seat
+            if seat is None or seat == me:
+                continue
+            if kind == "action":
+                self._target = e.target
+                if e.card is not None:
+                    self._of(seat).claimed.add(e.card)
+                elif e.action in (C.INCOME, C.FOREIGN_AID):
+                    self._of(seat).weigh(C.DUKE, SKIPPED_TAX)
+            elif kind == "block" and e.card is not None:
+                self._of(seat).claimed.add(e.card)
+            elif kind == "pass" and e.action is not None:
+                self._passed_block(view, seat, e.action)
+            elif kind == "prove" and e.card is not None:
+                evidence = self._of(seat)
+                evidence.proved += 1
+                # The proved card went back and a random one came: what was claimed of the
+                # other card stands, nothing else does.
+                claimed = evidence.claimed - {e.card}
+                evidence.new_hand()
+                evidence.claimed |= claimed
+            elif kind == "concede" and e.card is not None:
+                evidence = self._of(seat)
+                evidence.caught += 1
+                evidence.claimed.discard(e.card)
+                evidence.weigh(e.card, CONCEDED)
+            elif kind == "lose" and e.card is not None:
+                evidence = self._of(seat)
+                evidence.claimed.discard(e.card)
+                if e.card in evidence.known:
+                    evidence.known.remove(e.card)
+            elif kind == "keep":
+                self._of(seat).new_hand()
+            elif (kind == "shown" and e.target == me and e.card is not None
+                    # shown the same character again, it may be the same card: once
+                    and e.card not in self._of(seat).known):
+                self._of(seat).known.append(e.card)
+        for e in events:
+            if e.kind == "examine_swap" and e.target is not None and e.target != me:
+                self._of(e.target).new_hand()
+
+    def _passed_block(self, view: Sight, seat: int, action: str) -> None:
+        factor = PASSED_BLOCK.get(action)
+        if factor is None or (action != C.FOREIGN_AID and seat != self._target):
+            return
+        for card in C.blockers_of(action, view.options.variant):
+            self._of(seat).weigh(card, factor)
+
+    # ------------------------------------------------------------------ asking
+
+    def lie_rate(self, seat: int) -> float:
+        """The chance `seat` claims a character it lacks: the prior moved by its record."""
+        evidence = self._seats.get(seat)
+        if evidence is None:
+            return self.suspicion
+        tested = evidence.proved + evidence.caught
+        return (PRIOR_CLAIMS * self.suspicion + evidence.caught) / (PRIOR_CLAIMS + tested)
+
+    def trust(self, seat: int) -> float:
+        """How far `seat`'s claims are believed: one less its lie rate."""
+        return 1 - self.lie_rate(seat)
+
+    def record(self, seat: int) -> tuple[int, int]:
+        """`seat`'s challenged claims: how many proved true, how many failed."""
+        evidence = self._seats.get(seat)
+        return (evidence.proved, evidence.caught) if evidence else (0, 0)
+
+    def claimed(self, seat: int) -> tuple[str, ...]:
+        """The characters `seat` claimed since its hand last changed, in the cast's order."""
+        evidence = self._seats.get(seat)
+        return C.sort_cards(evidence.claimed) if evidence else ()
+
+    def holds(self, view: Sight, seat: int, card: str) -> float:
+        """The chance that `seat`'s face-down cards include at least one `card`."""
+        return self._chance(view, seat, card, None)
+
+    def bluff_chance(self, view: Sight, seat: int, card: str) -> float:
+        """The chance that `seat`, claiming `card` now, does not hold it."""
+        return 1 - self._chance(view, seat, card, card)
+
+    def cards(self, view: Sight, seat: int) -> dict[str, float]:
+        """For each character of the game, the chance that one of `seat`'s face-down cards,
+        taken at random, is that character (they sum to 1 while it holds any)."""
+        weights = self._hands(view, seat, None)
+        total = sum(weights.values())
+        held = view.influence[seat]
+        cast = C.CAST[view.options.variant]
+        if not total or not held:
+            return dict.fromkeys(cast, 0.0)
+        return {c: sum(w * h.count(c) for h, w in weights.items()) / total / held for c in cast}
+
+    def _chance(self, view: Sight, seat: int, card: str, claim: str | None) -> float:
+        weights = self._hands(view, seat, claim)
+        total = sum(weights.values())
+        if not total:
+            return 0.0
+        return sum(w for h, w in weights.items() if card in h) / total
+
+    def _hands(self, view: Sight, seat: int, claim: str | None) -> dict[tuple[str, ...], float]:
+        """Every hand `seat` may hold, with its weight: its chance by counting times the
+        likelihood of the evidence."""
+        unseen = _unseen(view)
+        key = (seat, claim, tuple(unseen.values()) + (view.influence[seat],))
+        weights = self._memo.get(key)
+        if weights is None:
+            held, lies = view.influence[seat], self.lie_rate(seat)
+            weights = self._weigh(unseen, held, self._seats.get(seat), lies, claim)
+            if not weights:  # evidence no hand left agrees with: fall back to counting
+                weights = self._weigh(unseen, held, None, lies, claim)
+            self._memo[key] = weights
+        return weights
+
+    @staticmethod
+    def _weigh(unseen: dict[str, int], held: int, evidence: _Evidence | None, lies: float,
+               claim: str | None) -> dict[tuple[str, ...], float]:
+        weights: dict[tuple[str, ...], float] = {}
+        for hand in combinations_with_replacement(tuple(unseen), held):
+            copies = Counter(hand)
+            weight = 1.0
+            for c, n in copies.items():
+                weight *= comb(unseen[c], n)
+            if weight and evidence is not None:
+                weight *= _likelihood(hand, copies, evidence, lies, claim)
+            elif weight and claim is not None and claim not in copies:
+                weight *= lies
+            if weight:
+                weights[hand] = weight
+        return weights
+
+    # ------------------------------------------------------------------ sampling
+
+    def sample_hands(self, rng: random.Random, view: Sight) -> Deal:
+        """A world drawn from these beliefs: each opponent's hand drawn (in seat order) by
+        its weight among the cards still undealt, then an unseen Exchange draw, the deck and
+        the cards out of play drawn at random. It deals each character no more often than
+        the game holds it less the cards the viewer sees, gives the viewer its own hand, and
+        every other seat the cards it is known to hold and exactly its face-down count."""
+        me = seat_of(view)
+        unseen = _unseen(view)
+        pool = Counter(unseen)
+        hands: list[tuple[str, ...]] = [()] * view.options.players
+        hands[me] = tuple(hand_of(view))
+        shown = view.shown
+        sure: dict[int, list[str]] = {}
+        for seat in range(view.options.players):
+            if seat == me or not view.influence[seat]:
+                continue
+            evidence = self._seats.get(seat)
+            known = list(evidence.known) if evidence else []
+            if (shown is not None and seat == view.target and view.actor == me
+                    and shown not in known):
+                known.append(shown)  # the Examine's card, before its event was observed
+            sure[seat] = []
+            for c in known:
+                if pool[c] > 0:
+                    pool[c] -= 1
+                    sure[seat].append(c)
+        for seat, known in sure.items():
+            free = view.influence[seat] - len(known)
+            hand = self._draw_hand(rng, pool, free, self._seats.get(seat), self.lie_rate(seat))
+            pool.subtract(hand)
+            hands[seat] = C.sort_cards(known + list(hand))
+        rest = [c for c in unseen for _ in range(pool[c])]
+        rng.shuffle(rest)
+        drawn: tuple[str, ...] = tuple(view.drawn)
+        if view.phase == "keep" and view.actor != me:
+            count = C.exchange_draw(view.options.variant)
+            drawn, rest = tuple(rest[:count]), rest[count:]
+        deck, removed = tuple(rest[:view.deck_size]), tuple(rest[view.deck_size:])
+        return Deal(tuple(hands), drawn, shown, deck, removed)
+
+    @staticmethod
+    def _draw_hand(rng: random.Random, pool: Counter[str], free: int,
+                   evidence: _Evidence | None, lies: float) -> tuple[str, ...]:
+        """`free` cards from `pool` (which it leaves as it is), drawn by the evidence."""
+        if free <= 0:
+            return ()
+        left = {c: n for c, n in pool.items() if n > 0}
+        weights = Beliefs._weigh(left, free, evidence, lies, None)
+        if not weights:  # evidence no hand left agrees with: fall back to counting
+            weights = Beliefs._weigh(left, free, None, lies, None)
+        hands = list(weights)
+        return rng.choices(hands, weights=[weights[h] for h in hands])[0]
+
+
+def _unseen(view: Sight) -> dict[str, int]:
+    """The copies of each character the viewer cannot account for, in the cast's order:
+    the game's copies less its own hand, its Exchange draw and every face-up card."""
+    seen = Counter(hand_of(view))
+    seen.update(view.drawn)
+    for face_up in view.revealed:
+        seen.update(face_up)
+    total = C.copies_in_game(view.options.players, view.options.draft)
+    return {c: max(0, total - seen[c]) for c in C.CAST[view.options.variant]}
+
+
+def _likelihood(hand: tuple[str, ...], copies: Counter[str], evidence: _Evidence,
+                lies: float, claim: str | None) -> float:
+    """How likely `evidence` is if the seat holds `hand`."""
+    if evidence.known:
+        for c, n in Counter(evidence.known).items():
+            if copies[c] < n:
+                return 0.0
+    # Counted, not multiplied in the set's order: the same figure in every process.
+    missing = sum(1 for c in evidence.claimed if c not in copies)
+    if claim is not None and claim not in evidence.claimed and claim not in copies:
+        missing += 1
+    weight = lies ** missing
+    for c, factor in evidence.factors.items():
+        if c in copies:
+            weight *= factor
+    return weight
