@@ -4,7 +4,8 @@ For each opponent it keeps the evidence about the cards that seat holds now — 
 claimed (actions and blocks) since its hand last changed, claims it conceded under challenge
 (it very likely lacks that card), chances to block it let pass (a target that does not block an
 Assassination seldom holds a Contessa), cards an Examine showed us — and, across the whole
-game, how often its challenged claims proved true or failed (its record of truth). Asked
+game, how often its challenged claims proved true or failed (its record of truth) and how
+often it challenges others' claims. Asked
 about a seat, it weighs every hand that seat may hold: the chance of the hand by counting
 (the cards the viewer cannot account for, dealt at random: the deck's composition less its
 own hand and every face-up card) times the likelihood of the evidence under that hand, where
@@ -49,6 +50,10 @@ SKIPPED_TAX = 0.5
 #: How much less likely a hand with a character is when the seat conceded a claim to it:
 #: nearly proof that it lacks one, but the rules let a seat concede a card it holds.
 CONCEDED = 0.02
+#: The share of the claims it may call that a seat is assumed to call before it has been
+#: seen answering any, and the weight of that prior in claims answered.
+CALLS = 0.1
+PRIOR_ANSWERS = 5
 
 
 @dataclass(slots=True)
@@ -64,6 +69,9 @@ class _Evidence:
     #: Its challenged claims that proved true, and that failed.
     proved: int = 0
     caught: int = 0
+    #: Others' claims it challenged, and those it let pass, this game.
+    calls: int = 0
+    let_pass: int = 0
 
     def new_hand(self) -> None:
         """It holds other cards now: what was known of the old ones no longer holds."""
@@ -130,6 +138,10 @@ class Beliefs:
                 self._of(seat).claimed.add(e.card)
             elif kind == "pass" and e.action is not None:
                 self._passed_block(view, seat, e.action)
+            elif kind == "pass":
+                self._of(seat).let_pass += 1
+            elif kind == "challenge":
+                self._of(seat).calls += 1
             elif kind == "prove" and e.card is not None:
                 evidence = self._of(seat)
                 evidence.proved += 1
@@ -179,6 +191,14 @@ class Beliefs:
         """How far `seat`'s claims are believed: one less its lie rate."""
         return 1 - self.lie_rate(seat)
 
+    def calls(self, seat: int) -> float:
+        """The share of others' claims `seat` challenges: a prior moved by its answers."""
+        evidence = self._seats.get(seat)
+        if evidence is None:
+            return CALLS
+        answers = evidence.calls + evidence.let_pass
+        return (PRIOR_ANSWERS * CALLS + evidence.calls) / (PRIOR_ANSWERS + answers)
+
     def record(self, seat: int) -> tuple[int, int]:
         """`seat`'s challenged claims: how many proved true, how many failed."""
         evidence = self._seats.get(seat)
@@ -209,6 +229,18 @@ class Beliefs:
         return {c: sum(w * h.count(c) for h, w in weights.items()) / total / held for c in cast}
 
     def _chance(self, view: Sight, seat: int, card: str, claim: str | None) -> float:
+        evidence = self._seats.get(seat)
+        if evidence is None or not (evidence.claimed or evidence.known or evidence.factors):
+            # Nothing but counting (every seat of a search's playout): in closed form.
+            unseen = _unseen(view)
+            pool, held = sum(unseen.values()), view.influence[seat]
+            if not held or not unseen[card]:
+                return 0.0
+            counted = 1 - comb(pool - unseen[card], held) / comb(pool, held)
+            if claim is None:
+                return counted
+            lies = self.lie_rate(seat)
+            return counted / (counted + (1 - counted) * lies)
         weights = self._hands(view, seat, claim)
         total = sum(weights.values())
         if not total:

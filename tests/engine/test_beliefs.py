@@ -162,6 +162,19 @@ def test_a_target_that_lets_an_assassination_through_seldom_holds_a_contessa() -
     assert watch.beliefs.holds(watch.view, 1, CONTESSA) == pytest.approx(bystander)
 
 
+def test_a_seat_that_challenges_often_is_known_for_it() -> None:
+    """R6.1: seat 2 calls seat 1's Tax, seat 3 lets it pass: seat 2's share of calls rises
+    above the prior, seat 3's falls below."""
+    watch = Watch(four(turn=1))
+    prior = watch.beliefs.calls(2)
+    watch.play(1, move("tax"))
+    watch.play(3, PASS)
+    watch.play(0, PASS)
+    watch.play(2, CHALLENGE)
+    assert watch.beliefs.calls(2) > prior > watch.beliefs.calls(3)
+    assert watch.beliefs.calls(1) == prior
+
+
 # ------------------------------------------------------------------ sampling
 
 
