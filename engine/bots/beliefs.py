@@ -54,6 +54,11 @@ CONCEDED = 0.02
 #: seen answering any, and the weight of that prior in claims answered.
 CALLS = 0.1
 PRIOR_ANSWERS = 5
+#: How much likelier a hand with a Duke is for a seat that chose its first card from a full
+#: set of characters in the two-player draft (R1.7): most choose the Duke. (One factor on the
+#: hand stands in for the draft's two sets: counting alone gives an opponent a Duke 42% of
+#: the time there, the factor 68%, a table that always picks the Duke about 70%.)
+DRAFTED_DUKE = 3.0
 
 
 @dataclass(slots=True)
@@ -66,6 +71,8 @@ class _Evidence:
     known: list[str] = field(default_factory=list)
     #: Likelihood factors of holding a character, from what it did not do.
     factors: dict[str, float] = field(default_factory=dict)
+    #: It chose its first card in the draft, and has shown no Duke since.
+    drafted: bool = False
     #: Its challenged claims that proved true, and that failed.
     proved: int = 0
     caught: int = 0
@@ -78,6 +85,7 @@ class _Evidence:
         self.claimed.clear()
         self.known.clear()
         self.factors.clear()
+        self.drafted = False
 
     def weigh(self, card: str, factor: float) -> None:
         self.factors[card] = self.factors.get(card, 1.0) * factor
@@ -107,6 +115,8 @@ class Beliefs:
         self._seats: dict[int, _Evidence] = {}
         #: The target of the action under way: its pass in the block window is telling.
         self._target: int | None = None
+        #: The cards of the viewer's own draft set it did not choose: out of the game (R1.7).
+        self._set_aside: tuple[str, ...] = ()
         #: Hand weights already worked out, by seat, extra claim and the unseen cards:
         #: emptied by every new event, since they depend on the evidence.
         self._memo: dict[tuple[int, str | None, tuple[int, ...]], dict[tuple[str, ...], float]] = {}
@@ -126,6 +136,9 @@ class Beliefs:
         me = view.seat
         for e in events:
             kind, seat = e.kind, e.seat
+            if kind == "picked" and seat == me and e.card is not None:
+                # A draft set holds one card of each character: the rest leave the game.
+                self._set_aside = tuple(c for c in C.CAST[view.options.variant] if c != e.card)
             if seat is None or seat == me:
                 continue
             if kind == "action":
@@ -158,10 +171,13 @@ class Beliefs:
             elif kind == "lose" and e.card is not None:
                 evidence = self._of(seat)
                 evidence.claimed.discard(e.card)
+                evidence.drafted = evidence.drafted and e.card != C.DUKE
                 if e.card in evidence.known:
                     evidence.known.remove(e.card)
             elif kind == "keep":
                 self._of(seat).new_hand()
+            elif kind == "drafted":
+                self._of(seat).drafted = True
             elif (kind == "shown" and e.target == me and e.card is not None
                     # shown the same character again, it may be the same card: once
                     and e.card not in self._of(seat).known):
@@ -204,6 +220,10 @@ class Beliefs:
         evidence = self._seats.get(seat)
         return (evidence.proved, evidence.caught) if evidence else (0, 0)
 
+    def seats(self) -> tuple[int, ...]:
+        """The seats it has learnt anything of, in seat order."""
+        return tuple(sorted(self._seats))
+
     def claimed(self, seat: int) -> tuple[str, ...]:
         """The characters `seat` claimed since its hand last changed, in the cast's order."""
         evidence = self._seats.get(seat)
@@ -230,9 +250,10 @@ class Beliefs:
 
     def _chance(self, view: Sight, seat: int, card: str, claim: str | None) -> float:
         evidence = self._seats.get(seat)
-        if evidence is None or not (evidence.claimed or evidence.known or evidence.factors):
+        if evidence is None or not (evidence.claimed or evidence.known or evidence.factors
+                                    or evidence.drafted):
             # Nothing but counting (every seat of a search's playout): in closed form.
-            unseen = _unseen(view)
+            unseen = self._unseen(view)
             pool, held = sum(unseen.values()), view.influence[seat]
             if not held or not unseen[card]:
                 return 0.0
@@ -250,7 +271,7 @@ class Beliefs:
     def _hands(self, view: Sight, seat: int, claim: str | None) -> dict[tuple[str, ...], float]:
         """Every hand `seat` may hold, with its weight: its chance by counting times the
         likelihood of the evidence."""
-        unseen = _unseen(view)
+        unseen = self._unseen(view)
         key = (seat, claim, tuple(unseen.values()) + (view.influence[seat],))
         weights = self._memo.get(key)
         if weights is None:
@@ -287,7 +308,7 @@ class Beliefs:
         the game holds it less the cards the viewer sees, gives the viewer its own hand, and
         every other seat the cards it is known to hold and exactly its face-down count."""
         me = seat_of(view)
-        unseen = _unseen(view)
+        unseen = self._unseen(view)
         pool = Counter(unseen)
         hands: list[tuple[str, ...]] = [()] * view.options.players
         hands[me] = tuple(hand_of(view))
@@ -317,7 +338,8 @@ class Beliefs:
         if view.phase == "keep" and view.actor != me:
             count = C.exchange_draw(view.options.variant)
             drawn, rest = tuple(rest[:count]), rest[count:]
-        deck, removed = tuple(rest[:view.deck_size]), tuple(rest[view.deck_size:])
+        deck = tuple(rest[:view.deck_size])
+        removed = self._set_aside + tuple(rest[view.deck_size:])
         return Deal(tuple(hands), drawn, shown, deck, removed)
 
     @staticmethod
@@ -334,10 +356,16 @@ class Beliefs:
         return rng.choices(hands, weights=[weights[h] for h in hands])[0]
 
 
-def _unseen(view: Sight) -> dict[str, int]:
-    """The copies of each character the viewer cannot account for, in the cast's order:
-    the game's copies less its own hand, its Exchange draw and every face-up card."""
+    def _unseen(self, view: Sight) -> dict[str, int]:
+        """The copies of each character the viewer cannot account for, in the cast's
+        order: the game's copies less its own hand, its Exchange draw, every face-up card
+        and the draft set it chose from."""
+        return _unseen(view, self._set_aside)
+
+
+def _unseen(view: Sight, set_aside: Sequence[str]) -> dict[str, int]:
     seen = Counter(hand_of(view))
+    seen.update(set_aside)
     seen.update(view.drawn)
     for face_up in view.revealed:
         seen.update(face_up)
@@ -360,4 +388,6 @@ def _likelihood(hand: tuple[str, ...], copies: Counter[str], evidence: _Evidence
     for c, factor in evidence.factors.items():
         if c in copies:
             weight *= factor
+    if evidence.drafted and C.DUKE in copies:
+        weight *= DRAFTED_DUKE
     return weight

@@ -175,6 +175,26 @@ def test_a_seat_that_challenges_often_is_known_for_it() -> None:
     assert watch.beliefs.calls(1) == prior
 
 
+def test_after_the_draft_the_opponent_likely_chose_a_duke_and_my_set_is_out() -> None:
+    """R1.7: I chose one card of a full set, the other four left the game; the opponent
+    chose from its own full set, most likely the Duke."""
+    game = Game.new(Options(players=2), seed=3)
+    beliefs = Beliefs()
+    pick = {0: DUKE, 1: CAPTAIN}
+    while game.phase == "draft":
+        seat = game.waiting[0]
+        events = game.apply(seat, move("draft_pick", card=pick[seat]))
+        beliefs.observe(game.view(0), visible_to(events, 0))
+    view = game.view(0)
+    unseen = 15 - 4 - 2  # three sets of five, less my set's four and my two cards
+    dukes = 2 - list(view.hands[0]).count(DUKE) + 1  # the opponent's set's and the third's
+    assert beliefs.holds(view, 1, DUKE) > counted(dukes, unseen, 2)
+    assert beliefs.holds(view, 1, DUKE) > 0.6
+    deal = beliefs.sample_hands(random.Random(1), view)
+    set_aside = Counter(CAST["base"]) - Counter([DUKE])
+    assert not set_aside - Counter(deal.removed)
+
+
 # ------------------------------------------------------------------ sampling
 
 
@@ -241,13 +261,13 @@ def test_beliefs_never_rule_out_the_truth_and_worlds_always_add_up(
             break
         seat = game.waiting[order.randrange(len(game.waiting))]
         events = game.apply(seat, bots[seat].choose(game.view(seat), game.legal_moves(seat)))
-        if game.phase == "draft":
-            continue
         for me, beliefs in enumerate(watchers):
             if not game.alive[me]:
                 continue
             view = game.view(me)
             beliefs.observe(view, visible_to(events, me))
+            if game.phase == "draft":
+                continue
             for other in range(players):
                 if other == me or not game.alive[other]:
                     continue
