@@ -13,7 +13,8 @@ a claimed character the hand lacks counts as a lie, at the seat's lie rate.
 
 The lie rate of a seat is the chance it claims a character it lacks, a Beta estimate: a
 prior (the personality's suspicion) worth two claims, moved by each of its claims that was
-tested — a proof earns it trust, a caught bluff loses it. A proof also resets what is known
+tested — a proof earns it trust, a caught bluff loses it, and so does naming more characters
+than it holds cards (at least one of those claims was a lie). A proof also resets what is known
 of the proved card: it went back to the deck and the seat drew a random one. An Exchange
 or an Examine's swap deals the seat a new hand, and its evidence starts again.
 
@@ -76,6 +77,10 @@ class _Evidence:
     #: Its challenged claims that proved true, and that failed.
     proved: int = 0
     caught: int = 0
+    #: Lies its claims prove without a challenge, having named more characters than it
+    #: held cards: in its present hand, and in the hands it held before.
+    over: int = 0
+    exposed: int = 0
     #: Others' claims it challenged, and those it let pass, this game.
     calls: int = 0
     let_pass: int = 0
@@ -83,6 +88,8 @@ class _Evidence:
     def new_hand(self) -> None:
         """It holds other cards now: what was known of the old ones no longer holds."""
         self.claimed.clear()
+        self.exposed += self.over
+        self.over = 0
         self.known.clear()
         self.factors.clear()
         self.drafted = False
@@ -144,11 +151,11 @@ class Beliefs:
             if kind == "action":
                 self._target = e.target
                 if e.card is not None:
-                    self._of(seat).claimed.add(e.card)
+                    self._claims(view, seat, e.card)
                 elif e.action in (C.INCOME, C.FOREIGN_AID):
                     self._of(seat).weigh(C.DUKE, SKIPPED_TAX)
             elif kind == "block" and e.card is not None:
-                self._of(seat).claimed.add(e.card)
+                self._claims(view, seat, e.card)
             elif kind == "pass" and e.action is not None:
                 self._passed_block(view, seat, e.action)
             elif kind == "pass":
@@ -186,6 +193,11 @@ class Beliefs:
             if e.kind == "examine_swap" and e.target is not None and e.target != me:
                 self._of(e.target).new_hand()
 
+    def _claims(self, view: Sight, seat: int, card: str) -> None:
+        evidence = self._of(seat)
+        evidence.claimed.add(card)
+        evidence.over = max(evidence.over, len(evidence.claimed) - view.influence[seat])
+
     def _passed_block(self, view: Sight, seat: int, action: str) -> None:
         factor = PASSED_BLOCK.get(action)
         if factor is None or (action != C.FOREIGN_AID and seat != self._target):
@@ -196,12 +208,14 @@ class Beliefs:
     # ------------------------------------------------------------------ asking
 
     def lie_rate(self, seat: int) -> float:
-        """The chance `seat` claims a character it lacks: the prior moved by its record."""
+        """The chance `seat` claims a character it lacks: the prior moved by its record
+        (claims proved, bluffs caught, and lies it gave away by claiming more characters
+        than it held cards)."""
         evidence = self._seats.get(seat)
         if evidence is None:
             return self.suspicion
-        tested = evidence.proved + evidence.caught
-        return (PRIOR_CLAIMS * self.suspicion + evidence.caught) / (PRIOR_CLAIMS + tested)
+        lies = evidence.caught + evidence.exposed + evidence.over
+        return (PRIOR_CLAIMS * self.suspicion + lies) / (PRIOR_CLAIMS + evidence.proved + lies)
 
     def trust(self, seat: int) -> float:
         """How far `seat`'s claims are believed: one less its lie rate."""

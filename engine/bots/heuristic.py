@@ -1,22 +1,24 @@
-"""`heuristic`: card counting, calibrated bluffs, suspicion, and threat-based targets.
+"""`heuristic`: reads the table through its beliefs, bluffs where it pays, and calls a bluff
+when calling is worth what it risks (the `hard` level).
 
-It counts the cards it can account for (its hand, every face-up card) to judge how likely
-an opponent is to hold a character, and remembers what each opponent claimed since its last
-proof. On a turn it lacks the card it bluffs with the chances winners' bluffs show in a
-600k-game online dataset (Tax 15%, Steal 9%, Assassinate 13%; Contessa blocks nearly always
-genuine, except when a bluff is the only way to survive); those are chances per turn, so a
-larger share of its claims are false (about a quarter of its Taxes: docs/BOTS.md). It
-coups whenever it can and aims at the most threatening opponent.
+What it knows of the others is a `Beliefs` (engine/bots/beliefs.py): card counting, the
+claims each seat made and conceded, the blocks it let pass, and each seat's record of truth.
+On a turn it lacks the card it bluffs at its personality's rates per turn (by default Tax
+15%, Steal 9%, Assassinate 13%: winners' rates in a 600k-game online dataset), scaled by how
+often the table calls bluffs: a table that never calls is bluffed up to three times as often,
+one that calls everything hardly at all. It coups whenever it can and aims at the most
+threatening opponent (by default).
 
-It calls a claim when what it has seen makes a bluff likely: counting gives the chance the
-claimant holds the card, Bayes' rule weighs that against how often the claimant seems to
-lie (a prior, raised by each bluff caught, lowered by each proof), and claiming more
-characters than it has cards makes each less likely. The bar rises with the stakes (it is
-the target, the claim races the claimant to a Coup, the claimant is on its last card) and
-falls when it has one influence itself.
+It calls a claim when the chance it is a bluff is worth the risk: a wrong call costs it a
+card (its last one is the game), a right one costs the claimant a card (worth more to it
+the fewer opponents share the gain) and stops the action (coins that would arm a Coup at
+it, a Steal from it, a block of its own action). A seat whose claims keep proving true is
+believed, so it is called less and less; one caught lying is called more.
 
-Its knobs (bluff rates, suspicion, targeting, coin policy) are a `Personality`; the named
-personalities are the subclasses at the end, registered as strategies.
+Its knobs (bluff rates, suspicion, how boldly it calls, targeting, coin policy) are a
+`Personality`; the named personalities are the subclasses at the end, registered as
+strategies. Its estimates go through `belief` and `bluff_chance`, which the medium level
+(`careless`) blurs.
 
 It does not let a block stand for ever: the same opponent blocking its actions with the same
 character a third time since that opponent last showed a card is challenged, so two bots
@@ -26,7 +28,6 @@ that would trade Assassinate for a Contessa block every turn end their game.
 from __future__ import annotations
 
 from collections import Counter
-from math import comb
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -34,6 +35,7 @@ from .. import cards as C
 from ..events import Event
 from ..moves import Move
 from .base import Sight, Strategy, card_of, cards_of, hand_of, seat_of, target_of
+from .beliefs import CALLS, Beliefs
 from .personality import BANKER, BLUFFER, CAUTIOUS, DEFAULT, VENGEANCE, VENGEFUL, Personality
 
 VALUE = {C.DUKE: 5, C.ASSASSIN: 4.5, C.CAPTAIN: 4, C.CONTESSA: 3.5, C.INQUISITOR: 3,
@@ -41,6 +43,16 @@ VALUE = {C.DUKE: 5, C.ASSASSIN: 4.5, C.CAPTAIN: 4, C.CONTESSA: 3.5, C.INQUISITOR
 #: Blocks of its actions by one opponent with one character that it lets stand: the next
 #: one is challenged.
 BLOCKS_BORNE = 2
+#: Coins at which a claimant can Coup on its next turn: a claim that gets it there races.
+COUP_AT = 7
+
+#: A coin's worth in a seat's strength, where a card is 1 (coins count up to a Coup's),
+#: and what a Coup in hand adds.
+COIN = 0.1
+ARMED = 0.3
+#: Bluffing is scaled by how likely a bluff is called at the table against how likely at a
+#: table of strangers (the beliefs' prior), up to this many times the personality's rate.
+BOOST = 3.0
 
 
 def unseen_copies(view: Sight, card: str) -> int:
@@ -51,42 +63,19 @@ def unseen_copies(view: Sight, card: str) -> int:
     return max(0, C.copies_in_game(view.options.players, view.options.draft) - seen)
 
 
-def unseen_cards(view: Sight) -> int:
-    """Cards in other hands and in the deck, as far as the viewer knows."""
-    return sum(view.influence) - view.influence[seat_of(view)] + view.deck_size
-
-
-def chance_holds(view: Sight, seat: int, card: str) -> float:
-    """The chance that `seat`'s face-down cards include `card`, by counting alone."""
-    pool = unseen_cards(view)
-    # The draft's removed cards are unseen but out of play: no more copies than places.
-    copies = min(unseen_copies(view, card), pool)
-    held = view.influence[seat]
-    if copies == 0 or held == 0 or pool == 0:
-        return 0.0
-    return 1 - comb(pool - copies, held) / comb(pool, held)
-
-
-#: Coins at which a claimant can Coup on its next turn: a claim that gets it there races.
-COUP_AT = 7
-
-
 class Heuristic(Strategy):
-    """Counts cards, bluffs on a share of its turns, calls likely bluffs, aims at the biggest
-    threat."""
+    """Reads the table, bluffs where it pays, calls bluffs worth calling, aims at the
+    biggest threat."""
 
     name = "heuristic"
     personality: ClassVar[Personality] = DEFAULT
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
-        #: What each opponent has claimed since it last revealed or exchanged.
-        self.claims: dict[int, set[str]] = {}
-        #: Blocks of this seat's actions, by (blocker, character), in the same span.
+        self.beliefs = Beliefs(self.personality.suspicion)
+        #: Blocks of this seat's actions, by (blocker, character), since the blocker last
+        #: showed a card or took a new hand.
         self.blocks: Counter[tuple[int, str]] = Counter()
-        #: Challenged claims each seat conceded, and proved, this game.
-        self.caught: Counter[int] = Counter()
-        self.cleared: Counter[int] = Counter()
         #: The seat that would be to blame if this seat lost a card now, and the seat that
         #: last cost it an influence or coins.
         self.blame: int | None = None
@@ -94,9 +83,16 @@ class Heuristic(Strategy):
         #: The claimant this seat challenged, until the challenge is settled.
         self.challenged: int | None = None
 
+    @property
+    def claims(self) -> dict[int, set[str]]:
+        """What each opponent has claimed since its hand last changed."""
+        return {s: set(claimed) for s in self.beliefs.seats()
+                if (claimed := self.beliefs.claimed(s))}
+
     # ------------------------------------------------------------------ memory
 
     def observe(self, view: Sight, events: Sequence[Event]) -> None:
+        self.beliefs.observe(view, events)
         me = view.seat
         for e in events:
             if e.kind == "action" and e.target == me:
@@ -114,62 +110,76 @@ class Heuristic(Strategy):
                 self.grudge = e.seat
             if e.kind in ("prove", "concede"):  # the challenge just made is settled
                 self.challenged = None
-                if e.seat is not None:
-                    (self.cleared if e.kind == "prove" else self.caught)[e.seat] += 1
-            if e.kind == "action" and e.card is not None and e.seat is not None:
-                self.claims.setdefault(e.seat, set()).add(e.card)
-            elif e.kind == "block" and e.seat is not None and e.card is not None:
-                self.claims.setdefault(e.seat, set()).add(e.card)
-                if e.target == view.seat:
-                    self.blocks[e.seat, e.card] += 1
+            if (e.kind == "block" and e.seat is not None and e.card is not None
+                    and e.target == me):
+                self.blocks[e.seat, e.card] += 1
             elif e.kind in ("prove", "concede", "keep", "examine_swap"):
                 seat = e.target if e.kind == "examine_swap" else e.seat
-                if seat is None:
-                    continue
-                self.claims.pop(seat, None)
                 for key in [k for k in self.blocks if k[0] == seat]:
                     del self.blocks[key]
 
     def belief(self, view: Sight, seat: int, card: str) -> float:
-        """How likely `seat` holds `card`: counting, raised by an unrefuted claim."""
-        counted = chance_holds(view, seat, card)
-        if counted and card in self.claims.get(seat, ()):
-            return max(counted, 0.55)
-        return counted
+        """How likely `seat` holds `card`, as far as this seat can tell."""
+        return self.beliefs.holds(view, seat, card)
 
-    def plausibility(self, view: Sight, seat: int, card: str) -> float:
-        """How likely `seat`'s claim to `card` is true, given all it has seen."""
-        counted = chance_holds(view, seat, card)
-        if counted == 0:
-            return 0.0
-        # How often this seat lies when it lacks the card: a prior worth two claims,
-        # moved by each of its claims that was put to the test.
-        prior = self.personality.suspicion
-        lies = (2 * prior + self.caught[seat]) / (2 + self.caught[seat] + self.cleared[seat])
-        chance = counted / (counted + (1 - counted) * lies)
-        distinct = len(self.claims.get(seat, set()) | {card})
-        if distinct > view.influence[seat]:
-            chance *= view.influence[seat] / distinct
-        return chance
+    def bluff_chance(self, view: Sight, seat: int, card: str) -> float:
+        """How likely `seat`'s claim to `card` is a bluff, as far as this seat can tell."""
+        return self.beliefs.bluff_chance(view, seat, card)
 
-    def _stakes(self, view: Sight, hurts_me: bool) -> float:
-        """The plausibility below which a claim is challenged, from what rides on it."""
-        claimant = view.claimant
+    # ------------------------------------------------------------------ weighing
+
+    def _equity(self, view: Sight, influence: Sequence[int], coins: Sequence[int]) -> float:
+        """This seat's share of the table's strength, were influence and coins these: a
+        seat's strength grows with the square of its cards (a last card is the game) and
+        with its coins up to a Coup's worth."""
+        me = seat_of(view)
+        strength = [(i + COIN * min(c, COUP_AT) + (ARMED if c >= COUP_AT else 0.0)) ** 2
+                    if i else 0.0 for i, c in zip(influence, coins)]
+        total = sum(strength)
+        return strength[me] / total if total else 0.0
+
+    def _worth_calling(self, view: Sight, bluff: float) -> bool:
+        """Whether calling the open claim, a bluff with chance `bluff`, leaves this seat
+        better off than letting it stand: a wrong call costs it a card and lets the claim
+        stand; a right one costs the claimant a card and undoes the claim (a failed action
+        does nothing, a failed block lets the action work)."""
+        claimant, me = view.claimant, seat_of(view)
         assert claimant is not None  # a challenge window has its claimant
-        threshold = 0.35 if hurts_me else 0.12
-        gain = 0
-        if view.step == "challenge_action" and view.action is not None:
-            gain = {C.TAX: 3, C.STEAL: 2}.get(view.action, 0)
-        if (gain and view.coins[claimant] < COUP_AT <= view.coins[claimant] + gain
-                and self._aimed_at(view, claimant)):
-            threshold += 0.4  # letting it stand arms a Coup, likely at this seat
-        if view.influence[claimant] == 1:
-            threshold += 0.1  # a caught bluff ends that player
+        before = list(view.influence), list(view.coins)
+        done = self._done(view)
+        on_action = view.step == "challenge_action"
+        stands = done if on_action else before
+        caught = (list(before[0]) if on_action else list(done[0]),
+                  before[1] if on_action else done[1])
+        caught[0][claimant] -= 1
+        wrong = list(stands[0]), stands[1]
+        wrong[0][me] = max(0, wrong[0][me] - 1)
+        standing = self._equity(view, *stands)
+        gain = (self._equity(view, *caught) - standing) * self.personality.challenge
         if claimant == self.grudge and self.personality.targeting == VENGEANCE:
-            threshold += 0.1
-        if view.influence[seat_of(view)] == 1:
-            threshold /= 2
-        return threshold * self.personality.challenge
+            gain *= self.personality.grudge_calls
+        return bluff * gain > (1 - bluff) * (standing - self._equity(view, *wrong))
+
+    def _done(self, view: Sight) -> tuple[list[int], list[int]]:
+        """Influence and coins once the turn's action works."""
+        influence, coins = list(view.influence), list(view.coins)
+        actor, target, action = view.actor, view.target, view.action
+        assert actor is not None  # a claim is answered during a turn
+        if action in C.GAIN:
+            coins[actor] += C.GAIN[action]
+        elif action == C.STEAL and target is not None:
+            taken = min(2, coins[target])
+            coins[actor] += taken
+            coins[target] -= taken
+        elif action == C.ASSASSINATE and target is not None:
+            # Its target may yet block: a Contessa it holds, or is believed to, saves it.
+            if target == seat_of(view):
+                blocked = C.CONTESSA in hand_of(view)
+            else:
+                blocked = self.belief(view, target, C.CONTESSA) > 0.5
+            if not blocked:
+                influence[target] = max(0, influence[target] - 1)
+        return influence, coins
 
     def _aimed_at(self, view: Sight, claimant: int) -> bool:
         """Whether this seat is (one of) the biggest threat(s) `claimant` faces, by cards
@@ -179,6 +189,18 @@ class Heuristic(Strategy):
             return view.influence[seat] * 10 + view.coins[seat]
         rivals = [s for s, alive in enumerate(view.alive) if alive and s != claimant]
         return score(seat_of(view)) >= max(score(s) for s in rivals)
+
+    def _boldness(self, view: Sight, callers: Sequence[int]) -> float:
+        """How much more (or less) to bluff than the personality's rates, from how likely
+        `callers` are to call it against a table of strangers."""
+        prior = expected = 1.0
+        for seat in callers:
+            prior *= 1 - CALLS
+            expected *= 1 - self.beliefs.calls(seat)
+        called, usual = 1 - expected, 1 - prior
+        if called <= 0:
+            return BOOST
+        return min(BOOST, usual / called)
 
     # ------------------------------------------------------------------ deciding
 
@@ -236,6 +258,7 @@ class Heuristic(Strategy):
             return max(by_kind[kind], key=lambda m: (score(t := target_of(m)), -t))
 
         me = self.personality
+        bold = self._boldness(view, self._opponents(view))
 
         def threat(t: int) -> float:
             grudge = me.targeting == VENGEANCE and t == self.grudge
@@ -246,13 +269,13 @@ class Heuristic(Strategy):
         if C.ASSASSINATE in by_kind and not me.banker:
             def open_target(t: int) -> float:
                 return threat(t) - 30 * self.belief(view, t, C.CONTESSA)
-            if C.ASSASSIN in hand or rng.random() < me.assassinate:
+            if C.ASSASSIN in hand or rng.random() < me.assassinate * bold:
                 best = at(C.ASSASSINATE, open_target)
                 if self.belief(view, target_of(best), C.CONTESSA) < 0.6:
                     return best
-        if C.DUKE in hand or rng.random() < me.tax:
+        if C.DUKE in hand or rng.random() < me.tax * bold:
             return by_kind[C.TAX][0]
-        if C.CAPTAIN in hand or rng.random() < me.steal:
+        if C.CAPTAIN in hand or rng.random() < me.steal * bold:
             blockers = C.blockers_of(C.STEAL, view.options.variant)
 
             def loot(t: int) -> float:
@@ -263,7 +286,7 @@ class Heuristic(Strategy):
                 return best
         exchanger = C.CLAIMS_IN[view.options.variant][C.EXCHANGE]
         if ((exchanger in hand and self._hand_worth(view, hand) < 9)
-                or rng.random() < me.exchange):
+                or rng.random() < me.exchange * bold):
             return by_kind[C.EXCHANGE][0]
         duke_risk = max((self.belief(view, s, C.DUKE) for s in self._opponents(view)),
                         default=0)
@@ -280,13 +303,17 @@ class Heuristic(Strategy):
             for m in blocks:
                 if m.card in hand:
                     return m
+            actor = view.actor
+            bold = self._boldness(view, [actor] if actor is not None else [])
+            if actor == self.grudge and knobs.targeting == VENGEANCE:
+                bold *= knobs.grudge_calls
             if view.action == C.ASSASSINATE and view.target == me:
                 # Without a Contessa a one-card target dies anyway: the bluff is free.
                 doomed = view.influence[me] == 1 and knobs.contessa_when_doomed
-                if doomed or self.rng.random() < knobs.contessa:
+                if doomed or self.rng.random() < knobs.contessa * bold:
                     return next(m for m in blocks if m.card == C.CONTESSA)
             if (view.action == C.STEAL and view.target == me
-                    and self.rng.random() < knobs.steal_block):
+                    and self.rng.random() < knobs.steal_block * bold):
                 return blocks[0]
             return kinds["pass"]
         if "challenge" not in kinds:
@@ -298,12 +325,15 @@ class Heuristic(Strategy):
         if (view.step == "challenge_block" and view.actor == me
                 and self.blocks[claimant, claim] > BLOCKS_BORNE):
             return kinds["challenge"]  # blocked so often: find out, or the game never ends
-        chance = self.plausibility(view, claimant, claim)
+        bluff = self.bluff_chance(view, claimant, claim)
         hurts_me = view.target == me or (view.step == "challenge_block" and view.actor == me)
         if hurts_me and view.action == C.ASSASSINATE and view.step == "challenge_action":
-            # Challenging a true Assassin costs two cards (R8); challenge only when unlikely.
-            return kinds["challenge"] if chance < 0.15 else kinds["pass"]
-        return kinds["challenge"] if chance < self._stakes(view, hurts_me) else kinds["pass"]
+            # Challenging a true Assassin costs two cards (R8): call only a likely bluff,
+            # and not while a Contessa of its own can block it.
+            if C.CONTESSA in hand:
+                return kinds["pass"]
+            return kinds["challenge"] if bluff > 0.85 else kinds["pass"]
+        return kinds["challenge"] if self._worth_calling(view, bluff) else kinds["pass"]
 
 
 class Bluffer(Heuristic):

@@ -31,8 +31,12 @@ class Personality:
     steal_block: float = 0.08
     #: The bluff rate it assumes of an opponent before it has caught or cleared one.
     suspicion: float = 0.4
-    #: Multiplies every challenge threshold: above 1 calls more lies, below 1 fewer.
+    #: Multiplies what a caught bluff is worth to it: above 1 calls more lies, below 1
+    #: fewer.
     challenge: float = 1.0
+    #: With VENGEANCE targeting, multiplies that again against its grudge, and its bluffed
+    #: blocks of the grudge's actions.
+    grudge_calls: float = 1.0
     #: THREAT or VENGEANCE.
     targeting: str = THREAT
     #: Saves for a Coup: never pays for an Assassinate, takes Foreign Aid more readily.

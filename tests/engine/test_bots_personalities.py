@@ -11,13 +11,16 @@ from engine.events import Event
 from engine.moves import Move
 
 
-def answer(action: Move, hands, revealed=None, coins=None, claims=()) -> str:
+def answer(action: Move, hands, revealed=None, coins=None, claims=(), proofs=0) -> str:
     """Seat 1 declares `action` (R4); what seat 0's default heuristic answers in the
-    challenge window (R5 step 2), having seen seat 1 claim `claims` before."""
+    challenge window (R5 step 2), having seen seat 1 claim `claims` before, and prove
+    `proofs` claims when challenged (R6.3)."""
     g = Game.arrange(hands=hands, revealed=revealed, coins=coins, actor=1)
     bot = make("heuristic", 1)
     for card in claims:
         bot.observe(g.view(0), [Event("block", seat=1, target=2, card=card)])
+    for _ in range(proofs):
+        bot.observe(g.view(0), [Event("prove", seat=1, card="ambassador")])
     g.apply(1, action)
     moves = g.legal_moves(0)
     assert Move("challenge") in moves
@@ -33,27 +36,27 @@ def test_a_first_claim_from_a_player_with_two_cards_is_let_stand() -> None:
     assert answer(Move("tax"), [["captain", "contessa"]] + HANDS[1:]) == "pass"
 
 
-def test_a_claim_after_claiming_three_other_characters_is_challenged() -> None:
+def test_a_claim_after_claiming_every_other_character_is_challenged() -> None:
     """R6.1: a Steal from the viewer by a player with two cards who has claimed the Duke,
-    the Contessa and the Ambassador before: at most two of its four claims can be true."""
+    the Contessa, the Ambassador and the Assassin before: most of its claims are lies."""
     steal = Move("steal", target=0)
     assert answer(steal, HANDS, claims=("duke", "contessa")) == "pass"
-    assert answer(steal, HANDS, claims=("duke", "contessa", "ambassador")) == "challenge"
+    assert answer(steal, HANDS, claims=("duke", "contessa", "ambassador", "assassin")) \
+        == "challenge"
 
 
-def test_a_tax_that_arms_a_coup_is_challenged_when_the_viewer_counts_two_dukes() -> None:
-    """R6.1, R3.3: the viewer holds a Duke and another is face up. At 5 coins a Tax gives
-    the claimant a Coup next turn: challenged; at 2 coins it is let stand."""
+def test_a_tax_that_counting_makes_a_likely_bluff_is_challenged() -> None:
+    """R6.1: the viewer holds a Duke and another is face up: one Duke is left for the
+    claimant's two cards among twelve unseen, so two Taxes in three are bluffs."""
+    assert answer(Move("tax"), HANDS, coins=[2, 2, 2]) == "pass"
+    assert answer(Move("tax"), HANDS, [[], [], ["duke"]], coins=[2, 2, 2]) == "challenge"
+
+
+def test_a_claimant_whose_claims_kept_proving_true_is_believed() -> None:
+    """R6.3: the same likely bluff, from a player that proved its last two challenged
+    claims: its record makes a lie less likely than counting alone, and it is let stand."""
     revealed = [[], [], ["duke"]]
-    assert answer(Move("tax"), HANDS, revealed, coins=[2, 2, 2]) == "pass"
-    assert answer(Move("tax"), HANDS, revealed, coins=[2, 5, 2]) == "challenge"
-
-
-def test_a_tax_that_arms_a_coup_at_someone_else_is_left_to_them() -> None:
-    """R6.1: the same count, but seat 2 has more coins than the viewer: the Coup is likelier
-    for seat 2, and a wrong challenge would cost the viewer a card on seat 2's behalf."""
-    revealed = [[], [], ["duke"]]
-    assert answer(Move("tax"), HANDS, revealed, coins=[2, 5, 4]) == "pass"
+    assert answer(Move("tax"), HANDS, revealed, coins=[2, 2, 2], proofs=2) == "pass"
 
 
 def test_an_impossible_claim_is_always_challenged() -> None:
