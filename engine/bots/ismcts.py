@@ -50,7 +50,6 @@ from ..moves import Move
 from ..views import View
 from .base import Strategy, seat_of
 from .baseline import Baseline
-from .beliefs import Beliefs
 from .heuristic import Heuristic
 
 #: The decisions the search makes; the others are the heuristic's.
@@ -162,18 +161,16 @@ class Ismcts(Strategy):
         #: Playouts to think with per searched decision: every candidate move is played out
         #: once in each sampled world, so the worlds are this many over the candidates.
         self.playouts = playouts
-        #: The heuristic answers claims, and its choice anchors the search.
+        #: The heuristic answers claims with its beliefs, and its choice anchors the
+        #: search. Its beliefs (what the table showed of every seat) deal the worlds, and
+        #: the playouts' opponents call claims as often as they say each seat does.
         self.memory = Heuristic(seed)
-        #: What the table showed of every seat: the worlds are dealt from it, and the
-        #: playouts' opponents call claims as often as it says each seat does.
-        self.beliefs = Beliefs()
         #: The playouts' model of every seat, with the public record the table has seen:
         #: each playout's players start from a copy of its memory.
         self.model = Baseline(seed)
 
     def observe(self, view: View, events: Sequence[Event]) -> None:
         self.memory.observe(view, events)
-        self.beliefs.observe(view, events)
         self.model.observe(view, events)
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
@@ -201,7 +198,7 @@ class Ismcts(Strategy):
         tried = [0] * len(moves)
         left = list(range(len(moves)))
         guess = moves.index(self.memory.choose(view, moves))
-        eager = [0.0 if s == me else eagerness(self.beliefs.calls(s)) for s in range(players)]
+        eager = [0.0 if s == me else eagerness(self.memory.beliefs.calls(s)) for s in range(players)]
         rounds = max(1, (len(moves) - 1).bit_length())  # ceil(log2(len(moves)))
         while True:
             worlds = max(MIN_WORLDS if len(left) == len(moves) else 1,
@@ -236,7 +233,7 @@ class Ismcts(Strategy):
     def sample(self, view: View) -> Game:
         """A world drawn from the beliefs: each opponent's hand weighed by what the table
         showed of it (claims, concessions, blocks let pass, its record of truth)."""
-        deal = self.beliefs.sample_hands(self.rng, view)
+        deal = self.memory.beliefs.sample_hands(self.rng, view)
         return Game.from_view(view, [list(h) for h in deal.hands], list(deal.deck),
                               drawn=list(deal.drawn), shown=deal.shown,
                               removed=list(deal.removed), seed=self.rng.randrange(2**32))
