@@ -48,8 +48,9 @@ from ..events import Event
 from ..game import Game
 from ..moves import Move
 from ..views import View
-from .base import Strategy, seat_of
+from .base import Sight, Strategy, seat_of
 from .baseline import Baseline
+from .beliefs import Beliefs
 from .heuristic import Heuristic
 
 #: The decisions the search makes; the others are the heuristic's.
@@ -150,6 +151,26 @@ def playout(game: Game, me: int, players: Sequence[Baseline], eager: Sequence[fl
     return standing(game, me)
 
 
+class Reader(Baseline):
+    """The baseline's answers to claims (its bars, set by what rides on a claim), with the
+    chance that a claimant holds a character read from the beliefs rather than counted:
+    a seat's record of truth, the claims it conceded and the blocks it let pass weigh in.
+
+    The heuristic's own answers weigh the same beliefs by a different reckoning of the
+    stakes, one that lost heads-up: expert vs baseline, 100 games on seeds 1 and 2, draft
+    on, 74% with the heuristic's answers and 96% with these."""
+
+    def __init__(self, seed: int | None, beliefs: Beliefs) -> None:
+        super().__init__(seed)
+        self.beliefs = beliefs
+
+    def _plausibility(self, view: Sight, seat: int, card: str) -> float:
+        return 1 - self.beliefs.bluff_chance(view, seat, card)
+
+    def _belief(self, view: Sight, seat: int, card: str) -> float:
+        return self.beliefs.holds(view, seat, card)
+
+
 class Ismcts(Strategy):
     name = "ismcts"
     searches = True
@@ -161,23 +182,22 @@ class Ismcts(Strategy):
         #: Playouts to think with per searched decision: every candidate move is played out
         #: once in each sampled world, so the worlds are this many over the candidates.
         self.playouts = playouts
-        #: The heuristic answers claims with its beliefs, and its choice anchors the
-        #: search. Its beliefs (what the table showed of every seat) deal the worlds, and
-        #: the playouts' opponents call claims as often as they say each seat does.
+        #: The heuristic's choice anchors the search. Its beliefs (what the table showed
+        #: of every seat) deal the worlds, and the playouts' opponents call claims as often
+        #: as they say each seat does.
         self.memory = Heuristic(seed)
-        #: The playouts' model of every seat, with the public record the table has seen:
-        #: each playout's players start from a copy of its memory.
-        self.model = Baseline(seed)
+        #: Answers claims, and keeps the public record the playouts' players start from.
+        self.reader = Reader(seed, self.memory.beliefs)
 
     def observe(self, view: View, events: Sequence[Event]) -> None:
         self.memory.observe(view, events)
-        self.model.observe(view, events)
+        self.reader.observe(view, events)
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
         if view.phase not in SEARCHED:
-            return self.memory.choose(view, moves)
+            return self.reader.choose(view, moves)
         return self.search(view, moves)
 
     def search(self, view: View, moves: Sequence[Move]) -> Move:
@@ -223,7 +243,7 @@ class Ismcts(Strategy):
         made since each seat's last proof, and the bluffs caught and claims proved. A
         fresh one would let a third character claimed on two cards stand as readily as
         the first, which no opponent at the table does."""
-        seen = self.model
+        seen = self.reader
         player = Baseline(seed)
         player.claims = {seat: set(claims) for seat, claims in seen.claims.items()}
         player.caught = seen.caught.copy()
