@@ -3,7 +3,10 @@
 Every seat's strategy is wrapped in a `Recorder`, which sees only what the seat sees (its own
 hand tells whether its own claim is a bluff) and tallies, per strategy name: claims and
 bluffs per action (Tax, Steal, Assassinate, Exchange, and blocks), challenges made and how
-many of them caught a bluff, and wins. Seats rotate game by game as in `coup arena`.
+many of them caught a bluff, and wins; and toward its grudge (the seat that last cost it a
+card or coins, as `vengeful` keeps it) against the other seats: the share of their claims
+it called, of their attacks on it it blocked, and of its aimed actions at the grudge. Seats
+rotate game by game as in `coup arena`.
 
 A scripted `always_bluffer` (Tax every turn, Coup at 7 coins, every block it may, never a
 challenge) is the yardstick for calling bluffs: against bots that never challenge it races
@@ -65,6 +68,13 @@ class Tally:
     bluffs: Counter[str] = field(default_factory=Counter)
     challenges: int = 0
     caught: int = 0  # challenges the claimant conceded
+    # Toward its grudge (True: the seat that last cost it a card or coins) and the others:
+    # claims it could call and called, blocks it could make and made, targets it chose.
+    windows: Counter[bool] = field(default_factory=Counter)
+    calls: Counter[bool] = field(default_factory=Counter)
+    block_windows: Counter[bool] = field(default_factory=Counter)
+    blocks: Counter[bool] = field(default_factory=Counter)
+    aims: Counter[bool] = field(default_factory=Counter)
 
 
 class Recorder(Strategy):
@@ -74,9 +84,13 @@ class Recorder(Strategy):
         super().__init__(0)
         self.inner, self.tally = inner, tally
         self.challenged: int | None = None  # the claimant it just challenged
+        # Whom a lost card would be blamed on, and the grudge: as `vengeful` keeps them.
+        self.blame: int | None = None
+        self.grudge: int | None = None
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         move = self.inner.choose(view, moves)
+        self._toward_grudge(view, moves, move)
         hand = hand_of(view)
         claim = move.card if move.kind == "block" else CLAIMS_IN[view.options.variant].get(
             move.kind)
@@ -88,11 +102,35 @@ class Recorder(Strategy):
             self.challenged = view.claimant
         return move
 
+    def _toward_grudge(self, view: View, moves: Sequence[Move], move: Move) -> None:
+        if self.grudge is None or not view.alive[self.grudge]:
+            return
+        t = self.tally
+        kinds = {m.kind for m in moves}
+        if "challenge" in kinds:
+            at = view.claimant == self.grudge
+            t.windows[at] += 1
+            t.calls[at] += move.kind == "challenge"
+        if "block" in kinds and view.target == view.seat:
+            at = view.actor == self.grudge
+            t.block_windows[at] += 1
+            t.blocks[at] += move.kind == "block"
+        if view.phase == "action" and move.target is not None:
+            t.aims[move.target == self.grudge] += 1
+
     def observe(self, view: View, events: Sequence[Event]) -> None:
+        me = view.seat
         for e in events:
             if e.kind in ("prove", "concede") and e.seat == self.challenged:
                 self.tally.caught += e.kind == "concede"
                 self.challenged = None
+            if (e.kind in ("action", "challenge") and e.target == me) or (
+                    e.kind == "prove" and e.seat == self.challenged):
+                self.blame = e.seat
+            elif e.kind == "lose" and e.seat == me and self.blame is not None:
+                self.grudge = self.blame
+            elif e.kind == "steal" and e.target == me and e.amount:
+                self.grudge = e.seat
         self.inner.observe(view, events)
 
     def game_over(self, view: View) -> None:
@@ -135,17 +173,29 @@ def run(names: Sequence[str], games: int, seed: int = 0) -> dict:
             "claims_per_game": {k: round(t.claims[k] / games / s.seats, 3) for k in CLAIMED},
             "challenges_per_game": round(t.challenges / games / s.seats, 3),
             "challenges_caught": round(t.caught / t.challenges, 4) if t.challenges else None,
+            "grudge": {
+                "calls": _shares(t.calls, t.windows),
+                "blocks": _shares(t.blocks, t.block_windows),
+                "aims_at_it": round(t.aims[True] / sum(t.aims.values()), 4)
+                if t.aims else None,
+            },
         }
     return {"field": list(names), "games": games, "strategies": report,
             "challenges_per_game": round(sum(t.challenges for t in tallies.values()) / games, 3)}
 
 
+def _shares(done: Counter[bool], could: Counter[bool]) -> dict[str, float | None]:
+    """What share of its chances it took, toward its grudge and toward the others."""
+    return {key: round(done[at] / could[at], 4) if could[at] else None
+            for key, at in (("grudge", True), ("others", False))}
+
+
 def default_fields() -> list[list[str]]:
-    """The bluffer, the default against random, the default among itself, and every
-    personality against three defaults."""
+    """The bluffer, the default against random, the default among itself, and the default
+    and every personality against three frozen baselines."""
     fields = [["always_bluffer"] + ["heuristic"] * 3, ["heuristic"] + ["random"] * 3,
               ["heuristic"] * 4]
-    return fields + [[n] + ["heuristic"] * 3 for n in sorted(PERSONALITIES)]
+    return fields + [[n] + ["baseline"] * 3 for n in ["heuristic", *sorted(PERSONALITIES)]]
 
 
 def show(result: dict) -> None:
@@ -161,6 +211,14 @@ def show(result: dict) -> None:
               f"challenges {r['challenges_per_game']}/game"
               f"{f' ({caught:.0%} caught a bluff)' if caught is not None else ''}")
         print(f"  {'':>16}  bluffs: {rates}")
+        g = r["grudge"]
+        if g["aims_at_it"] is not None:
+            def pct(x: float | None) -> str:
+                return "-" if x is None else f"{x:.0%}"
+            print(f"  {'':>16}  toward its grudge vs others: calls "
+                  f"{pct(g['calls']['grudge'])} vs {pct(g['calls']['others'])} of claims, "
+                  f"blocks {pct(g['blocks']['grudge'])} vs {pct(g['blocks']['others'])}; "
+                  f"{pct(g['aims_at_it'])} of its aimed actions at it")
     human = "  ".join(f"{k} {v:.0%}" for k, v in HUMAN.items())
     print(f"  {'human winners':>16}  bluffs: {human}")
 

@@ -6,10 +6,11 @@ The ladder: each level (engine/bots/levels.py) against the one below it, heads-u
 against three of it, in the arena (seats rotated); each line prints both sides' win rates
 with 95% Wilson intervals and whether they are apart (the upper level's interval wholly
 above the lower's). Search levels play fewer games, as few as still separate them. The
-bluffs (benchmarks.bluffs: the always-bluffer and every personality against three default
-bots) and the search (benchmarks.search: the search against baselines at 2, 4 and 5 seats,
-with its decision times) are those modules' own measurements, called here. `--quick` plays a
-few games of each: a smoke test, not a measurement.
+bluffs (benchmarks.bluffs: the always-bluffer against three default bots, the default and
+every personality against three frozen baselines) and the search (benchmarks.search: the
+search against baselines at 2, 4 and 5 seats, with its decision times) are those modules'
+own measurements, called here. `--quick` plays a few games of each: a smoke test, not a
+measurement.
 
 Figures (`--json`: one object): `ladder` (a list of lines), `bluffs` (a list of fields),
 `search` (a list of seat counts), and `seconds`.

@@ -139,7 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
         "arena", help="strategies against each other, in-process",
         description="Play bot strategies against each other in this process, with no "
         "server, and print each one's win rate with a 95% interval. The seats rotate so "
-        "that every strategy sits in every seat equally often.")
+        "that every strategy sits in every seat equally often. To compare figures taken at "
+        "different times, measure against baseline: the heuristic frozen as it played "
+        "when the bots learnt to read people, which never changes.")
     arena.add_argument("--strategies", required=True, metavar="NAME,NAME,...",
                        help=f"2 to 10 strategies, comma-separated, one per seat (a name may "
                        f"repeat): {strategies}")

@@ -15,6 +15,7 @@ from engine import VARIANTS, Event, Move, View
 from engine.bots import LEVELS, STRATEGIES
 from engine.cards import CLAIMS_IN, COST, MUST_COUP
 
+from .core.table import Claim, Outcome
 from .i18n import N_, _, action_name, card_name, ngettext
 
 Names = Callable[[int | None], str]
@@ -42,6 +43,24 @@ def cards_text(cards) -> str:
 def claim_text(card: str, times: int) -> str:
     """A character claimed `times` this game, as a list of claims shows it: "Duke ×2"."""
     return card_name(card) + (f" ×{times}" if times > 1 else "")
+
+
+def recent_claim_text(claim: Claim, names: Names) -> str:
+    """One of a seat's latest claims, as its list shows it: what was claimed, and how a
+    challenge of it ended: "Tax (Duke)", "Steal from Ana (Captain, proved)", "Block Bruno
+    (Contessa, conceded)"."""
+    if claim.action is None:
+        deed = _("Block {name}").format(name=names(claim.target))
+    elif claim.target is not None:
+        deed = _aimed(claim.action, names(claim.target))
+    else:
+        deed = action_name(claim.action)
+    card = card_name(claim.card)
+    if claim.outcome is Outcome.PROVED:
+        card = _("{card}, proved").format(card=card)
+    elif claim.outcome is Outcome.CONCEDED:
+        card = _("{card}, conceded").format(card=card)
+    return f"{deed} ({card})"
 
 
 def event_text(e: Event, names: Names, me: int | None) -> str | None:
@@ -123,6 +142,26 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         return _("{name} shows you the {card}").format(name=who, card=_card(e.card))
     if kind == "picked":
         return _("You pick: {card}").format(card=_card(e.card))
+    return None
+
+
+def face_up_text(e: Event, names: Names, returned: Sequence[str] = ()) -> str | None:
+    """A private event (engine/events.py) as a replay with every card face up tells it: the
+    cards of whoever drew, kept, showed or picked them, in the third person (the seat's own
+    words are event_text's, told to that seat alone). `returned`, with the cards an Exchange
+    kept: those it put back in the deck. None for a public event."""
+    who = names(e.seat)
+    kind = e.kind
+    if kind == "drew":
+        return _("{name} draws: {cards}").format(name=who, cards=cards_text(e.cards))
+    if kind == "kept":
+        return _("{name} keeps: {kept}; returns: {returned}").format(
+            name=who, kept=cards_text(e.cards), returned=cards_text(returned))
+    if kind == "shown":
+        return _("{name} shows {target} the {card}").format(
+            name=who, target=names(e.target), card=_card(e.card))
+    if kind == "picked":
+        return _("{name} picks: {card}").format(name=who, card=_card(e.card))
     return None
 
 
@@ -474,7 +513,7 @@ def strategy_label(name: str) -> str:
         "heuristic": _("Heuristic: counts cards, bluffs"),
         "baseline": _("Baseline: the old heuristic"),
         "ismcts": _("Search: thinks ahead"),
-        "careless": _("Careless: slips on some turns"),
+        "careless": _("Careless: misjudges at times"),
         "bluffer": _("Bluffer: lies boldly"),
         "cautious": _("Cautious: never lies"),
         "vengeful": _("Vengeful: strikes back"),

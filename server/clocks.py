@@ -3,9 +3,10 @@ bot seat moves, and when the table's task must next wake.
 
 Deadlines are trio times. A decision opened by the game gets the table's clock (the turn
 clock for an action, the response clock otherwise) and a bot's move time; a decision still
-open keeps what it had. The clocks stop while the table is paused (`shift`). This module
-only keeps times: it must never move for a seat, send to anyone, nor read the game beyond
-which decision is open and who owes it.
+open keeps what it had, but for a player who comes back to it (`back`): once a decision,
+their clock starts again in full. The clocks stop while the table is paused (`shift`). This
+module only keeps times: it must never move for a seat, send to anyone, nor read the game
+beyond which decision is open and who owes it.
 """
 
 from __future__ import annotations
@@ -35,21 +36,36 @@ class Clocks:
         self.bot_due: dict[int, float] = {}
         #: Which decision the times are for (Game.opened); -1 before the first.
         self._opened = -1
+        #: The seats whose clock restarted when their player came back, for this decision:
+        #: one restart a seat a decision (see back).
+        self._restarted: set[int] = set()
+        #: The deadline each seat away in a response window had before `hurry` cut it to
+        #: the away clock (inf: none), which is theirs again when they come back.
+        self._unhurried: dict[int, float] = {}
 
     def restart(self) -> None:
         """A new game: no decision is timed yet."""
         self._opened = -1
+        self._forget()
+
+    def _forget(self) -> None:
+        """No decision is timed: what the last one had goes."""
         self.deadlines.clear()
         self.bot_due.clear()
+        self._restarted.clear()
+        self._unhurried.clear()
+
+    def _clock(self, game: Game) -> float:
+        """The table's clock for the decision open in `game` (0: none)."""
+        return float(self.turn_clock if game.phase == ACTION else self.response_clock)
 
     def follow(self, game: Game, seats: Seats, now: float) -> None:
         """New decisions get their deadlines and bot move times; open ones keep theirs; who
         owes nothing more loses theirs."""
         if game.opened != self._opened:
             self._opened = game.opened
-            self.deadlines.clear()
-            self.bot_due.clear()
-            clock = float(self.turn_clock if game.phase == ACTION else self.response_clock)
+            self._forget()
+            clock = self._clock(game)
             for seat in game.waiting:
                 if clock:
                     self.deadlines[seat] = now + clock
@@ -59,7 +75,7 @@ class Clocks:
                     self.bot_due[seat] = now + self.bot_delay
         if self.deadlines or self.bot_due:  # none at a table of people without clocks
             waiting = set(game.waiting)
-            for times in (self.deadlines, self.bot_due):
+            for times in (self.deadlines, self.bot_due, self._unhurried):
                 for seat in [s for s in times if s not in waiting]:
                     del times[seat]
 
@@ -68,7 +84,31 @@ class Clocks:
         table's clock: everyone else would wait the whole clock for them at every claim of
         their grace. Its own decisions (its turn, a card to lose) keep the table's clock."""
         if game.phase == RESPOND and seat in game.waiting:
-            self.deadlines[seat] = min(self.deadlines.get(seat, math.inf), now + self.away_clock)
+            given = self.deadlines.get(seat, math.inf)
+            self._unhurried.setdefault(seat, given)
+            self.deadlines[seat] = min(given, now + self.away_clock)
+
+    def back(self, game: Game, seat: int, now: float) -> bool:
+        """`seat`'s player is back: a decision of theirs that is open has its whole clock
+        again, from `now`, the first time they come back to it; they lost the time they
+        were away, and a drop costs no one their answer. Once only, or a player who drops
+        and comes back again and again would hold the table for ever: a later return just
+        ends the away clock (`hurry`), and the seat has what the first return gave. True if
+        the seat's deadline changed (the others must be told)."""
+        if seat not in game.waiting:
+            return False
+        before = self.deadlines.get(seat)
+        if seat in self._unhurried:
+            given = self._unhurried.pop(seat)
+            if given == math.inf:
+                del self.deadlines[seat]
+            else:
+                self.deadlines[seat] = given
+        clock = self._clock(game)
+        if clock and seat not in self._restarted:
+            self._restarted.add(seat)
+            self.deadlines[seat] = now + clock
+        return self.deadlines.get(seat) != before
 
     def bot_takes(self, seat: int, now: float) -> None:
         """A bot took `seat`, which owes the open decision: it moves after the bot delay."""
@@ -103,7 +143,7 @@ class Clocks:
     def shift(self, seats: Seats, stopped: float) -> None:
         """The clocks stood still for `stopped` seconds (the table was paused): every time
         they keep moves on by as much, the graces of those away included."""
-        for times in (self.deadlines, self.bot_due):
+        for times in (self.deadlines, self.bot_due, self._unhurried):
             for seat in times:
                 times[seat] += stopped
         for s in seats:

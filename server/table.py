@@ -557,11 +557,24 @@ class Table:
             seat.session.close("replaced", "Your seat was taken up by a new connection.")
         seat.session = session
         seat.away_since = None
+        restarted = (self.status is TableStatus.PLAYING
+                     and self.clocks.back(self._current_game(), seat.index, trio.current_time()))
         self.handover.say(session, Joined(table=self.id, seat=seat.index, token=token,
                                           code=self.code))
         self._greet(session, seat.index)
         self._presence(seat, "here", seat.name)
+        if restarted:
+            self._tell_deadlines(session)
         self._changed()
+
+    def _tell_deadlines(self, returned: Session) -> None:
+        """A seat's clock restarted as its player came back: every viewer but that player
+        (whose snapshot said so) gets its view again, with no events and the new deadlines."""
+        game = self._current_game()
+        viewers = [(s, seat) for s, seat in self._audience() if s is not returned]
+        for session, update in updates(self.id, game, [], self.clocks.listed(trio.current_time()),
+                                       self.game_summary, viewers):
+            self.handover.send(session, update)
 
     def _on_kick(self, session: Session, msg: Kick) -> None:
         """Remove the person called `msg.name` (seated, away or watching): an operator may at

@@ -281,8 +281,7 @@ class Core:
                 table = self.table
                 if table is None or msg.info["table"] != table.table:
                     return []
-                table.info = msg.info
-                table.code = msg.info.get("code", table.code)
+                table.take_info(msg.info)
                 return [ev.TableChanged()]
             case wire.Snapshot() | wire.Update():
                 return self._view(msg)

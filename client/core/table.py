@@ -9,7 +9,8 @@ this process's monotonic clock, with the decision's whole length for the countdo
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
 from engine import Event, Move, View
@@ -20,6 +21,9 @@ from ..i18n import _
 
 #: Seconds the seats of the last action stay highlighted.
 SPOTLIGHT = 2.0
+#: How many of a seat's latest claims are kept: what a player reads back before
+#: challenging, while the counts (`TableState.claims`) keep the whole game's.
+RECENT_CLAIMS = 3
 
 
 def personality_name(strategy: str) -> str | None:
@@ -41,6 +45,26 @@ class Pending:
     id: int
     move: Move
     opened: int = 0
+
+
+class Outcome(Enum):
+    """How a challenge of a claim ended: the card shown (R6.3), or the claim given up, which
+    a claimant may do holding the card (R6.2): "conceded", never "caught"."""
+
+    PROVED = "proved"
+    CONCEDED = "conceded"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One claim a seat made, as everyone saw it: an action that named a character (`action`
+    its id, `target` the seat it aimed at), or a block (`action` None, `target` the seat
+    whose action it stopped); `outcome` once a challenge of it ended, else None."""
+
+    card: str
+    action: str | None
+    target: int | None
+    outcome: Outcome | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +107,9 @@ class TableState:
     #: seat → {character: times claimed} this game: every action and block that named a
     #: character, which everyone saw (a claim is public; whether it was true is not).
     claims: dict[int, dict[str, int]] = field(default_factory=dict)
+    #: seat → its latest claims this game, newest first (RECENT_CLAIMS at most), with how a
+    #: challenge of each ended.
+    recent: dict[int, list[Claim]] = field(default_factory=dict)
     #: The last action: (its seat, its target or None, the monotonic moment its highlight
     #: ends), so that the players panel shows for a moment who just acted on whom.
     spotlight: tuple[int, int | None, float] | None = None
@@ -135,6 +162,16 @@ class TableState:
                     return str(info["name"])
         return _("Seat {n}").format(n=seat + 1)
 
+    def take_info(self, info: dict[str, Any]) -> None:
+        """The table as the server tells it now. While a game runs its seats are the newest
+        word on who plays where: a bot in the seat of a player who left (who was said to
+        have "left", not taken over) shows from them, not from the snapshot's players. A
+        game that is over keeps the names it was played under, for its results."""
+        self.info = info
+        self.code = info.get("code", self.code)
+        if self.players and self.view is not None and not self.view.over:
+            self.players = info["seats"]
+
     def arrive(self, msg: Snapshot | Update) -> Arrival:
         """Take in a snapshot's or an update's view of this table: the view, the players (a
         snapshot's), what is revealed, the summary, the clocks and the claims. Both clients
@@ -156,19 +193,34 @@ class TableState:
 
     def record(self, events: list[Event], fresh: bool) -> None:
         """Count the claims among `events` (public ones: the app receives no other kind of
-        action or block) and light up the seats of the last action. `fresh`: the events
-        start the count anew (a new game, or a snapshot whose history retells it)."""
+        action or block), keep each seat's latest with how a challenge of it ended, and
+        light up the seats of the last action. `fresh`: the events start the count anew (a
+        new game, or a snapshot whose history retells it)."""
         if fresh:
             self.claims = {}
+            self.recent = {}
             self.spotlight = None
         for e in events:
-            if e.seat is None:  # actions and blocks are always a seat's
+            if e.seat is None:  # actions, blocks and their proofs are always a seat's
                 continue
             if e.kind in ("action", "block") and e.card is not None:
                 mine = self.claims.setdefault(e.seat, {})
                 mine[e.card] = mine.get(e.card, 0) + 1
+                claim = Claim(e.card, e.action if e.kind == "action" else None, e.target)
+                self.recent[e.seat] = [claim, *self.recent.get(e.seat, [])][:RECENT_CLAIMS]
+            elif e.kind in ("prove", "concede"):
+                self._settle(e.seat, e.card, Outcome.PROVED if e.kind == "prove"
+                             else Outcome.CONCEDED)
             if e.kind == "action":
                 self.spotlight = (e.seat, e.target, time.monotonic() + SPOTLIGHT)
+
+    def _settle(self, seat: int, card: str | None, outcome: Outcome) -> None:
+        """A challenge of `seat`'s claim to be `card` ended (R6.3, R6.4). A claim is
+        challenged in the window that opens right after it, before its claimant can claim
+        again: the claim is the seat's newest."""
+        latest = self.recent.get(seat)
+        if latest and latest[0].card == card and latest[0].outcome is None:
+            latest[0] = replace(latest[0], outcome=outcome)
 
     def lit(self, seat: int) -> str | None:
         """While the last action is highlighted: "acted" for its seat, "targeted" for its

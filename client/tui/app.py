@@ -55,6 +55,12 @@ class CoupApp(App):
 
     CSS_PATH = Path(__file__).parent / "coup.tcss"
     TITLE = "Coup"
+    # No command palette: Textual's offers its own commands in English only (Theme, Keys,
+    # Maximize, Quit, and Screenshot, which saves a file on the machine the app runs on:
+    # through the SSH door, the server's), while every move and screen here has its key.
+    # Under load it was drawn a second late, and the key typed meanwhile went into its
+    # search line instead of the game; its footer key took 12 of 80 columns.
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+c", "quit", N_("Quit"), priority=True, show=False),
         Binding("ctrl+q", "quit", N_("Quit"), priority=True, show=False),
@@ -74,7 +80,8 @@ class CoupApp(App):
         self._trio_done: asyncio.Future | None = None
         #: The port of each server this process runs: "practice" (loopback, for `play`),
         #: "position FILE" (loopback, for `coup position`) and "lan" (every interface, for
-        #: friends); each is started once and kept.
+        #: friends); each is started once and kept, the LAN one until the player stops it
+        #: or hosts another in its place.
         self.servers: dict[str, int] = {}
         self._starting: str | None = None
         #: What to do once connected: "lobby", or "play" (create the table and start).
@@ -191,12 +198,35 @@ class CoupApp(App):
 
     def host_lan(self, port: int, name: str, announce: bool = False) -> None:
         """A server for the LAN in this process, announced there by mDNS if `announce`; its
-        lobby, with the address for friends. The first one started stays as it was asked."""
+        lobby, with the address for friends. While one is hosted here already: its lobby if
+        it is on `port`, else the player chooses it or a new one on `port` in its place."""
         self._then = "lobby"
         self.name_wanted = name
-        if "lan" in self.servers:
-            self.net.connect("127.0.0.1", self.servers["lan"], name)
+        hosted = self.servers.get("lan")
+        if hosted is None:
+            self._start_lan(port, announce)
+        elif hosted == port:
+            self.net.connect("127.0.0.1", hosted, name)
+        else:
+            self.push_screen(ChooseDialog(
+                _("Your LAN game is still open on port {port}.").format(port=hosted),
+                [(_("Back to your game on port {port}").format(port=hosted), False),
+                 (_("Stop it, and host on port {port}").format(port=port), True)],
+                help_line=_("{keys} or ⏎ to choose · esc: back to the menu")),
+                partial(self._host_anew, port, announce))
+
+    def _host_anew(self, port: int, announce: bool, anew: bool | None) -> None:
+        """The player's choice between the LAN game hosted here and a new one on `port`
+        (None, escape: neither, the menu stays)."""
+        if anew is None:
             return
+        if not anew:
+            self.net.connect("127.0.0.1", self.servers["lan"], self.name_wanted)
+            return
+        self.stop_lan()
+        self._start_lan(port, announce)
+
+    def _start_lan(self, port: int, announce: bool) -> None:
         self._starting = "lan"
         # The games hosted here are kept for good with the host's own (see practice_server).
         self.net.start_server("lan", ServerConfig(

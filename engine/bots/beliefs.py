@@ -30,6 +30,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 
@@ -37,8 +38,10 @@ from .. import cards as C
 from ..events import Event
 from .base import Sight, hand_of, seat_of
 
-#: The lie rate assumed of a seat none of whose claims was tested yet.
-SUSPICION = 0.4
+#: The lie rate assumed of a seat none of whose claims was tested yet: the chance it claims
+#: a character it lacks. Near what winners online do (they bluff 9-15% of their turns); at
+#: 0.4 the heuristic called true claims so often that never lying beat it (docs/BOTS.md).
+SUSPICION = 0.12
 #: Weight, in claims, of that prior against a seat's own record.
 PRIOR_CLAIMS = 2
 #: How much less likely a hand with the card is, when the seat let a chance to block with
@@ -48,6 +51,10 @@ PASSED_BLOCK = {C.ASSASSINATE: 0.15, C.STEAL: 0.3, C.FOREIGN_AID: 0.6}
 #: How much less likely a Duke is in the hand of a seat that took Income or Foreign Aid,
 #: when a Tax would have paid more.
 SKIPPED_TAX = 0.5
+#: What a turn taken without a claim (Income, Foreign Aid) counts for in a seat's record of
+#: truth, as a share of a proof: a seat that lacks the Duke and takes Income has declined a
+#: bluff, and a habitual liar seldom does.
+DECLINED = 0.5
 #: How much less likely a hand with a character is when the seat conceded a claim to it:
 #: nearly proof that it lacks one, but the rules let a seat concede a card it holds.
 CONCEDED = 0.02
@@ -59,7 +66,7 @@ PRIOR_ANSWERS = 5
 #: set of characters in the two-player draft (R1.7): most choose the Duke. (One factor on the
 #: hand stands in for the draft's two sets: counting alone gives an opponent a Duke 42% of
 #: the time there, the factor 68%, a table that always picks the Duke about 70%.)
-DRAFTED_DUKE = 3.0
+DRAFTED_DUKE = 8.0
 
 
 @dataclass(slots=True)
@@ -81,6 +88,8 @@ class _Evidence:
     #: held cards: in its present hand, and in the hands it held before.
     over: int = 0
     exposed: int = 0
+    #: Turns it took without claiming a character.
+    declined: int = 0
     #: Others' claims it challenged, and those it let pass, this game.
     calls: int = 0
     let_pass: int = 0
@@ -127,6 +136,9 @@ class Beliefs:
         #: Hand weights already worked out, by seat, extra claim and the unseen cards:
         #: emptied by every new event, since they depend on the evidence.
         self._memo: dict[tuple[int, str | None, tuple[int, ...]], dict[tuple[str, ...], float]] = {}
+        #: The last view asked about (held, so that no other object takes its identity) and
+        #: its unseen cards.
+        self._last: tuple[Sight, dict[str, int]] | None = None
 
     def _of(self, seat: int) -> _Evidence:
         evidence = self._seats.get(seat)
@@ -140,6 +152,7 @@ class Beliefs:
         """Learn from `events`, the events `view`'s seat was shown for one move."""
         if events:
             self._memo.clear()
+            self._last = None
         me = view.seat
         for e in events:
             kind, seat = e.kind, e.seat
@@ -154,6 +167,7 @@ class Beliefs:
                     self._claims(view, seat, e.card)
                 elif e.action in (C.INCOME, C.FOREIGN_AID):
                     self._of(seat).weigh(C.DUKE, SKIPPED_TAX)
+                    self._of(seat).declined += 1
             elif kind == "block" and e.card is not None:
                 self._claims(view, seat, e.card)
             elif kind == "pass" and e.action is not None:
@@ -177,7 +191,9 @@ class Beliefs:
                 evidence.weigh(e.card, CONCEDED)
             elif kind == "lose" and e.card is not None:
                 evidence = self._of(seat)
-                evidence.claimed.discard(e.card)
+                if e.card in evidence.claimed:  # face up, a claim of its shows it was true
+                    evidence.claimed.discard(e.card)
+                    evidence.proved += 1
                 evidence.drafted = evidence.drafted and e.card != C.DUKE
                 if e.card in evidence.known:
                     evidence.known.remove(e.card)
@@ -209,13 +225,14 @@ class Beliefs:
 
     def lie_rate(self, seat: int) -> float:
         """The chance `seat` claims a character it lacks: the prior moved by its record
-        (claims proved, bluffs caught, and lies it gave away by claiming more characters
-        than it held cards)."""
+        (claims proved or shown true by a lost card, turns it took without a claim, bluffs
+        caught, and lies it gave away by claiming more characters than it held cards)."""
         evidence = self._seats.get(seat)
         if evidence is None:
             return self.suspicion
         lies = evidence.caught + evidence.exposed + evidence.over
-        return (PRIOR_CLAIMS * self.suspicion + lies) / (PRIOR_CLAIMS + evidence.proved + lies)
+        truths = evidence.proved + DECLINED * evidence.declined
+        return (PRIOR_CLAIMS * self.suspicion + lies) / (PRIOR_CLAIMS + truths + lies)
 
     def trust(self, seat: int) -> float:
         """How far `seat`'s claims are believed: one less its lie rate."""
@@ -300,14 +317,13 @@ class Beliefs:
     def _weigh(unseen: dict[str, int], held: int, evidence: _Evidence | None, lies: float,
                claim: str | None) -> dict[tuple[str, ...], float]:
         weights: dict[tuple[str, ...], float] = {}
-        for hand in combinations_with_replacement(tuple(unseen), held):
-            copies = Counter(hand)
+        for hand, copies in _hands(tuple(unseen), held):
             weight = 1.0
-            for c, n in copies.items():
+            for c, n in copies:
                 weight *= comb(unseen[c], n)
             if weight and evidence is not None:
-                weight *= _likelihood(hand, copies, evidence, lies, claim)
-            elif weight and claim is not None and claim not in copies:
+                weight *= _likelihood(hand, evidence, lies, claim)
+            elif weight and claim is not None and claim not in hand:
                 weight *= lies
             if weight:
                 weights[hand] = weight
@@ -373,35 +389,53 @@ class Beliefs:
     def _unseen(self, view: Sight) -> dict[str, int]:
         """The copies of each character the viewer cannot account for, in the cast's
         order: the game's copies less its own hand, its Exchange draw, every face-up card
-        and the draft set it chose from."""
-        return _unseen(view, self._set_aside)
+        and the draft set it chose from. Worked out once per view: one decision asks about
+        several seats and cards with the same view (a view is a snapshot, and a search's
+        sight of a world is made afresh for each decision)."""
+        if self._last is not None and self._last[0] is view:
+            return self._last[1]
+        unseen = _unseen(view, self._set_aside)
+        self._last = (view, unseen)
+        return unseen
 
 
 def _unseen(view: Sight, set_aside: Sequence[str]) -> dict[str, int]:
-    seen = Counter(hand_of(view))
-    seen.update(set_aside)
-    seen.update(view.drawn)
-    for face_up in view.revealed:
-        seen.update(face_up)
-    total = C.copies_in_game(view.options.players, view.options.draft)
-    return {c: max(0, total - seen[c]) for c in C.CAST[view.options.variant]}
+    # Counted by hand, not with a Counter: every decision of a search's playouts asks this
+    # several times, and Counter.update costs four times as much.
+    left = dict.fromkeys(C.CAST[view.options.variant],
+                         C.copies_in_game(view.options.players, view.options.draft))
+    for cards in (hand_of(view), set_aside, view.drawn, *view.revealed):
+        for c in cards:
+            left[c] -= 1
+    for c, n in left.items():
+        if n < 0:  # seen more often than the game holds it: only a broken view does that
+            left[c] = 0
+    return left
 
 
-def _likelihood(hand: tuple[str, ...], copies: Counter[str], evidence: _Evidence,
-                lies: float, claim: str | None) -> float:
+@cache
+def _hands(cast: tuple[str, ...], held: int) -> tuple[tuple[tuple[str, ...],
+                                                         tuple[tuple[str, int], ...]], ...]:
+    """Every hand of `held` cards of `cast` (in its order), each with its count of each
+    character: worked out once per cast and size, since every question asks for them."""
+    return tuple((hand, tuple(Counter(hand).items()))
+                 for hand in combinations_with_replacement(cast, held))
+
+
+def _likelihood(hand: tuple[str, ...], evidence: _Evidence, lies: float,
+                claim: str | None) -> float:
     """How likely `evidence` is if the seat holds `hand`."""
-    if evidence.known:
-        for c, n in Counter(evidence.known).items():
-            if copies[c] < n:
-                return 0.0
+    for c in evidence.known:
+        if hand.count(c) < evidence.known.count(c):
+            return 0.0
     # Counted, not multiplied in the set's order: the same figure in every process.
-    missing = sum(1 for c in evidence.claimed if c not in copies)
-    if claim is not None and claim not in evidence.claimed and claim not in copies:
+    missing = sum(1 for c in evidence.claimed if c not in hand)
+    if claim is not None and claim not in evidence.claimed and claim not in hand:
         missing += 1
     weight = lies ** missing
     for c, factor in evidence.factors.items():
-        if c in copies:
+        if c in hand:
             weight *= factor
-    if evidence.drafted and C.DUKE in copies:
+    if evidence.drafted and C.DUKE in hand:
         weight *= DRAFTED_DUKE
     return weight

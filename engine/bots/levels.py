@@ -32,10 +32,11 @@ class Level:
 LADDER: tuple[Level, ...] = (
     # Any legal move: a table to learn the rules at.
     Level("easy", "random"),
-    # The heuristic slipping on half its turns: it calls likely bluffs, so lying is a risk,
-    # but it wastes turns a player can punish.
-    Level("medium", "careless", MappingProxyType({"slips": 0.5})),
-    # The heuristic: counts cards, bluffs on a share of its turns, calls bluffs.
+    # The heuristic with blurred judgement: it calls likely bluffs, so lying is a risk, but
+    # it misreads claims and threats and overlooks some of its chances.
+    Level("medium", "careless", MappingProxyType({"noise": 1.0})),
+    # The heuristic: reads the table (card counting, claims, each player's record of
+    # truth), bluffs on a share of its turns, calls bluffs worth calling.
     Level("hard", "heuristic"),
     # The search, with its full budget of playouts a decision.
     Level("expert", "ismcts", MappingProxyType({"playouts": PLAYOUTS})),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .beliefs import SUSPICION
+
 THREAT = "threat"  # aim at the most threatening opponent
 VENGEANCE = "vengeance"  # aim at whoever last cost it an influence or coins
 
@@ -30,13 +32,15 @@ class Personality:
     #: A Captain or Ambassador bluff against a Steal.
     steal_block: float = 0.08
     #: The bluff rate it assumes of an opponent before it has caught or cleared one.
-    suspicion: float = 0.4
+    suspicion: float = SUSPICION
     #: Multiplies what a caught bluff is worth to it: above 1 calls more lies, below 1
     #: fewer.
     challenge: float = 1.0
-    #: With VENGEANCE targeting, multiplies that again against its grudge, and its bluffed
-    #: blocks of the grudge's actions.
+    #: With VENGEANCE targeting, multiplies that again against its grudge.
     grudge_calls: float = 1.0
+    #: With VENGEANCE targeting, the least chance of bluffing a block of its grudge's
+    #: Assassination or Steal aimed at it.
+    grudge_blocks: float = 0.0
     #: THREAT or VENGEANCE.
     targeting: str = THREAT
     #: Saves for a Coup: never pays for an Assassinate, takes Foreign Aid more readily.
@@ -44,13 +48,18 @@ class Personality:
 
 
 DEFAULT = Personality()
-#: Lies on a third of its turns and blocks whatever it can; trusts others about as little.
+#: Lies on a third of its turns and blocks whatever it can; expects others to lie as it does,
+#: so it believes their claims less and calls them more.
 BLUFFER = Personality(tax=0.45, steal=0.3, assassinate=0.35, exchange=0.2, contessa=0.3,
-                      steal_block=0.4, suspicion=0.5)
-#: Never claims a card it does not hold, even to survive; calls a lie only when sure.
+                      steal_block=0.4, suspicion=0.4, challenge=1.3)
+#: Never claims a card it does not hold, even to survive; believes others as it would be
+#: believed, and calls a lie only when sure.
 CAUTIOUS = Personality(tax=0.0, steal=0.0, assassinate=0.0, contessa=0.0,
-                       contessa_when_doomed=False, steal_block=0.0, challenge=0.6)
-#: Aims at whoever last cost it an influence or coins, and doubts that seat's claims.
-VENGEFUL = Personality(targeting=VENGEANCE)
-#: Races to Coup: Tax, Steal and Foreign Aid, never an Assassinate.
-BANKER = Personality(tax=0.2, assassinate=0.0, banker=True)
+                       contessa_when_doomed=False, steal_block=0.0, suspicion=0.06,
+                       challenge=0.6)
+#: Aims at whoever last cost it an influence or coins, calls that seat's claims far more
+#: readily, and bluffs a block of its attacks on it one time in three.
+VENGEFUL = Personality(targeting=VENGEANCE, grudge_calls=3.0, grudge_blocks=0.35)
+#: Races to Coup: Tax, Steal and Foreign Aid, never an Assassinate; keeps its cards for the
+#: race, so it calls others' claims less.
+BANKER = Personality(tax=0.2, assassinate=0.0, banker=True, challenge=0.7)

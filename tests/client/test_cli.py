@@ -96,6 +96,17 @@ def test_arena_table_prints_a_round_robin_of_strategies_and_levels(capsys):
     assert "heads-up" in out and "one against 3" in out and "—" in out
 
 
+def test_arena_measures_against_the_frozen_baseline(capsys):
+    """Issue 31: `baseline` (the heuristic frozen as it was) is a strategy the arena seats,
+    and its help says what it is for."""
+    assert main(["arena", "--strategies", "heuristic,baseline", "--games", "4", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["win_rate"]) == {"heuristic", "baseline"}
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "measure against baseline" in text
+
+
 def test_arena_table_refuses_a_name_twice(capsys):
     assert main(["arena", "--table", "--strategies", "random,random", "--games", "2"]) == 2
     assert "distinct" in capsys.readouterr().err

@@ -148,6 +148,22 @@ def test_a_caught_bluff_loses_trust_and_the_seat_lacks_the_card() -> None:
             > fresh.bluff_chance(watch.view, 1, CAPTAIN))
 
 
+def test_a_record_of_truth_also_grows_from_cards_shown_true_and_bluffs_declined() -> None:
+    """A claimed card that is lost face up (R2.1) was a true claim; a turn of Income (R4)
+    where a Tax bluff was there to take counts for half a proof; naming more characters
+    than it holds cards gives lies away."""
+    view = Watch(four()).view
+    honest, declining, overclaiming = Beliefs(), Beliefs(), Beliefs()
+    honest.observe(view, [Event("action", 1, action="tax", card=DUKE)])
+    honest.observe(view, [Event("lose", 1, card=DUKE)])
+    assert honest.record(1) == (1, 0) and honest.claimed(1) == ()
+    declining.observe(view, [Event("action", 1, action="income")])
+    assert SUSPICION > declining.lie_rate(1) > honest.lie_rate(1)
+    for card in (DUKE, CAPTAIN, CONTESSA):
+        overclaiming.observe(view, [Event("block", 1, target=2, card=card)])
+    assert overclaiming.lie_rate(1) == pytest.approx((2 * SUSPICION + 1) / 3)
+
+
 def test_a_target_that_lets_an_assassination_through_seldom_holds_a_contessa() -> None:
     """R7: only the target may block an Assassination, with a Contessa."""
     watch = Watch(four(turn=3, coins=(2, 2, 2, 3)))

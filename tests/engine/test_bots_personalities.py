@@ -17,10 +17,10 @@ def answer(action: Move, hands, revealed=None, coins=None, claims=(), proofs=0) 
     `proofs` claims when challenged (R6.3)."""
     g = Game.arrange(hands=hands, revealed=revealed, coins=coins, actor=1)
     bot = make("heuristic", 1)
-    for card in claims:
-        bot.observe(g.view(0), [Event("block", seat=1, target=2, card=card)])
     for _ in range(proofs):
         bot.observe(g.view(0), [Event("prove", seat=1, card="ambassador")])
+    for card in claims:
+        bot.observe(g.view(0), [Event("block", seat=1, target=2, card=card)])
     g.apply(1, action)
     moves = g.legal_moves(0)
     assert Move("challenge") in moves
@@ -45,18 +45,27 @@ def test_a_claim_after_claiming_every_other_character_is_challenged() -> None:
         == "challenge"
 
 
-def test_a_tax_that_counting_makes_a_likely_bluff_is_challenged() -> None:
-    """R6.1: the viewer holds a Duke and another is face up: one Duke is left for the
-    claimant's two cards among twelve unseen, so two Taxes in three are bluffs."""
-    assert answer(Move("tax"), HANDS, coins=[2, 2, 2]) == "pass"
-    assert answer(Move("tax"), HANDS, [[], [], ["duke"]], coins=[2, 2, 2]) == "challenge"
+#: Heads-up: the viewer holds a Duke, the claimant's face-up card is another, so one Duke is
+#: left among the claimant's one card and the deck's.
+DUEL = [["duke", "contessa"], ["captain"]]
+DUEL_UP = [[], ["duke"]]
+
+
+def test_a_likely_bluff_on_a_last_card_is_challenged_heads_up() -> None:
+    """R6.1, R2.2: a right call ends the game; the Tax is more likely a lie than not."""
+    assert answer(Move("tax"), DUEL, DUEL_UP, coins=[2, 2]) == "challenge"
 
 
 def test_a_claimant_whose_claims_kept_proving_true_is_believed() -> None:
-    """R6.3: the same likely bluff, from a player that proved its last two challenged
-    claims: its record makes a lie less likely than counting alone, and it is let stand."""
-    revealed = [[], [], ["duke"]]
-    assert answer(Move("tax"), HANDS, revealed, coins=[2, 2, 2], proofs=2) == "pass"
+    """R6.3: the same Tax from a player that proved the claim challenged before: its record
+    makes a lie less likely, and it is let stand."""
+    assert answer(Move("tax"), DUEL, DUEL_UP, coins=[2, 2], proofs=1) == "pass"
+
+
+def test_a_tax_that_arms_a_coup_is_challenged_where_a_smaller_one_is_let_stand() -> None:
+    """R6.1, R3.3: the same trusted claimant at 5 coins: its Tax would give it a Coup next
+    turn, so calling is worth the card it risks."""
+    assert answer(Move("tax"), DUEL, DUEL_UP, coins=[2, 5], proofs=1) == "challenge"
 
 
 def test_an_impossible_claim_is_always_challenged() -> None:
@@ -137,3 +146,51 @@ def test_the_vengeful_one_coups_whoever_last_hurt_it() -> None:
         bot = make(name, 1)
         bot.observe(g.view(0), stolen)
         assert bot.choose(g.view(0), g.legal_moves(0)) == Move("coup", target=aimed)
+
+
+def called(name: str, history: list[Event]) -> str:
+    """What `name` at seat 0, holding two Dukes, answers seat 1's Tax (R4, R6.1) at a
+    three-seat table, having seen `history`."""
+    g = Game.arrange(hands=[["duke", "duke"], ["assassin", "captain"], ["ambassador", "assassin"]],
+                     actor=1)
+    bot = make(name, 1)
+    bot.observe(g.view(0), history)
+    g.apply(1, Move("tax"))
+    return bot.choose(g.view(0), g.legal_moves(0)).kind
+
+
+STOLEN = [Event("action", seat=1, action="steal", target=0, card="captain"),
+          Event("steal", seat=1, target=0, amount=2)]
+
+
+def test_the_vengeful_one_calls_its_grudge_where_the_default_lets_it_stand() -> None:
+    """Seat 1 stole from seat 0 (R4 Steal): its grudge. One Duke is left unseen."""
+    assert called("heuristic", STOLEN) == "pass"
+    assert called("vengeful", STOLEN) == "challenge"
+
+
+def test_the_bluffer_suspects_a_claim_the_default_and_the_cautious_believe() -> None:
+    """It expects others to lie as it does: the same first Tax, no history."""
+    assert called("heuristic", []) == "pass"
+    assert called("cautious", []) == "pass"
+    assert called("bluffer", []) == "challenge"
+
+
+def test_the_vengeful_one_bluffs_blocks_of_its_grudge_far_more_often() -> None:
+    """R7: seat 1, which stole from seat 0 before, Steals from it again; seat 0 holds no
+    Captain or Ambassador. Over 60 seeds the vengeful one blocks it anyway at least a
+    third of the time; the default seldom."""
+    blocked = {}
+    for name in ("heuristic", "vengeful"):
+        blocked[name] = 0
+        for seed in range(60):
+            g = Game.arrange(hands=[["duke", "contessa"], ["assassin", "captain"],
+                                    ["ambassador", "assassin"]], actor=1)
+            bot = make(name, seed)
+            bot.observe(g.view(0), STOLEN)
+            g.apply(1, Move("steal", target=0))
+            while g.phase == "respond" and g.step != "block":
+                g.apply(g.waiting[0], Move("pass"))
+            blocked[name] += bot.choose(g.view(0), g.legal_moves(0)).kind == "block"
+    assert blocked["heuristic"] < 12
+    assert blocked["vengeful"] >= 20

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from client.runner import BotRunner, Seating
 from engine import record as records
 from engine.bots.random import RandomStrategy
 from server.store import Store
+from tests.ports import free_port
 
 COUP = [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main())"]
 TABLES = 50
@@ -46,11 +46,6 @@ class Witness(RandomStrategy):
         self.seen = max(self.seen, view.state_id)
         self.winner = view.winner
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def start(db: str, port: int, *flags: str, within: tuple[str, ...] = ()

@@ -19,7 +19,8 @@ from engine import record as records
 from protocol import GetGame, ListGames, MoveRequest
 from tests.server.helpers import catch_up, seat_table
 from tests.server.peer import Peer, new_id
-from tests.server.test_crash import free_port, start
+from tests.ports import free_port
+from tests.server.test_crash import start
 from tests.server.test_restart import stopped
 
 #: `sh -c` this with a folder and a command: the command runs with a tmpfs of its own

@@ -182,3 +182,169 @@ async def test_a_seat_that_is_away_answers_claims_after_the_away_clock(connect, 
     msg = await update_where(actor, lambda m: m.view["phase"] == "action")
     assert trio.current_time() - start == pytest.approx(3, abs=0.2)
     assert {"kind": "pass", "seat": gone.seat, "target": actor.seat, "card": "duke"} in msg.events
+
+
+def deadline_of(msg, seat: int) -> float | None:
+    """Seconds `msg` (an update or a snapshot) gives `seat` to decide, if it has a clock."""
+    return next((d["ms"] / 1000 for d in msg.deadlines if d["seat"] == seat), None)
+
+
+@QUIET
+async def test_a_player_back_in_a_response_window_has_the_whole_clock_again(
+        connect, autojump_clock):
+    # Issue 30: back within the grace with an answer owed, the clock showed 2 s left and
+    # the server passed for the player soon after. A decision of theirs that is open
+    # restarts in full when they come back (R10 is silent on reconnects), and every
+    # viewer's deadlines say so.
+    peers = await seat_table(connect, ["ana", "bruno", "chen"], turn_clock=60,
+                             response_clock=20)
+    by = by_seat(peers)
+    actor = by[peers[0].view.actor]
+    gone, stays = [p for p in peers if p is not actor]
+    state = actor.view.state_id
+    assert (await play(actor, "tax")).TYPE == "move_accepted"
+    for peer in peers:
+        await catch_up(peer, state + 1)
+    await trio.sleep(15)  # most of the response clock runs out
+    await gone.aclose()
+    await presence_of(actor, gone.seat)
+    await trio.sleep(1)  # back well within the away clock and the grace
+    back = await connect("bruno", token=gone.token)
+    returned = trio.current_time()
+    snapshot = await back.expect("snapshot")
+    assert deadline_of(snapshot, gone.seat) == pytest.approx(20, abs=0.01)
+    for peer in (actor, stays):  # the others see the fresh deadline; theirs is unchanged
+        await peer.expect("presence", seat=gone.seat, status="here")
+        msg = await next_view(peer)
+        assert msg.events == [] and msg.view["state_id"] == state + 1
+        assert deadline_of(msg, gone.seat) == pytest.approx(20, abs=0.01)
+        assert deadline_of(msg, stays.seat) == pytest.approx(4, abs=0.01)
+    assert (await play(stays, "pass")).TYPE == "move_accepted"
+    msg = await update_where(actor, lambda m: m.view["phase"] == "action")
+    assert trio.current_time() - returned == pytest.approx(20, abs=0.1)
+    assert {"kind": "pass", "seat": gone.seat, "target": actor.seat, "card": "duke"} in msg.events
+
+
+@QUIET
+async def test_a_player_back_on_their_turn_has_the_whole_turn_clock_again(
+        connect, autojump_clock):
+    ana, bruno = await seat_table(connect, ["ana", "bruno"], two_player_draft=False,
+                                  turn_clock=60, response_clock=20)
+    by = by_seat([ana, bruno])
+    gone = by[ana.view.actor]
+    stays = ana if gone is bruno else bruno
+    await gone.aclose()
+    await presence_of(stays, gone.seat)
+    await trio.sleep(58)  # two seconds of the turn are left
+    back = await connect(gone.name, token=gone.token)
+    returned = trio.current_time()
+    assert deadline_of(await back.expect("snapshot"), gone.seat) == pytest.approx(60, abs=0.01)
+    msg = await next_view(stays)
+    assert msg.events == [] and deadline_of(msg, gone.seat) == pytest.approx(60, abs=0.01)
+    msg = await next_view(stays)  # the clock, in full, takes Income for the silent seat
+    assert trio.current_time() - returned == pytest.approx(60, abs=0.1)
+    assert msg.events[0] == {"kind": "action", "seat": gone.seat, "action": "income",
+                             "amount": 0}
+
+
+@QUIET
+async def test_a_decision_restarts_once_however_often_its_player_comes_back(
+        connect, autojump_clock):
+    # The bound: one restart a seat a decision. A player who drops and comes back again
+    # and again holds the table for at most two of its clocks a decision; a second return
+    # only ends the away clock (the deadline is the one the first return gave). The next
+    # decision of theirs may restart again.
+    ana, bruno = await seat_table(connect, ["ana", "bruno"], two_player_draft=False,
+                                  turn_clock=60, response_clock=20)
+    by = by_seat([ana, bruno])
+    gone = by[ana.view.actor]
+    stays = ana if gone is bruno else bruno
+    token, name, state = gone.token, gone.name, gone.view.state_id
+    for returns in range(3):
+        await gone.aclose()
+        await presence_of(stays, gone.seat)
+        await trio.sleep(20)
+        gone = await connect(name, token=token)
+        snapshot = await gone.expect("snapshot")
+        assert snapshot.view["state_id"] == state  # the same decision all along
+        if not returns:  # the first return: the whole clock again
+            restarted = trio.current_time()
+        left = restarted + 60 - trio.current_time()  # later ones: what it gave, running on
+        assert deadline_of(snapshot, gone.seat) == pytest.approx(left, abs=0.01)
+        assert (await presence_of(stays, gone.seat)).status == "here"
+    # Only the first return told the others of a new deadline.
+    msg = await next_view(stays)
+    assert msg.events == [] and deadline_of(msg, gone.seat) == pytest.approx(60, abs=0.01)
+    msg = await next_view(stays)
+    assert trio.current_time() - restarted == pytest.approx(60, abs=0.1)
+    assert msg.events[0]["action"] == "income" and msg.events[0]["seat"] == gone.seat
+    await catch_up(stays, state + 1)
+    assert (await play(stays, "income")).TYPE == "move_accepted"
+    await catch_up(gone, state + 2)
+    assert gone.view.actor == gone.seat  # a new decision of theirs: it may restart again
+    await gone.aclose()
+    await presence_of(stays, gone.seat)
+    await trio.sleep(30)
+    back = await connect(name, token=token)
+    assert deadline_of(await back.expect("snapshot"), back.seat) == pytest.approx(60, abs=0.01)
+
+
+@QUIET
+async def test_a_player_back_at_a_table_without_clocks_has_no_away_clock_left(
+        connect, autojump_clock):
+    # Away, a seat passes a claim after the away clock (3 s) even at a table with no
+    # clocks; back, it has no clock again: the window waits for its answer.
+    peers = await seat_table(connect, ["ana", "bruno", "chen"])
+    by = by_seat(peers)
+    actor = by[peers[0].view.actor]
+    gone, stays = [p for p in peers if p is not actor]
+    state = actor.view.state_id
+    assert (await play(actor, "tax")).TYPE == "move_accepted"
+    for peer in peers:
+        await catch_up(peer, state + 1)
+    await gone.aclose()
+    await presence_of(actor, gone.seat)
+    await trio.sleep(1)
+    back = await connect("bruno", token=gone.token)
+    assert (await back.expect("snapshot")).deadlines == []
+    assert (await presence_of(actor, gone.seat)).status == "here"
+    msg = await next_view(actor)
+    assert msg.events == [] and msg.deadlines == []
+    await trio.sleep(30)  # table time: no clock passes for anyone, so our pass is ours
+    assert (await play(back, "pass")).TYPE == "move_accepted"
+    assert (await play(stays, "pass")).TYPE == "move_accepted"
+    msg = await update_where(actor, lambda m: m.view["phase"] == "action")
+    assert msg.view["coins"][actor.seat] == 5  # the tax stood: both passed
+
+
+@QUIET
+async def test_a_second_return_to_a_window_ends_the_away_clock_without_a_restart(
+        connect, autojump_clock):
+    # Away again in the same window, the seat passes after the away clock; back again, it
+    # has what its first return gave (no second restart), not what is left of the away
+    # clock.
+    peers = await seat_table(connect, ["ana", "bruno", "chen"], turn_clock=60,
+                             response_clock=20)
+    by = by_seat(peers)
+    actor = by[peers[0].view.actor]
+    gone, stays = [p for p in peers if p is not actor]
+    token, state = gone.token, actor.view.state_id
+    assert (await play(actor, "tax")).TYPE == "move_accepted"
+    for peer in peers:
+        await catch_up(peer, state + 1)
+    for returns in range(2):
+        await gone.aclose()
+        await presence_of(actor, gone.seat)
+        await trio.sleep(1)
+        gone = await connect("bruno", token=token)
+        snapshot = await gone.expect("snapshot")
+        assert snapshot.view["state_id"] == state + 1
+        if not returns:
+            restarted = trio.current_time()
+        assert deadline_of(snapshot, gone.seat) == pytest.approx(
+            restarted + 20 - trio.current_time(), abs=0.01)
+        await presence_of(actor, gone.seat)
+        await trio.sleep(5)
+    assert (await play(stays, "pass")).TYPE == "move_accepted"
+    await update_where(actor, lambda m: m.view["phase"] == "action")
+    assert trio.current_time() - restarted == pytest.approx(20, abs=0.1)

@@ -19,7 +19,9 @@ from server.store import Store
 
 from .helpers import seat_table
 from .peer import Peer
-from .test_crash import Witness, free_port, start
+from tests.ports import free_port
+
+from .test_crash import Witness, start
 
 
 async def stopped(process: trio.Process, signum: int) -> list[dict]:

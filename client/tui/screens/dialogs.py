@@ -43,7 +43,8 @@ class DecisionDialog(CoupModal):
 class ChooseDialog(DecisionDialog):
     """Pick one of `options` ((label, value) pairs) with the arrows and enter, a digit, or
     the mouse. Returns the value (a move, or whatever else was offered), or None on escape.
-    `opened`: the decision it answers."""
+    `opened`: the decision it answers. `help_line`: the line under the choices, with `{keys}`
+    for the digits that choose (None: escape goes back to the table)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", N_("Back to the table")),
@@ -51,10 +52,11 @@ class ChooseDialog(DecisionDialog):
     ]
 
     def __init__(self, title: str, options: Sequence[tuple[str, object]],
-                 opened: int | None = None) -> None:
+                 opened: int | None = None, help_line: str | None = None) -> None:
         super().__init__(opened)
         self.title_text = title
         self.options = options
+        self.help_line = help_line
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -65,8 +67,8 @@ class ChooseDialog(DecisionDialog):
                                for n, (label, _v) in enumerate(self.options, 1)),
                              id="choices")
             keys = "1" if len(self.options) == 1 else f"1–{len(self.options)}"
-            yield Label(_("{keys} or ⏎ to choose · esc: back to the table").format(keys=keys),
-                        classes="dialog-help")
+            help_line = self.help_line or _("{keys} or ⏎ to choose · esc: back to the table")
+            yield Label(help_line.format(keys=keys), classes="dialog-help")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_pick(event.option_index + 1)

@@ -193,7 +193,7 @@ class GamesScreen(CoupScreen):
                     id="games-filter", max_length=32, compact=True)
         yield GameList(id="games", cursor_type="row", zebra_stripes=True, cell_padding=0)
         yield Static(id="games-status")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#games", GameList).focus()

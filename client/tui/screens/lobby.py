@@ -90,7 +90,7 @@ class LobbyScreen(CoupScreen):
                                           "(/help)") if self.coup.operator
                             else _("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
-        yield Footer(show_command_palette=False, compact=True)
+        yield Footer(compact=True)
 
     #: The line above the list (two with a LAN command): the server, who we are there, our
     #: rating.

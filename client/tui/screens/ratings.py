@@ -69,7 +69,7 @@ class LeaderboardScreen(CoupScreen):
                           style="bold"), id="ranked-header")
         yield RankedList(id="ranked", cursor_type="row", zebra_stripes=True, cell_padding=1)
         yield Static(id="ranked-status")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#ranked", RankedList).focus()
@@ -162,7 +162,7 @@ class ProfileScreen(CoupScreen):
         ))), id="profile-rating")
         yield GameList(id="profile-games", cursor_type="row", zebra_stripes=True,
                        cell_padding=1)
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one("#profile-games", GameList)

@@ -1,6 +1,8 @@
 """A finished game's replay: its record played through the engine, one move at a time,
 forward and back, with every hand face up or as one seat saw it at each step, and the log
-in sync, narrated as the table's log narrates a game.
+in sync, narrated as the table's log narrates a game. Face up, the log also tells every
+seat's secrets (an Exchange's draw, the cards it put back); as one seat saw it, that seat's
+own and no one else's (R11).
 
 `ReplayScreen(record)` opens anywhere (`coup replay`, or over any screen); it refuses, with
 RecordError, a record that does not replay to the result it claims. It never shows a game
@@ -23,7 +25,7 @@ from engine.record import check, play
 
 from ...i18n import N_, _
 from ...core.table import TableState
-from ...narrate import prompt
+from ...narrate import face_up_text, prompt
 from ..widgets.log import WrappingLog, event_line
 from ..widgets.seats import SeatsPanel
 from .base import CoupScreen
@@ -58,6 +60,19 @@ def steps(record: dict) -> list[Step]:
                        drawn=tuple(game.drawn))
         made.append(Step(tuple(events), full, tuple(game.view(s) for s in seats), turn))
     return made
+
+
+def returned(before: View, kept: Event) -> list[str]:
+    """The cards an Exchange put back in the deck when its seat kept `kept.cards`: its hand
+    and the cards it drew, as `before` (every card face up, the step before) shows them,
+    less those kept."""
+    hand = before.hands[kept.seat] if kept.seat is not None else None
+    if hand is None or kept.cards is None:
+        raise ValueError("a kept event names its seat, whose hand is face up, and its cards")
+    back = [*hand, *before.drawn]
+    for card in kept.cards:
+        back.remove(card)
+    return back
 
 
 class ReplayScreen(CoupScreen):
@@ -100,7 +115,7 @@ class ReplayScreen(CoupScreen):
             yield log
         yield Static(id="replay-step")
         yield Input(id="turn-input", type="integer", compact=True)
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#replay-log", WrappingLog).border_title = _("Log")
@@ -154,18 +169,28 @@ class ReplayScreen(CoupScreen):
         self._logged = self.at
 
     def _lines(self, n: int) -> list[Text]:
-        """Step `n` in the log, as the view's seat saw it (every seat's secrets are theirs
-        alone: with every card face up the log tells the public events)."""
-        lines = []
-        for e in visible_to(self.steps[n].events, self.seat):
-            line = event_line(e, self.names, self.seat)
-            if line is not None:
-                lines.append(line)
+        """Step `n` in the log, as the view's seat saw it: its own secrets and no one
+        else's (R11); with every card face up, every seat's, named."""
+        events = self.steps[n].events
+        if self.seat is None:
+            told = [self._face_up_line(n, e) for e in events]
+        else:
+            told = [event_line(e, self.names, self.seat) for e in visible_to(events, self.seat)]
+        lines = [line for line in told if line is not None]
         lines.extend(Text(_("A bot plays for {name} from here on").format(
                           name=self.names(takeover["seat"])), style="italic")
                      for takeover in self.record.get("takeovers") or ()
                      if takeover["after"] == n)
         return lines
+
+    def _face_up_line(self, n: int, e: Event) -> Text | None:
+        """Event `e` of step `n` with every card face up: a private one in the third person,
+        the cards an Exchange put back with the cards it kept."""
+        if e.to is None:
+            return event_line(e, self.names, None)
+        back = returned(self.steps[n - 1].full, e) if e.kind == "kept" else []
+        text = face_up_text(e, self.names, back)
+        return Text(text) if text else None
 
     # ------------------------------------------------------------------ keys
 

@@ -1,5 +1,7 @@
 """The table: players, your hand, the log and chat, the decision with its countdown, and the
-action bar offering exactly the moves the engine says are legal, each on one key.
+action bar offering exactly the moves the engine says are legal, each on one key; on a tall
+terminal, under the players, the cards face up and the actions card (`?` shows the rules
+card, the actions with it, at any size).
 
 Before the game it is the waiting room (seats, ready marks, start); when the game ends the
 results open over it. Every key that names a move is checked on your own view before
@@ -39,9 +41,11 @@ from ...core.table import TableState
 from ...narrate import choice_title, move_label, variant_label
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
+from ..widgets.faceup import FaceUpPanel
 from ..widgets.hand import HandPanel
 from ..widgets.log import TableLog
 from ..widgets.players import PlayersPanel
+from ..widgets.reference import ActionsCard
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
 from .results import ResultsScreen
@@ -60,6 +64,10 @@ DIALOG_PHASES = ("draft", "lose", "keep", "show", "examine_decision")
 #: key is taken as meant for the prompt replaced: a player's reaction takes about this long,
 #: so a key pressed sooner was aimed at what was on screen before.
 KEY_GRACE = 0.3
+#: Seats past which the players panel needs the actions card's rows on a tall terminal: at
+#: 120x40 four seats have a line each for their claims counted, their latest claims and
+#: the air between them, with the actions card under them.
+CROWDED = 4
 
 
 def rules_line(options: dict | None) -> str:
@@ -88,6 +96,9 @@ def asked_of_us(state: TableState) -> int | None:
 class TableScreen(CoupScreen):
     #: From this width the log, where the game is read, gets half the screen.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    #: From this height the left column has rows to spare under the players (about thirty
+    #: empty at 120x40): the cards face up and the actions card take them (coup.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
     BINDINGS = [
         Binding("question_mark", "rules", N_("Rules")),
         Binding("slash", "chat", N_("Chat")),
@@ -120,6 +131,8 @@ class TableScreen(CoupScreen):
         with Horizontal(id="table-main"):
             with Vertical(id="table-left"):
                 yield PlayersPanel(id="players").data_bind(TableScreen.state)
+                yield FaceUpPanel(id="face-up").data_bind(TableScreen.state)
+                yield ActionsCard(id="actions-card").data_bind(TableScreen.state)
                 yield HandPanel(id="hand").data_bind(TableScreen.state)
             yield TableLog(id="log", max_lines=2000)
         yield DecisionPanel(id="decision").data_bind(TableScreen.state)
@@ -160,6 +173,10 @@ class TableScreen(CoupScreen):
             return
         state = self.table
         self._banner()
+        # The cards face up and the actions card are the game's; past CROWDED seats the
+        # players' rows need the actions card's (it stays on `?`).
+        self.set_class(state.view is not None, "-dealt")
+        self.set_class(len(state.seats) > CROWDED, "-crowded")
         info = state.info or {}
         parts = [info.get("name") or _("Table {id}").format(id=state.table)]
         if state.code:

@@ -21,14 +21,15 @@ from rich.text import Text
 SEPARATOR = ", "
 
 
-def pack(items: Sequence[str], width: int, *, indent: str = "") -> list[str]:
-    """`items` joined by SEPARATOR in lines of at most `width` cells, broken between items
+def pack(items: Sequence[str], width: int, *, indent: str = "",
+         separator: str = SEPARATOR) -> list[str]:
+    """`items` joined by `separator` in lines of at most `width` cells, broken between items
     only (the separator's trailing space dropped at the break); every line starts with
     `indent`. An item too wide for any line gets one of its own."""
     lines: list[str] = []
     line = ""
     for n, item in enumerate(items):
-        part = item + (SEPARATOR if n < len(items) - 1 else "")
+        part = item + (separator if n < len(items) - 1 else "")
         if line and cell_len(indent + line + part.rstrip()) > width:
             lines.append(indent + line.rstrip())
             line = ""

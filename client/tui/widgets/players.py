@@ -1,7 +1,8 @@
 """The players: each seat's name, coins, face-down cards, face-up cards, marks (you, bot,
 away, out), whose turn it is, the seconds left to each seat that owes a decision, and under
-each the characters it has claimed this game; the seats of the last action highlighted for a
-moment; the treasury and the deck's size under them.
+each the characters it has claimed this game and, where the panel has room (a tall
+terminal), its latest claims; the seats of the last action highlighted for a moment; the
+treasury and the deck's size under them.
 
 It draws the TableState it is given (`state`), never the app's. Only time changes it between
 two states: while a clock runs or the spotlight is on, it draws itself again when the next
@@ -11,6 +12,7 @@ second shows or the spotlight ends, and not at all while nothing ticks.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.cells import cell_len
@@ -24,12 +26,14 @@ from textual.widgets import Static
 from engine.cards import CHARACTERS
 
 from ...i18n import _, card_name
-from ...core.table import TableState
-from ...narrate import claim_text
+from ...core.table import Claim, TableState
+from ...narrate import claim_text, recent_claim_text
 from .items import pack
 
 #: What a seat's claims are set in by under its line.
 INDENT = "  "
+#: What stands between two of a seat's latest claims (a comma is inside a claim's text).
+BETWEEN_CLAIMS = " · "
 
 #: How the seats of the last action stand out while it is highlighted (TableState.lit).
 SPOTLIGHT_STYLES = {"acted": "bold reverse", "targeted": "bold reverse red"}
@@ -46,6 +50,16 @@ def claim_items(claims: dict[str, int] | None) -> list[str]:
         return []
     cards = [claim_text(card, claims[card]) for card in CHARACTERS if card in claims]
     return [_("claimed: {cards}").format(cards=cards[0]), *cards[1:]]
+
+
+def recent_items(recent: list[Claim] | None, names: Callable[[int | None], str]) -> list[str]:
+    """A seat's latest claims, newest first, as the items of a list, the first led by the
+    word for them, e.g. ["last: Steal from Ana (Captain, proved)", "Tax (Duke)"]; none if
+    none."""
+    if not recent:
+        return []
+    claims = [recent_claim_text(claim, names) for claim in recent]
+    return [_("last: {claim}").format(claim=claims[0]), *claims[1:]]
 
 
 def seat_grid(widths: list[int]) -> Table:
@@ -131,11 +145,17 @@ class PlayersPanel(Static):
         # take one line, cut at its end.
         width, height = self.content_size.width, self.content_size.height
         room = 2 * len(rows) <= height
-        wrapped = [pack(items, width, indent=INDENT) for _cells, _style, items in rows]
+        wrapped = [pack(items, width, indent=INDENT) for _cells, _style, items, _last in rows]
         needed = sum(1 + max(1, len(claims)) for claims in wrapped)
         spaced = needed + len(rows) - 1 <= height  # (a tall panel: air between seats)
+        # The latest claims come last: only where every seat has a line for them besides
+        # its counts and the air between seats (issue 30: a tall terminal's empty rows).
+        latest = [pack(last, width, indent=INDENT, separator=BETWEEN_CLAIMS)
+                  for _cells, _style, _items, last in rows]
+        told = sum(max(1, len(last)) for last in latest) + needed + len(rows) - 1 <= height
         lines: list[RenderableType] = []
-        for (cells, style, items), packed in zip(rows, wrapped, strict=True):
+        for (cells, style, items, _last), packed, last in zip(rows, wrapped, latest,
+                                                               strict=True):
             if spaced and lines:
                 lines.append(Text())
             grid = seat_grid(widths)
@@ -147,13 +167,16 @@ class PlayersPanel(Static):
             if items and room:
                 lines.extend(Text(line, style="dim", no_wrap=True, overflow="ellipsis")
                              for line in (packed if needed <= height else [one_line]))
+            if told:
+                lines.extend(Text(line, style="dim italic", no_wrap=True, overflow="ellipsis")
+                             for line in last)
         self.update(Group(*lines))
 
     @staticmethod
     def _row(state: TableState,
-             info: dict[str, Any]) -> tuple[list[Text], str, list[str]]:
-        """A seat's cells (turn mark, name, coins, cards, marks), the row's style, and the
-        items of its claims."""
+             info: dict[str, Any]) -> tuple[list[Text], str, list[str], list[str]]:
+        """A seat's cells (turn mark, name, coins, cards, marks), the row's style, the
+        items of its claims counted, and those of its latest claims."""
         view = state.view
         seat = info["seat"]
         name = Text(state.name(seat))
@@ -171,15 +194,15 @@ class PlayersPanel(Static):
         free = view is None and not (info.get("name") or info.get("bot"))
         if free and state.bots_at_start:  # the bot that will sit there, ready as bots are
             return ([Text(), Text(_("Bot {n}").format(n=seat + 1)), Text(), Text(),
-                     Text(_("bot") + " " + _("ready"), style="green")], "", [])
+                     Text(_("bot") + " " + _("ready"), style="green")], "", [], [])
         if free:
             return ([Text(), Text(_("Seat {n}: free").format(n=seat + 1), style="dim"),
-                     Text(), Text(), Text()], "", [])
+                     Text(), Text(), Text()], "", [], [])
         if view is None:
             ready = info.get("ready")
             return ([Text(), name, Text(), Text(),
                      Text(_("ready") if ready else _("not ready"),
-                          style="green" if ready else "dim")], "", [])
+                          style="green" if ready else "dim")], "", [], [])
         turn = Text("▶" if seat == view.actor and not view.over else "")
         if not view.alive[seat]:
             name.stylize("dim strike")
@@ -197,4 +220,5 @@ class PlayersPanel(Static):
             status.append((" " if marks else "") + "…", style="bold")
         lit = state.lit(seat)
         style = SPOTLIGHT_STYLES[lit] if lit is not None else ""
-        return [turn, name, coins, cards, status], style, claim_items(state.claims.get(seat))
+        return ([turn, name, coins, cards, status], style, claim_items(state.claims.get(seat)),
+                recent_items(state.recent.get(seat), state.name))

@@ -7,9 +7,15 @@ for, a view for another table, a bad_token while a leave is in flight, a drop mi
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
 from client.core import Core
 from client.core import events as ev
 from client.core import intents as do
+from client.core import table as table_state
 from client.core.policy import FIRST_PAUSE, LAST_PAUSE, STEADY, Backoff
 from engine import Game, Options, move
 from protocol import messages as wire
@@ -137,6 +143,73 @@ def test_the_seat_given_back_after_a_reconnect_forgets_the_pending_move() -> Non
     assert core.receive(wire.Joined(table=TABLE, re=None, seat=0, token=TOKEN)) == [
         ev.SeatBack()]
     assert core.table is not None and core.table.pending is None
+
+
+def test_a_clock_restarted_for_a_seat_back_shows_in_full(monkeypatch) -> None:
+    # Issue 30: a player back within the grace has the open decision's whole clock again.
+    # They learn it from their snapshot, the others from an update with no events (the
+    # same view); either way the countdown of that same decision shows the whole clock
+    # again, out of the whole clock, and a move in flight stays pending.
+    now = [100.0]
+    monkeypatch.setattr(table_state, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    game = new_game()
+    applied = [e.to_dict() for e in game.apply(0, move("tax"))]  # seats 1 and 2 may answer
+    back, other = seated(game, seat=1), seated(game, seat=2)
+    for seat, core in ((1, back), (2, other)):
+        core.receive(replace(update(game, seat, applied), deadlines=[
+            {"seat": 1, "ms": 20_000}, {"seat": 2, "ms": 20_000}]))
+    assert sent(other.intend(do.Play(move("pass"))))
+    now[0] += 18
+    assert back.table is not None and other.table is not None
+    assert back.table.time_left(1) == other.table.time_left(1) == (2, 20)
+    fresh = [{"seat": 1, "ms": 20_000}, {"seat": 2, "ms": 2_000}]
+    back.receive(replace(snapshot(game, 1), deadlines=fresh))
+    assert back.table.time_left(1) == (pytest.approx(20), 20)
+    [changed] = other.receive(replace(update(game, 2, []), deadlines=fresh))
+    assert isinstance(changed, ev.ViewChanged) and not changed.decision_opened
+    assert other.table.time_left(1) == (pytest.approx(20), 20)
+    assert other.table.time_left(2) == (pytest.approx(2), 20)
+    assert other.table.pending is not None
+
+
+def test_a_seat_a_bot_took_over_in_play_shows_the_bot() -> None:
+    # Issue 30: a player who leaves a running game at a table whose seats a bot plays on is
+    # said to have "left", and the table's seats that follow show the bot in the seat:
+    # the seats read from then on are those, not the snapshot's.
+    game = new_game()
+    core = seated(game)
+    people = [{"seat": n, "name": name, "bot": None, "ready": True, "away": False}
+              for n, name in enumerate(["ana", "bruno", "chen"])]
+    core.receive(replace(snapshot(game, 0), players=people))
+    assert core.table is not None and core.table.name(1) == "bruno"
+    core.receive(wire.Presence(table=TABLE, seat=1, status="left", name="bruno"))
+    seats = [dict(people[0]), {"seat": 1, "name": None, "bot": "heuristic", "ready": True,
+                               "away": False}, dict(people[2])]
+    info = {"table": TABLE, "name": "ana's table", "options": {"on_disconnect": "bot"},
+            "status": "playing", "seats": seats, "spectators": 0, "creator": "ana"}
+    assert core.receive(wire.TableInfo(info=info)) == [ev.TableChanged()]
+    assert core.table.name(1) == "Bot 2" and core.table.seats[1]["bot"] == "heuristic"
+    assert [s["name"] for s in core.table.seats] == ["ana", None, "chen"]
+
+
+def test_a_finished_game_keeps_the_names_it_was_played_under() -> None:
+    # A bot takes the seat of whoever leaves the results too (for a rematch); the results
+    # still name the person who played it.
+    game = Game.arrange(Options(players=2, two_player_draft=False), hands=[
+        ["duke", "duke"], ["captain"]], revealed=[[], ["contessa"]], coins=[7, 2])
+    core = seated(game)
+    people = [{"seat": n, "name": name, "bot": None, "ready": True, "away": False}
+              for n, name in enumerate(["ana", "bruno"])]
+    core.receive(replace(snapshot(game, 0), players=people))
+    core.receive(update(game, 0, [e.to_dict() for e in game.apply(0, move("coup", target=1))]))
+    assert core.table is not None and core.table.view is not None and core.table.view.over
+    core.receive(wire.Presence(table=TABLE, seat=1, status="left", name="bruno"))
+    info = {"table": TABLE, "name": "ana's table", "options": {"on_disconnect": "bot"},
+            "status": "over", "spectators": 0, "creator": "ana", "seats": [
+                dict(people[0]), {"seat": 1, "name": None, "bot": "heuristic", "ready": True,
+                                  "away": False}]}
+    core.receive(wire.TableInfo(info=info))
+    assert core.table.name(1) == "bruno"
 
 
 # ---------------------------------------------------------------------------- leaving

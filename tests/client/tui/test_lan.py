@@ -8,14 +8,13 @@ real one, in network namespaces of its own), and discovery is off for every test
 
 from __future__ import annotations
 
-import socket
-
 from textual.widgets import Checkbox, Input, OptionList
 
 from client.discovery import Found
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import HostForm, JoinForm, MenuScreen
+from tests.ports import free_port
 
 from .helpers import run_app, until
 
@@ -135,11 +134,6 @@ def test_a_lan_game_is_announced_only_when_the_host_ticks_the_box():
 
     run_app(Launch(name="Ana"), body, size=(80, 24))
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("0.0.0.0", 0))
-        return probe.getsockname()[1]
 
 
 def test_the_server_highlighted_stays_highlighted_when_the_list_changes():

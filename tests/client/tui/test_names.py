@@ -17,7 +17,7 @@ from client.tui.screens.table import TableScreen
 from textual.widgets import Input
 
 from .helpers import notes, practice, run_app, shown, until
-from .test_lan import free_port
+from tests.ports import free_port
 
 
 async def players(app, pilot) -> str:

@@ -11,8 +11,8 @@ import pytest
 
 from client.i18n import card_name
 from client.tui.app import Launch
-from client.narrate import event_text
-from client.tui.screens.replay import ReplayScreen, steps
+from client.narrate import event_text, face_up_text
+from client.tui.screens.replay import ReplayScreen, returned, steps
 from client.tui.widgets.log import WrappingLog
 from client.tui.widgets.seats import SeatsPanel
 from engine import visible_to
@@ -37,11 +37,17 @@ def open_replay(body, seat=None, size=(100, 30), shown_record=None):
 
 
 def narrated(upto: int, seat=None) -> list[str]:
-    """The log's lines at step `upto`, as `seat` saw the game (None: the public events)."""
+    """The log's lines at step `upto`, as `seat` saw the game (None: every card face up,
+    each seat's private events told by name)."""
+    made = steps(record())
     lines = []
-    for step in steps(record())[:upto + 1]:
-        for e in visible_to(step.events, seat):
-            text = event_text(e, NAMES.get, seat)
+    for n, step in enumerate(made[:upto + 1]):
+        for e in step.events if seat is None else visible_to(step.events, seat):
+            if seat is None and e.to is not None:
+                back = returned(made[n - 1].full, e) if e.kind == "kept" else []
+                text = face_up_text(e, NAMES.get, back)
+            else:
+                text = event_text(e, NAMES.get, seat)
             if text:
                 lines.append(text)
     return lines
@@ -153,6 +159,43 @@ def test_a_seats_private_events_are_in_its_log_only():
         await pilot.press("v")
         await pilot.pause()
         assert told not in log_text(screen)
+
+    open_replay(body)
+
+
+def test_face_up_an_exchange_shows_the_cards_drawn_and_those_returned():
+    """R4.3 with every card face up: the log tells which cards an Exchange drew, then which
+    it kept and which went back to the deck; as another seat saw it, none of that (R11)."""
+    made = steps(record())
+    at = next(n for n, step in enumerate(made) for e in step.events if e.kind == "exchange")
+    seat = next(e.seat for e in made[at].events if e.kind == "exchange")
+    drawn = next(e.cards for e in made[at].events if e.kind == "drew")
+    kept = next(e.cards for e in made[at + 1].events if e.kind == "kept")
+    back = list(made[at].full.hands[seat]) + list(drawn)
+    for card in kept:
+        back.remove(card)
+    assert len(back) == len(drawn)
+
+    def cards(named) -> str:
+        return ", ".join(card_name(c) for c in named)
+
+    drew_line = f"{NAMES[seat]} draws: {cards(drawn)}"
+    kept_line = f"{NAMES[seat]} keeps: {cards(kept)}; returns: {cards(back)}"
+
+    async def body(app, pilot, screen):
+        for _ in range(at):
+            await pilot.press("right")
+        await pilot.pause()
+        assert log_text(screen).endswith(drew_line)
+        await pilot.press("right")
+        await pilot.pause()
+        assert drew_line in log_text(screen)
+        assert f"returns 2 cards to the deck {kept_line} —" in log_text(screen)
+        other = next(s for s in NAMES if s != seat)
+        await pilot.press(*["v"] * (other + 1))
+        await pilot.pause()
+        assert screen.seat == other
+        assert cards(drawn) not in log_text(screen) and "returns:" not in log_text(screen)
 
     open_replay(body)
 

@@ -1,7 +1,9 @@
 """Snapshots (pytest-textual-snapshot) of the key screens — the menu, the lobby, the table in
 play (a hand, four players, a response prompt), a dialog (the card to lose) and the results —
-at 80×24 and 120×40, in English and in Brazilian Portuguese; and a first run's name question,
-a finished game's replay, the list of finished games and the leaderboard at 80×24 in both.
+at 80×24 and 120×40, in English and in Brazilian Portuguese; a table after a challenge at
+120×40, where the cards face up, the actions card and the latest claims show, in both; and
+a first run's name question, a finished game's replay, the list of finished games and the
+leaderboard at 80×24 in both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -93,6 +95,18 @@ def in_play() -> list:
     return at_table(game, (1, move("steal", target=0)))
 
 
+#: Bruno steals from Ana as a Captain he lacks (R4.6); Ana challenges, he concedes (R6.4)
+#: and turns his Assassin face up; then Bot 3 claims the Duke for Tax, which Ana may
+#: challenge.
+CAUGHT = [(1, move("steal", target=0)), (0, move("challenge")), (1, move("concede")),
+          (1, move("lose", card="assassin")), (2, move("tax"))]
+
+
+def caught(upto: int = len(CAUGHT)) -> list:
+    """The four players of `in_play`, then the first `upto` moves of CAUGHT."""
+    return at_table(position([3, 4, 2, 5]), *CAUGHT[:upto])
+
+
 def losing() -> list:
     """Bruno coups Ana, who chooses the card she loses."""
     game = position([3, 7, 2, 5])
@@ -152,6 +166,26 @@ def test_screen(snap_compare, monkeypatch, screen, lang, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_tall_table(snap_compare, monkeypatch, lang):
+    """The table at 120×40 after Bruno's caught Steal and Bot 3's Tax: under the players
+    each seat's latest claims (Bruno's conceded), then the cards face up (an Assassin and a
+    Captain), the base game's actions card and the hand."""
+    set_language(lang)
+    monkeypatch.setattr(model, "SPOTLIGHT", 3600.0)
+    app = CoupApp(Launch(name="Ana"))
+
+    async def run_before(pilot):
+        pretend_connected(app)
+        for msg in caught():
+            from_server(app, msg)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.view
+                    and app.table.view.phase == "respond", "the Tax to answer")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

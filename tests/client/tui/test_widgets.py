@@ -16,13 +16,16 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button
 
-from client.core.table import Pending, TableState
+from client.core.table import Claim, Outcome, Pending, TableState
+from client.i18n import set_language
 from client.tui.widgets.actions import ActionBar, Item
 from client.tui.widgets.decision import DecisionPanel
+from client.tui.widgets.faceup import FaceUpPanel
 from client.tui.widgets.hand import HandPanel
 from client.tui.widgets.log import TableLog, WrappingLog
 from client.tui.widgets.players import PlayersPanel, next_tick
-from engine import Event, Game, move
+from client.tui.widgets.reference import ActionsCard
+from engine import Event, Game, Options, move
 
 from .helpers import log_lines, shown, until
 
@@ -90,6 +93,38 @@ def test_the_players_panel_draws_each_seat_of_the_state_it_is_given() -> None:
     run_alone(panel, body)
 
 
+def test_the_players_panel_lists_a_seat_s_latest_claims_where_it_has_room() -> None:
+    """Under a seat's claims counted, its latest claims, newest first, with how a challenge
+    of each ended (R6.3, R6.4), in both languages; where every seat has no room for that
+    line (and air between seats), no seat has it, and the counts stay."""
+    state = duel()
+    state.claims = {1: {"duke": 1, "captain": 1}, 0: {"contessa": 1}}
+    state.recent = {1: [Claim("captain", "steal", 0, Outcome.PROVED), Claim("duke", "tax", None)],
+                    0: [Claim("contessa", None, 1, Outcome.CONCEDED)]}
+    panel = PlayersPanel()
+    panel.styles.height = "1fr"  # as in the table's left column
+
+    async def body(pilot: Pilot[None]) -> None:
+        panel.state = state
+        await pilot.pause()
+        lines = shown(panel).splitlines()
+        bruno = next(n for n, line in enumerate(lines) if "Bruno" in line and "¢" in line)
+        assert "claimed: Duke, Captain" in lines[bruno + 1]
+        assert "last: Steal from Ana (Captain, proved) · Tax (Duke)" in lines[bruno + 2]
+        assert "last: Block Bruno (Contessa, conceded)" in shown(panel)
+        set_language("pt_BR")
+        panel.state = state
+        await pilot.pause()
+        assert "últimas: Extorquir Ana (Capitão, provada) · Taxar (Duque)" in shown(panel)
+        set_language("en")
+        await pilot.resize_terminal(80, 7)  # five rows inside the border: the counts only
+        panel.state = state
+        await pilot.pause()
+        assert "claimed: Duke, Captain" in shown(panel) and "last:" not in shown(panel)
+
+    run_alone(panel, body)
+
+
 def test_the_players_panel_counts_down_by_itself_and_rests_while_nothing_ticks() -> None:
     """A clock on the seat the table waits for shows its seconds, which go down with no new
     state; with no clock and no spotlight the panel is not drawn again at all."""
@@ -125,6 +160,74 @@ def test_next_tick_is_the_next_second_shown_or_the_spotlight_s_end() -> None:
     state.spotlight = None
     state.paused_at = time.monotonic()  # play paused: the clocks stand still
     assert next_tick(state) is None
+
+
+def test_the_face_up_panel_counts_each_character_of_the_deck_in_play() -> None:
+    """R1.1: 3 copies of each character at 2–6 players, and a face-up card counts against
+    its character; R1.2: 4 copies at 7–8; R1.3: the Inquisitor replaces the Ambassador. A
+    card in a hand, ours included, is never counted. In both languages."""
+    panel = FaceUpPanel()
+
+    async def body(pilot: Pilot[None]) -> None:
+        panel.state = duel(hands=[["duke", "captain"], ["contessa"]], revealed=[[], ["captain"]])
+        await pilot.pause()
+        text = shown(panel)
+        assert panel.border_title == "Face up"
+        for item in ("Duke 0 of 3", "Assassin 0 of 3", "Captain 1 of 3", "Ambassador 0 of 3",
+                     "Contessa 0 of 3"):
+            assert item in text
+        assert "Inquisitor" not in text
+        state = TableState("t1", 0)
+        state.view = Game.arrange(Options(players=7, variant="inquisitor"),
+                                  hands=[["duke", "captain"], ["assassin", "contessa"]] * 3
+                                  + [["inquisitor"]],
+                                  revealed=[[]] * 6 + [["inquisitor"]]).view(0)
+        panel.state = state
+        await pilot.pause()
+        assert "Inquisitor 1 of 4" in shown(panel) and "Ambassador" not in shown(panel)
+        set_language("pt_BR")
+        panel.state = state
+        await pilot.pause()
+        assert "Inquisidor 1 de 4" in shown(panel)
+
+    run_alone(panel, body, size=(60, 6))
+
+
+def card_lines(card: ActionsCard) -> list[str]:
+    """The actions card's lines under its heading, their runs of spaces made one."""
+    return [" ".join(line.strip("│").split()) for line in shown(card).splitlines()[2:-1]]
+
+
+def test_the_actions_card_says_each_action_s_cost_claim_and_blockers() -> None:
+    """R4 and R7 as the engine plays them: Coup costs 7, Assassinate 3 and is blocked by the
+    Contessa, Steal by the Captain and the Ambassador, Foreign Aid by the Duke; in the
+    Inquisitor variant (R1.3) the Inquisitor claims Exchange and Examine and blocks Steal.
+    In both languages."""
+    card = ActionsCard()
+
+    async def body(pilot: Pilot[None]) -> None:
+        card.state = duel()
+        await pilot.pause()
+        assert card.border_title == "Actions"
+        assert card_lines(card) == ["Income – – –", "Foreign Aid – – Duke", "Coup 7¢ – –",
+                                    "Tax – Duke –", "Assassinate 3¢ Assassin Contessa",
+                                    "Steal – Captain Captain, Ambassador",
+                                    "Exchange – Ambassador –"]
+        state = TableState("t1", 0)
+        state.view = Game.arrange(Options(players=2, variant="inquisitor"),
+                                  hands=[["duke"], ["inquisitor"]]).view(0)
+        card.state = state
+        await pilot.pause()
+        lines = card_lines(card)
+        assert "Exchange – Inquisitor –" in lines and "Examine – Inquisitor –" in lines
+        assert "Steal – Captain Captain, Inquisitor" in lines
+        assert "Ambassador" not in shown(card)
+        set_language("pt_BR")
+        card.state = state
+        await pilot.pause()
+        assert "Extorquir – Capitão Capitão, Inquisidor" in card_lines(card)
+
+    run_alone(card, body, size=(60, 14))
 
 
 def test_the_hand_shows_your_cards_and_a_spectator_none() -> None:
