@@ -7,9 +7,10 @@ against three of it, in the arena (seats rotated); each line prints both sides' 
 with 95% Wilson intervals and whether they are apart (the upper level's interval wholly
 above the lower's). Search levels play fewer games, as few as still separate them. The
 bluffs (benchmarks.bluffs: the always-bluffer against three default bots, the default and
-every personality against three frozen baselines) and the search (benchmarks.search: the search against heuristics at 2, 4 and 5 seats,
-with its decision times) are those modules' own measurements, called here. `--quick` plays a
-few games of each: a smoke test, not a measurement.
+every personality against three frozen baselines) and the search (benchmarks.search: the
+search against baselines at 2, 4 and 5 seats, with its decision times) are those modules'
+own measurements, called here. `--quick` plays a few games of each: a smoke test, not a
+measurement.
 
 Figures (`--json`: one object): `ladder` (a list of lines), `bluffs` (a list of fields),
 `search` (a list of seat counts), and `seconds`.
@@ -96,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if not args.json:
             for s in figures["search"]:
                 low, high = s["interval"]
-                print(f"search vs {s['seats'] - 1} heuristic: {s['win_rate']:.1%} "
+                print(f"search vs {s['seats'] - 1} baseline: {s['win_rate']:.1%} "
                       f"({low:.1%}–{high:.1%}, parity {s['parity']:.0%}), {s['games']} games; "
                       f"decision p50 {s['decision_ms']['p50']} ms, p99 {s['decision_ms']['p99']} ms")
     figures["seconds"] = round(time.perf_counter() - start, 1)

@@ -1,11 +1,12 @@
-"""The search bot's strength and speed: ismcts against heuristics at 2, 4 and 5 seats.
+"""The search bot's strength and speed: ismcts against the baseline at 2, 4 and 5 seats.
 
-Each game seats one `ismcts` among heuristics, its seat rotating with the game number, and
-plays it through the arena (engine.bots.arena.play, every hook called as on a server). It
-reports the search's win rate with a 95% Wilson interval and its parity (1 / seats), and the
-wall-clock time of each decision the search makes itself (its own turn, a card to lose, the
-cards to keep, with a choice of moves); answers to claims are the heuristic's, microseconds,
-and are not counted. The times are this machine's under its present load: the moves do not
+Each game seats one `ismcts` among `baseline`s (the heuristic as it was when issue 31 began,
+frozen, so that figures taken at different times compare), its seat rotating with the game
+number, and plays it through the arena (engine.bots.arena.play, every hook called as on a
+server). It reports the search's win rate with a 95% Wilson interval and its parity
+(1 / seats), and the wall-clock time of each decision the search makes itself (its own
+turn, a card to lose, the cards to keep, with a choice of moves); answers to claims are not
+searched, take microseconds, and are not counted. The times are this machine's under its present load: the moves do not
 depend on them (the budget is in playouts).
 
     python -m benchmarks.search [--games N] [--seats 2,4,5] [--playouts P] [--jobs J]
@@ -56,7 +57,7 @@ def _games(args: tuple[int, int, int, int, int]) -> tuple[int, int, list[float]]
     for g in range(first, first + count):
         at = g % seats
         search = Timed(seed * 1_000_003 + g * 17, playouts)
-        bots = [search if s == at else make("heuristic", seed * 1_000_003 + g * 17 + s)
+        bots = [search if s == at else make("baseline", seed * 1_000_003 + g * 17 + s)
                 for s in range(seats)]
         result = play(bots, options, seed * 7_919 + g)
         wins += result.winner == at
@@ -72,7 +73,7 @@ def _percentile(sorted_times: list[float], q: float) -> float:
 
 def measure(games: int, seats: int, playouts: int = PLAYOUTS, seed: int = 0,
             jobs: int = 1) -> dict:
-    """`games` games of one ismcts against seats - 1 heuristics: its win rate with a 95%
+    """`games` games of one ismcts against seats - 1 baselines: its win rate with a 95%
     interval, parity, and its searched decisions' times in milliseconds."""
     jobs = max(1, min(jobs, games))
     shares = [(seats, games * j // jobs, games * (j + 1) // jobs - games * j // jobs,
