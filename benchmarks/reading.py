@@ -114,6 +114,12 @@ LINES: tuple[Line, ...] = (
     _line("expert vs baseline heads-up, draft on", "expert", "baseline", 1, AT_LEAST, 0.90),
     Line("expert vs baseline heads-up, draft off", ("expert", "baseline"), AT_LEAST, 0.80,
          draft=False),
+    _line("ladder: expert alone vs 3 hard", "expert", "hard", 3, ABOVE),
+    _line("ladder: expert vs hard heads-up", "expert", "hard", 1, ABOVE),
+    _line("expert vs honest heads-up", "expert", "honest", 1, ABOVE),
+    _line("expert vs Tax-every-turn bluffer heads-up", "expert", "always_bluffer", 1, ABOVE),
+    _line("Tax-every-turn bluffer alone vs 3 expert", "always_bluffer", "expert", 3,
+          AT_MOST, 0.15),
 )
 
 #: Default games a line, and the seeds they are split over.

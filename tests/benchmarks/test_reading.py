@@ -19,11 +19,11 @@ def test_the_always_challenger_challenges_every_claim_it_may() -> None:
 
 
 def test_a_quick_run_reports_each_line_chosen(capsys) -> None:  # type: ignore[no-untyped-def]
-    reading.main(["--quick", "--json", "--only", "honest,challenger", "--seeds", "5,6"])
+    reading.main(["--quick", "--json", "--only", "honest alone,challenger", "--seeds", "5,6"])
     figures = json.loads(capsys.readouterr().out)
     names = [f["line"] for f in figures["lines"]]
     assert names == [ln.name for ln in reading.LINES
-                     if "honest" in ln.name or "challenger" in ln.name]
+                     if "honest alone" in ln.name or "challenger" in ln.name]
     for f in figures["lines"]:
         assert f["games"] == reading.QUICK_GAMES and f["seeds"] == [5, 6]
         assert 0 <= f["interval"][0] <= f["win_rate"] <= f["interval"][1] <= 1
