@@ -48,6 +48,7 @@ from .screens.menu import ArrivalScreen, MenuScreen, NameForm
 from .screens.ratings import LeaderboardScreen
 from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
+from .styles import ParsedOnce
 
 
 class CoupApp(App):
@@ -68,6 +69,9 @@ class CoupApp(App):
 
     def __init__(self, launch: Launch | None = None) -> None:
         super().__init__()
+        # Textual's own stylesheet, with nothing in it yet, for one that parses each source
+        # once a process: a door's sessions start from what their host parsed.
+        self.stylesheet = ParsedOnce(variables=self.theme_variables)
         self.launch = launch or Launch()
         self.name_wanted = self.launch.name or default_name()
         #: Ring the terminal's bell when a decision becomes ours (`--no-bell`: never); kept
