@@ -12,7 +12,8 @@ handlers and fresh random state, and runs `coup` with the order's arguments. The
 says "pid N" on the link once it has its fds, the host "exit N" once it has reaped it; a
 session that used up its memory exits with OUT_OF_MEMORY, and its door tells the player.
 
-It is single-threaded and never runs an event loop, so a fork copies nothing half done. It
+Before it listens it draws a lobby off screen once, in an event loop that is closed before
+the first fork; then it never runs one, so a fork copies nothing half done. It
 takes orders only from its parent, the door (the peer's pid and uid are checked), and reads
 nothing else from anyone: a player's input reaches only their own session. It never execs.
 It ends when its input closes (the door is gone or done with it); its sessions go on until
@@ -81,7 +82,32 @@ def preload() -> None:
     for language in ("pt_BR", "en"):  # gettext keeps each catalogue it has read
         set_language(language)
     cli.build_parser()
+    _draw_once()
     gc.freeze()
+
+
+def _draw_once() -> None:
+    """Draw, off screen, what a door's session draws first (the menu's place, the lobby),
+    so that its styles are parsed (client/tui/styles.py keeps them for every app of the
+    process), its caches filled, and the code it runs specialised, before the fork. The
+    app's event loop is closed when this returns; trio's one idle worker thread stays for
+    its few seconds, and trio forgets it in each child (os.register_at_fork)."""
+    import asyncio
+
+    from .launch import Launch
+    from .tui.app import CoupApp
+    from .tui.screens.lobby import LobbyScreen
+    from .tui.screens.menu import ArrivalScreen
+
+    app = CoupApp(Launch())
+
+    async def draw() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for screen in (ArrivalScreen(""), LobbyScreen()):
+                await app.push_screen(screen)
+                await pilot.pause()
+
+    asyncio.run(draw())
 
 
 def _data_bytes() -> int:

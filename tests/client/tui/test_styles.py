@@ -12,6 +12,7 @@ import textual
 import textual.css.stylesheet
 
 import client.tui.styles as styles
+from client.host import _draw_once
 from client.launch import Launch
 from client.tui.app import CoupApp
 from client.tui.screens.lobby import LobbyScreen
@@ -51,6 +52,16 @@ def test_textual_is_the_version_the_override_was_written_for() -> None:
 
 def test_a_second_app_parses_no_css(parses: list[object]) -> None:
     draw_lobby()
+    parses.clear()
+    draw_lobby()
+    assert parses == []
+
+
+def test_the_session_hosts_drawing_leaves_nothing_for_a_session_to_parse(
+        parses: list[object], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(styles, "_parsed", {})  # as in a process that drew nothing yet
+    _draw_once()
+    assert parses  # the host parsed the sources itself
     parses.clear()
     draw_lobby()
     assert parses == []
