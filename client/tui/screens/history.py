@@ -21,12 +21,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from protocol.messages import MAX_GAMES_LISTED
 from protocol.text import shown_in
 from server import Store, StoreError
 
+from ..widgets.footer import Footer
 from ...i18n import N_, _, ngettext
 from ..messages import GamesPage, Refused
 from ...core.table import TableState

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import (Checkbox, DataTable, Footer, Input, Label, RichLog, Select,
+from textual.widgets import (Checkbox, DataTable, Input, Label, RichLog, Select,
                              Static)
 
 from ...i18n import N_, _, ngettext
 from ..messages import ChatSaid, TableChanged
 from ...narrate import strategy_choices, variant_choices, variant_label
+from ..widgets.footer import Footer
 from ..widgets.log import WrappingLog
 from ..widgets.tickbox import TickBox
 from .base import CoupScreen

@@ -16,7 +16,7 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Button, Checkbox, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from engine.bots.levels import DEFAULT_LEVEL
@@ -27,6 +27,7 @@ from ...i18n import N_, _
 from ...net import LinkError, parse_address
 from ...launch import CLOCKS, Launch
 from ...narrate import strategy_choices, variant_choices
+from ..widgets.footer import Footer
 from ..widgets.tickbox import TickBox
 from .base import CoupModal, CoupScreen
 from .rules import RulesScreen

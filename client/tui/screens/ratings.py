@@ -14,8 +14,9 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
+from ..widgets.footer import Footer
 from ...i18n import N_, _, ngettext
 from ..messages import LeaderboardPage, ProfileCame, Refused
 from .base import CoupScreen

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from engine import Event, View, visible_to
 from engine.record import check, play
@@ -26,6 +26,7 @@ from engine.record import check, play
 from ...i18n import N_, _
 from ...core.table import TableState
 from ...narrate import face_up_text, prompt
+from ..widgets.footer import Footer
 from ..widgets.log import WrappingLog, event_line
 from ..widgets.seats import SeatsPanel
 from .base import CoupScreen

@@ -30,7 +30,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.reactive import reactive
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from engine import Move, View, move
 from engine.cards import TARGETED
@@ -39,6 +39,7 @@ from ...i18n import N_, _, action_name, card_name, ngettext
 from ..messages import ChatSaid, PresenceChanged, PromptReplaced, TableChanged
 from ...core.table import TableState
 from ...narrate import choice_title, move_label, variant_label
+from ..widgets.footer import Footer
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.faceup import FaceUpPanel

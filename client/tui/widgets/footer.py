@@ -1,0 +1,45 @@
+"""The footer every screen shows its keys in: Textual's, composed again only when the keys
+it shows change.
+
+Textual's footer builds all its keys again each time its screen says its bindings may have
+changed (the screen pushed, focus moved, a binding refreshed), and says so several times
+while a screen opens: the lobby's footer was built five times over, each time eight keys
+styled from scratch, a third of the CPU a door's session spent to draw its lobby. This one
+compares what it would show with what it shows. It must never leave a key out of date: what
+it compares is everything a key is drawn from.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from textual.binding import Binding
+from textual.widgets import Footer as TextualFooter
+
+#: What one key in the footer is drawn from: its key, how the key is written, what it does,
+#: its description, its group, whether it is enabled, its tooltip.
+Shown: TypeAlias = tuple[str, str, str, str, Binding.Group | None, bool, str]
+
+
+class Footer(TextualFooter):
+    """Textual's footer, rebuilt only for a change it shows."""
+
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(compact=compact)
+        #: The keys the footer was last built with; None before its first build with keys.
+        self._shown: tuple[Shown, ...] | None = None
+
+    def _keys(self) -> tuple[Shown, ...]:
+        return tuple((binding.key, self.app.get_key_display(binding), binding.action,
+                      binding.description, binding.group, enabled, tooltip)
+                     for _node, binding, enabled, tooltip in self.screen.active_bindings.values()
+                     if binding.show)
+
+    async def recompose(self) -> None:
+        if not self.is_attached:
+            return
+        keys = self._keys()
+        if keys == self._shown:
+            return
+        self._shown = keys
+        await super().recompose()
