@@ -10,10 +10,12 @@ than that. This program measures, in one process with no server, for K moves a c
 1. **bare**: sqlite3 alone, a fresh file with the store's schema (WAL, FULL), one INSERT
    of K rows of `moves` a commit, as `Store.write` sends them, each move of another of G
    games (800: at human pace a commit's moves are of different tables, so each lands on a
-   page of its own): the CPU time of the process and the wall time a commit (p50, p99). The same with `synchronous=NORMAL` (no fsync at
-   a commit) says what the fsync costs.
+   page of its own): the CPU time of the process and the wall time a commit (p50, p99),
+   after WARM commits untimed. The same with `synchronous=NORMAL` (no fsync at a commit)
+   says what the fsync costs. The wall time is the disk's: on this VM a flush took
+   0.1-0.2 ms at one hour and 4 ms at the next, as the host's other disks were busy.
 2. **store**: `Store.write` of K `MovePlayed` changes (JSON of the move, the statement
-   built, the same INSERT): what our Python costs beside bare.
+   built, the same INSERT), and its Python alone (all it does before SQLite).
 3. **hand-over**: a batch's trip from the trio loop to the recorder's writer thread and
    back (`recorder.WriterThread`, writing nothing): the queue, the thread's wake-up and
    the loop's, the interpreter passing between the two.
@@ -24,13 +26,14 @@ than a bare commit's wall p50 (one held for company waits up to recorder.HOLD mo
 
 `--json` prints one object: `load_before`, `load_after`, and `rows`, each with `moves`
 (K), `bare_full_cpu_us`, `bare_full_wall_p50_ms`, `bare_full_wall_p99_ms`,
-`bare_normal_cpu_us`, `fsync_cpu_us`, `store_cpu_us` (CPU a commit), and
+`bare_normal_cpu_us`, `fsync_cpu_us`, `store_cpu_us`, `store_python_us` (CPU a commit), and
 `floor_us_a_move`; and `handover_cpu_us` (CPU a round trip).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -50,6 +53,10 @@ from server.store import Store
 #: The targets (issue 32): the store's share at human pace (µs a move), the latency p50 (ms).
 TARGET_STORE_US = 50.0
 TARGET_P50_MS = 2.0
+#: Commits made before the timing: while the WAL grows each fdatasync writes its new size
+#: too (a median 0.18 ms a commit here, against 0.10 ms after), until the first checkpoint
+#: (1,000 pages) lets it be written over from its start, as in a server that has run a while.
+WARM = 600
 #: A move as the store keeps it (its JSON is about this long).
 MOVE = {"kind": "declare", "action": "income", "state_id": 12}
 
@@ -64,11 +71,14 @@ def _changes(games: int, first: int, k: int) -> list[MovePlayed]:
                        by="player") for game, n in _places(games, first, k)]
 
 
-def _timed(commits: int, commit: Callable[[int], None]) -> tuple[float, list[float]]:
-    """CPU seconds of the process a commit, and each commit's wall seconds."""
+def _timed(commits: int, commit: Callable[[int], object]) -> tuple[float, list[float]]:
+    """CPU seconds of the process a commit, and each commit's wall seconds, after WARM
+    commits untimed."""
+    for i in range(WARM):
+        commit(i)
     walls = []
     cpu = time.process_time()
-    for i in range(commits):
+    for i in range(WARM, WARM + commits):
         began = time.perf_counter()
         commit(i)
         walls.append(time.perf_counter() - began)
@@ -101,13 +111,19 @@ def bare(folder: str, k: int, games: int, commits: int,
         conn.close()
 
 
-def store(folder: str, k: int, games: int, commits: int) -> float:
-    """`Store.write` of k moves a commit: CPU seconds a commit."""
+def store(folder: str, k: int, games: int, commits: int) -> tuple[float, float]:
+    """`Store.write` of k moves a commit: CPU seconds a commit, and of them, those of its
+    Python before SQLite (each move's JSON, the values, the statement)."""
     kept = Store(_fresh(folder, f"store-{k}.db"))
+    batches = [_changes(games, i * k, k) for i in range(WARM + commits)]  # made outside the timing
+    gc.freeze()  # and out of the collector's way: its walks over them are not the store's
     try:
-        cpu, _ = _timed(commits, lambda i: kept.write(_changes(games, i * k, k)))
-        return cpu
+        conn = kept._writing()
+        python, _ = _timed(commits, lambda i: list(kept._steps(conn, batches[i])))
+        cpu, _ = _timed(commits, lambda i: kept.write(batches[i]))
+        return cpu, python
     finally:
+        gc.unfreeze()
         kept.close()
 
 
@@ -139,7 +155,7 @@ def measure(moves: list[int], games: int, commits: int) -> dict[str, Any]:
         for k in moves:
             full_cpu, walls = bare(folder, k, games, commits, "FULL")
             normal_cpu, _ = bare(folder, k, games, commits, "NORMAL")
-            ours = store(folder, k, games, commits)
+            ours, python = store(folder, k, games, commits)
             rows.append({
                 "moves": k,
                 "bare_full_cpu_us": round(full_cpu * 1e6, 1),
@@ -148,6 +164,7 @@ def measure(moves: list[int], games: int, commits: int) -> dict[str, Any]:
                 "bare_normal_cpu_us": round(normal_cpu * 1e6, 1),
                 "fsync_cpu_us": round((full_cpu - normal_cpu) * 1e6, 1),
                 "store_cpu_us": round(ours * 1e6, 1),
+                "store_python_us": round(python * 1e6, 1),
                 "floor_us_a_move": round((full_cpu + trip) * 1e6 / k, 1),
             })
     finally:
@@ -160,11 +177,11 @@ def show(found: dict[str, Any]) -> None:
     print(f"one durable commit on this machine (load average {found['load_before']} before, "
           f"{found['load_after']} after); CPU a commit, µs")
     print(f"  {'moves':>5} {'bare FULL':>10} {'NORMAL':>8} {'fsync':>7} {'Store.write':>12}"
-          f" {'wall p50/p99 ms':>16} {'floor µs a move':>16}")
+          f" {'its Python':>11} {'wall p50/p99 ms':>16} {'floor µs a move':>16}")
     for row in found["rows"]:
         print(f"  {row['moves']:>5} {row['bare_full_cpu_us']:>10,.0f} "
               f"{row['bare_normal_cpu_us']:>8,.0f} {row['fsync_cpu_us']:>7,.0f} "
-              f"{row['store_cpu_us']:>12,.0f} "
+              f"{row['store_cpu_us']:>12,.0f} {row['store_python_us']:>11,.0f} "
               f"{row['bare_full_wall_p50_ms']:>8.2f} / {row['bare_full_wall_p99_ms']:<5.2f} "
               f"{row['floor_us_a_move']:>16,.0f}")
     print(f"  a hand-over to the writer thread and back: {found['handover_cpu_us']:,.0f} µs "

@@ -14,13 +14,16 @@ def test_bare_commits_deal_the_moves_round_the_games(tmp_path) -> None:
     assert cpu > 0 and len(walls) == 100
     conn = sqlite3.connect(tmp_path / "bare-FULL-3.db")
     by_game = dict(conn.execute("SELECT game, count(*) FROM moves GROUP BY game"))
-    assert by_game == {0: 75, 1: 75, 2: 75, 3: 75}
+    each = (commit_floor.WARM + 100) * 3 // 4  # the untimed commits first
+    assert by_game == {0: each, 1: each, 2: each, 3: each}
 
 
 def test_the_store_writes_the_same_moves(tmp_path) -> None:
-    commit_floor.store(str(tmp_path), 2, 4, 100)
+    cpu, python = commit_floor.store(str(tmp_path), 2, 4, 100)
+    assert 0 < python < cpu
     conn = sqlite3.connect(tmp_path / "store-2.db")
-    assert conn.execute("SELECT count(DISTINCT game), count(*) FROM moves").fetchone() == (4, 200)
+    assert conn.execute("SELECT count(DISTINCT game), count(*) FROM moves").fetchone() == (
+        4, (commit_floor.WARM + 100) * 2)
 
 
 def test_the_floor_is_a_commit_and_a_hand_over_shared_by_its_moves() -> None:
