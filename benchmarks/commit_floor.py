@@ -18,7 +18,8 @@ than that. This program measures, in one process with no server, for K moves a c
    built, the same INSERT), and its Python alone (all it does before SQLite).
 3. **hand-over**: a batch's trip from the trio loop to the recorder's writer thread and
    back (`recorder.WriterThread`, writing nothing): the queue, the thread's wake-up and
-   the loop's, the interpreter passing between the two.
+   the loop's, the interpreter passing between the two. And what an idle trio loop spends
+   to wake on a timer, as when the recorder's hold for company ends on its deadline.
 
 and prints the floor beside the targets (issue 32): the store's share a move can be no
 lower than (bare FULL + hand-over) / K; the latency p50 of a move written at once no lower
@@ -27,7 +28,7 @@ than a bare commit's wall p50 (one held for company waits up to recorder.HOLD mo
 `--json` prints one object: `load_before`, `load_after`, and `rows`, each with `moves`
 (K), `bare_full_cpu_us`, `bare_full_wall_p50_ms`, `bare_full_wall_p99_ms`,
 `bare_normal_cpu_us`, `fsync_cpu_us`, `store_cpu_us`, `store_python_us` (CPU a commit), and
-`floor_us_a_move`; and `handover_cpu_us` (CPU a round trip).
+`floor_us_a_move`; `handover_cpu_us` (CPU a round trip) and `timer_wake_cpu_us`.
 """
 
 from __future__ import annotations
@@ -142,6 +143,17 @@ def handover(trips: int) -> float:
     return trio.run(main)
 
 
+def timer_wake(wakes: int) -> float:
+    """CPU seconds of the process a wake of an idle trio loop by a timer (as when the
+    recorder's hold for company ends on its deadline)."""
+    async def main() -> float:
+        cpu = time.process_time()
+        for _ in range(wakes):
+            await trio.sleep(0.0005)
+        return (time.process_time() - cpu) / wakes
+    return trio.run(main)
+
+
 def _pct(walls: list[float], q: int) -> float:
     return statistics.quantiles(walls, n=100)[q - 1] * 1000
 
@@ -151,6 +163,7 @@ def measure(moves: list[int], games: int, commits: int) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix="coup-floor-")
     try:
         trip = handover(commits)
+        timer = timer_wake(commits)
         rows = []
         for k in moves:
             full_cpu, walls = bare(folder, k, games, commits, "FULL")
@@ -170,6 +183,7 @@ def measure(moves: list[int], games: int, commits: int) -> dict[str, Any]:
     finally:
         shutil.rmtree(folder)
     return {"rows": rows, "handover_cpu_us": round(trip * 1e6, 1),
+            "timer_wake_cpu_us": round(timer * 1e6, 1),
             "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()]}
 
 
@@ -186,6 +200,8 @@ def show(found: dict[str, Any]) -> None:
               f"{row['floor_us_a_move']:>16,.0f}")
     print(f"  a hand-over to the writer thread and back: {found['handover_cpu_us']:,.0f} µs "
           f"of CPU")
+    print(f"  an idle loop woken by a timer (a hold that ends on its deadline): "
+          f"{found['timer_wake_cpu_us']:,.0f} µs of CPU")
     print(f"  floor: the store's share >= (bare FULL + hand-over) / moves a commit; target "
           f"<= {TARGET_STORE_US:g} µs a move")
     p50 = found["rows"][0]["bare_full_wall_p50_ms"]
