@@ -25,6 +25,9 @@ and prints the floor beside the targets (issue 32): the store's share a move can
 lower than (bare FULL + hand-over) / K; the latency p50 of a move written at once no lower
 than a bare commit's wall p50 (one held for company waits up to recorder.HOLD more).
 
+It writes only files of its own, in a temporary directory it removes: it must never open a
+server's store, nor stand in for `benchmarks.pace`, which measures the server itself.
+
 `--json` prints one object: `load_before`, `load_after`, and `rows`, each with `moves`
 (K), `bare_full_cpu_us`, `bare_full_wall_p50_ms`, `bare_full_wall_p99_ms`,
 `bare_normal_cpu_us`, `fsync_cpu_us`, `store_cpu_us`, `store_python_us` (CPU a commit), and
@@ -159,6 +162,7 @@ def _pct(walls: list[float], q: int) -> float:
 
 
 def measure(moves: list[int], games: int, commits: int) -> dict[str, Any]:
+    """Every part, for each number of moves a commit: the figures `--json` prints."""
     load_before = [round(x, 2) for x in os.getloadavg()]
     folder = tempfile.mkdtemp(prefix="coup-floor-")
     try:
