@@ -90,3 +90,49 @@ def test_it_calls_a_duke_claim_the_claimant_was_caught_without() -> None:
                             phase="respond", step="challenge_action", action="tax",
                             claim="duke", claimant=1, waiting=(0, 2))
         assert decide(game, 0, record, seed).kind == "challenge"
+
+
+def test_it_calls_a_caught_bluffer_even_where_counting_makes_the_duke_likely() -> None:
+    """As above, but the expert holds no Duke and has one card left, so three Dukes are
+    unseen and losing a challenge would cost it the game: counting alone lets the Tax
+    stand. Seat 1 was caught without the Duke and has drawn no card since: the Reader
+    judges it by what it conceded, not by counting, and challenges on every seed (R6.1)."""
+    record: list[Event] = []
+    for _ in range(3):
+        record += [Event("action", 1, card="duke", action="tax"),
+                   Event("pass", 0, 1, "duke"), Event("pass", 2, 1, "duke"),
+                   Event("gain", 1, amount=3),
+                   Event("action", 2, action="income"), Event("action", 0, action="income")]
+    record += [Event("action", 1, card="duke", action="tax"), Event("challenge", 2, 1, "duke"),
+               Event("concede", 1, card="duke"), Event("lose", 1, card="captain")]
+    for seed in range(4):
+        game = Game.arrange(Options(players=3),
+                            hands=[["contessa"], ["assassin"], ["captain", "ambassador"]],
+                            revealed=[["ambassador"], ["captain"], []], coins=[4, 4, 4], actor=1, seed=seed,
+                            phase="respond", step="challenge_action", action="tax",
+                            claim="duke", claimant=1, waiting=(0, 2))
+        assert decide(game, 0, record, seed).kind == "challenge"
+
+
+def test_heads_up_it_calls_an_assassination_by_a_seat_caught_lying() -> None:
+    """Heads-up, one card each. Seat 1 claimed the Duke, was caught bluffing an Assassin
+    and conceded, then claimed the Duke again; now it claims the Assassin on the expert's
+    last card. Counting alone, with the Duke and the Assassin claimed on one card, gives the
+    claim a fair chance and the baseline's bar lets it stand; the Reader judges a seat
+    caught lying by its beliefs, which know it conceded the Assassin with this hand, and
+    challenges on every seed (R6.1)."""
+    record = [Event("action", 1, card="duke", action="tax"), Event("pass", 0, 1, "duke"),
+              Event("gain", 1, amount=3), Event("action", 0, action="income"),
+              Event("action", 1, 0, "assassin", action="assassinate"),
+              Event("challenge", 0, 1, "assassin"), Event("concede", 1, card="assassin"),
+              Event("lose", 1, card="captain"), Event("action", 0, action="income"),
+              Event("action", 1, card="duke", action="tax"), Event("pass", 0, 1, "duke"),
+              Event("gain", 1, amount=3), Event("action", 0, 1, "captain", action="steal")]
+    for seed in range(4):
+        game = Game.arrange(Options(players=2, two_player_draft=False),
+                            hands=[["duke"], ["contessa"]],
+                            revealed=[["ambassador"], ["captain"]], coins=[2, 3], actor=1,
+                            seed=seed, phase="respond", step="challenge_action",
+                            action="assassinate", target=0, claim="assassin", claimant=1,
+                            waiting=(0,))
+        assert decide(game, 0, record, seed).kind == "challenge"
