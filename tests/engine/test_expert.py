@@ -1,6 +1,6 @@
 """The expert (ismcts) reads the table: the same view and seed give the same move, it stops
 lying where every claim is called (R6.1: anyone may challenge any claim), and it calls a
-seat that keeps claiming the Duke it was caught without.
+seat that keeps claiming the Duke it was caught without, or, heads-up, the Assassin.
 
 Each scenario is an arranged position (Game.arrange) and the record the expert saw before
 it (the events `observe` was given); behaviour is asked over a few seeds, never by playing
