@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
 import collections
 import json
 import os
@@ -289,32 +290,14 @@ async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
     opened = [p.lobby_s for p in players if p.lobby_s is not None]
     await asyncio.sleep(1)  # every client settled in its lobby
     pids = _sessions(log)
-    lobby = _memory(base, pids)
-    door_cpu = cpu_s(door) - door_cpu
-    result: dict = {"sessions": sessions,
-                    "opened_per_s": round(sessions / max(opened), 2),
-                    "first_lobby_s": round(min(opened), 2),
-                    "median_lobby_s": round(statistics.median(opened), 2),
-                    "last_lobby_s": round(max(opened), 2),
-                    "cpu_lobby_ms": round(statistics.median(cpu_s(p) for p in pids) * 1000),
-                    "door_cpu_ms": round(door_cpu * 1000 / sessions),
-                    "door_rss_mb": round(rss_mb(door), 1),
-                    "host_rss_mb": round(rss_mb(host), 1) if host else None,
-                    "uss_lobby_mb": lobby["uss"],
-                    "pss_lobby_mb": round((lobby["pss"] - idle_pss) / sessions, 1),
-                    "rss_lobby_mb": round(lobby["rss"] / sessions, 1)}
+    result = lobby_figures(sessions, opened, pids, base, idle_pss, cpu_s(door) - door_cpu)
     if not game:
         stay.set()
     playing.set()
     await _all(players, tasks)
     if game:
         await asyncio.sleep(1)
-        after = _memory(base, pids)
-        result |= {"uss_game_mb": after["uss"],
-                   "pss_game_mb": round((after["pss"] - idle_pss) / sessions, 1)}
-        result["players_in_2gb"] = int((2048 - idle_pss) / result["pss_game_mb"])
-        if look:
-            result["where"] = where(pids[0], host)
+        result |= game_figures(sessions, pids, base, idle_pss, look)
     measured.set()
     stay.set()
     await asyncio.gather(*tasks)
@@ -326,12 +309,46 @@ async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
     return result
 
 
-def _memory(base: list[int], sessions: list[int]) -> dict:
+def memory(base: list[int], sessions: list[int]) -> dict:
     """The sessions' median USS, and the PSS of them with `base` (door, host), and their
     RSS, in MB."""
     return {"uss": round(statistics.median(uss_mb(p) for p in sessions), 1),
             "pss": sum(pss_mb(p) for p in base + sessions),
             "rss": sum(rss_mb(p) for p in sessions)}
+
+
+def lobby_figures(sessions: int, opened: list[float], pids: list[int], base: list[int],
+                  idle_pss: float, door_cpu: float) -> dict:
+    """A door's figures once its `sessions` have drawn their lobbies (either door's): how
+    fast they opened, their CPU and memory, the door's and the host's. `base` is the door,
+    then the host if there is one; `door_cpu` the door's CPU seconds over the burst."""
+    door, host = base[0], base[1] if len(base) > 1 else None
+    lobby = memory(base, pids)
+    return {"sessions": sessions,
+            "opened_per_s": round(sessions / max(opened), 2),
+            "first_lobby_s": round(min(opened), 2),
+            "median_lobby_s": round(statistics.median(opened), 2),
+            "last_lobby_s": round(max(opened), 2),
+            "cpu_lobby_ms": round(statistics.median(cpu_s(p) for p in pids) * 1000),
+            "door_cpu_ms": round(door_cpu * 1000 / sessions),
+            "door_rss_mb": round(rss_mb(door), 1),
+            "host_rss_mb": round(rss_mb(host), 1) if host else None,
+            "uss_lobby_mb": lobby["uss"],
+            "pss_lobby_mb": round((lobby["pss"] - idle_pss) / sessions, 1),
+            "rss_lobby_mb": round(lobby["rss"] / sessions, 1)}
+
+
+def game_figures(sessions: int, pids: list[int], base: list[int], idle_pss: float,
+                 look: bool) -> dict:
+    """A door's figures once every session has played its game: memory, the players 2 GB
+    holds, and (`look`) where the first session's private memory goes."""
+    after = memory(base, pids)
+    pss = round((after["pss"] - idle_pss) / sessions, 1)
+    figures: dict = {"uss_game_mb": after["uss"], "pss_game_mb": pss,
+                     "players_in_2gb": int((2048 - idle_pss) / pss)}
+    if look:
+        figures["where"] = where(pids[0], base[1] if len(base) > 1 else None)
+    return figures
 
 
 def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> dict:
@@ -368,7 +385,10 @@ def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> d
     return result
 
 
-def main(argv: list[str] | None = None) -> None:
+def run(argv: list[str] | None, door: str,
+        measure: Callable[[int, str, bool, bool], dict]) -> None:
+    """Either door's command line: `measure(sessions, way, game, look)` each way asked for,
+    printed side by side (or as one JSON object), titled with the `door`'s name."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20,
                         help="sessions opened at once (default 20)")
@@ -388,18 +408,21 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(results))
         return
-    print(f"SSH door: {args.sessions} sessions opened at once, each to its lobby"
+    print(f"{door}: {args.sessions} sessions opened at once, each to its lobby"
           + (", then a game each" if args.game else "")
           + f" ({os.cpu_count()} cores)")
-    keys = [k for k in results[ways[0]] if k != "where"]
     print(f"  {'':<20}" + "".join(f"{way:>12}" for way in ways))
-    for key in keys:
+    for key in [k for k in results[ways[0]] if k != "where"]:
         print(f"  {key:<20}" + "".join(f"{results[w].get(key)!s:>12}" for w in ways))
     for way in ways:
         if "where" in results[way]:
             print(f"  a {way} session's private memory by mapping, MB:")
             for name, mb in results[way]["where"][:12]:
                 print(f"    {name:<40}{mb:>8}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    run(argv, "SSH door", measure)
 
 
 if __name__ == "__main__":

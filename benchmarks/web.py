@@ -12,20 +12,17 @@ door's own RSS as `door_rss_mb`.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import os
 import re
-import statistics
 import subprocess
 import tempfile
 import time
 
 import aiohttp
 
-from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WAYS, WON, _start, cpu_s, found,
-                  pss_mb, rss_mb, uss_mb, where)
+from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WON, _start, cpu_s, found,
+                  game_figures, lobby_figures, pss_mb, run)
 
 
 class Tab:
@@ -115,42 +112,17 @@ async def _burst(url: str, door: int, sessions: int, game: bool, look: bool) -> 
         opened = [t.lobby_s or 0 for t in tabs]
         await asyncio.sleep(1)  # every client settled in its lobby
         pids = _children(host) if host else _children(door)
-        lobby = _memory(base, pids)
-        door_cpu = cpu_s(door) - door_cpu
-        result: dict = {"sessions": sessions,
-                        "opened_per_s": round(sessions / max(opened), 2),
-                        "first_lobby_s": round(min(opened), 2),
-                        "median_lobby_s": round(statistics.median(opened), 2),
-                        "last_lobby_s": round(max(opened), 2),
-                        "cpu_lobby_ms": round(statistics.median(cpu_s(p) for p in pids)
-                                              * 1000),
-                        "door_cpu_ms": round(door_cpu * 1000 / sessions),
-                        "door_rss_mb": round(rss_mb(door), 1),
-                        "host_rss_mb": round(rss_mb(host), 1) if host else None,
-                        "uss_lobby_mb": lobby["uss"],
-                        "pss_lobby_mb": round((lobby["pss"] - idle_pss) / sessions, 1),
-                        "rss_lobby_mb": round(lobby["rss"] / sessions, 1)}
+        result = lobby_figures(sessions, opened, pids, base, idle_pss, cpu_s(door) - door_cpu)
         if game:
             await asyncio.gather(*(_play(t) for t in tabs))
             await asyncio.sleep(1)
-            after = _memory(base, pids)
-            result |= {"uss_game_mb": after["uss"],
-                       "pss_game_mb": round((after["pss"] - idle_pss) / sessions, 1)}
-            result["players_in_2gb"] = int((2048 - idle_pss) / result["pss_game_mb"])
-            if look:
-                result["where"] = where(pids[0], host)
+            result |= game_figures(sessions, pids, base, idle_pss, look)
         for tab in tabs:
             await tab.socket.close()
         alone = await _open(client, url, time.perf_counter())
         result["alone_lobby_s"] = round(alone.lobby_s or 0, 2)
         await alone.socket.close()
     return result
-
-
-def _memory(base: list[int], sessions: list[int]) -> dict:
-    return {"uss": round(statistics.median(uss_mb(p) for p in sessions), 1),
-            "pss": sum(pss_mb(p) for p in base + sessions),
-            "rss": sum(rss_mb(p) for p in sessions)}
 
 
 def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> dict:
@@ -184,35 +156,7 @@ def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> d
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--sessions", type=int, default=20,
-                        help="sessions opened at once (default 20)")
-    parser.add_argument("--ways", default=",".join(WAYS),
-                        help="forked, spawned or both, separated by a comma (default both)")
-    parser.add_argument("--no-game", dest="game", action="store_false",
-                        help="measure in the lobby only, without the games")
-    parser.add_argument("--where", action="store_true",
-                        help="a forked session's private memory by mapping, after its game")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args(argv)
-    ways = [w for w in args.ways.split(",") if w]
-    if not ways or any(w not in WAYS for w in ways):
-        parser.error(f"--ways: {args.ways!r}: forked, spawned, or both")
-    results = {way: measure(max(1, args.sessions), way, args.game,
-                            args.where and way == "forked") for way in ways}
-    if args.json:
-        print(json.dumps(results))
-        return
-    print(f"Browser door: {args.sessions} sessions opened at once, each to its lobby"
-          + (", then a game each" if args.game else "") + f" ({os.cpu_count()} cores)")
-    print(f"  {'':<20}" + "".join(f"{way:>12}" for way in ways))
-    for key in [k for k in results[ways[0]] if k != "where"]:
-        print(f"  {key:<20}" + "".join(f"{results[w].get(key)!s:>12}" for w in ways))
-    for way in ways:
-        if "where" in results[way]:
-            print(f"  a {way} session's private memory by mapping, MB:")
-            for name, mb in results[way]["where"][:12]:
-                print(f"    {name:<40}{mb:>8}")
+    run(argv, "Browser door", measure)
 
 
 if __name__ == "__main__":
