@@ -151,8 +151,9 @@ def test_the_leaderboard_and_a_profile_show_players_names_as_sent(tmp_path):
         async def body(app, pilot):
             screen = await leaderboard(app, pilot)
             assert {row[1] for row in ranked(screen)} == set(RATED)
-            board = flat(shown(screen.query_one("#ranked")))
-            assert all(name in board for name in RATED)
+            # The rows are in the table before it has drawn them: wait for the drawing.
+            await until(pilot, lambda: all(name in flat(shown(screen.query_one("#ranked")))
+                                           for name in RATED), "every name drawn")
             first = ranked(screen)[0][1]
             await pilot.press("enter")
             profile = await until(pilot, lambda: isinstance(app.screen, ProfileScreen)
@@ -160,7 +161,8 @@ def test_the_leaderboard_and_a_profile_show_players_names_as_sent(tmp_path):
             assert shown(profile.query_one("#profile-header")).strip() == first
             games = profile.query_one("#profile-games")
             assert games.row_count == 1
-            assert all(name in flat(shown(games)) for name in RATED)
+            await until(pilot, lambda: all(name in flat(shown(games)) for name in RATED),
+                        "the game's players drawn")
 
         run_app(join(thread, None), body, size=(100, 30))
     finally:
