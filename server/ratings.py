@@ -1,4 +1,5 @@
-"""Ratings: openskill's Plackett-Luce model over the finishing order of rated games.
+"""Which games move ratings, and who each seat counts for (the rating itself is
+engine/ratings.py, shared with `coup arena --tournament`).
 
 A rated game ranks its seats by how they finished: the winner first, then the others in the
 reverse order of their departure (the last one out second). A seat departs when it is
@@ -7,17 +8,12 @@ forfeit takes the seat): a leaver is ranked where they left, and what the seat d
 counts for no one (`Standing`). Each seat counts for its player as the ratings know it:
 "key:<hex>" for an identified person, "bot:<strategy>" for a server bot seated from the
 start, nobody for a guest (its seat is left out, and the others are ranked among
-themselves). A player with several seats in one game (three server bots of one strategy)
-moves by the mean of what each seat's result would move it. A game with fewer than two
-rated players changes nothing.
+themselves).
 
 A table's rated game counts only between people: at least two distinct identities seated at
 the start (else it is played unrated, and said so), each of whom took MIN_TURNS turns of
 their own or was exiled in play before then (the server's --rated-min-turns, 2 by
 default). A game of someone who joined and left at once moves no rating.
-
-The leaderboard orders players by their ordinal, mu - 3 sigma: what the model is fairly sure
-a player is at least, so a newcomer with one lucky win does not top it.
 
 Pure: no SQL, no trio. The store calls `rate` inside the transaction that records a game's
 result, so a rating never moves without the result that moved it.
@@ -29,25 +25,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 
-from openskill.models import PlackettLuce
+from engine.ratings import Rating, finishing_order, rate
 
-#: The model, with openskill's defaults (mu 25, sigma 25/3).
-MODEL = PlackettLuce()
-
-
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """A player's rating and record on one server."""
-
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
-    games: int = 0
-    wins: int = 0
-
-    @property
-    def ordinal(self) -> float:
-        """What the leaderboard sorts by: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
+__all__ = ["Rating", "Standing", "finishing_order", "rate"]
 
 
 @dataclass(slots=True)
@@ -96,34 +76,3 @@ class Standing:
         order = [seat for seat in range(seats) if seat not in self.departed]
         return order + self.departed[::-1], None if winner in self.left else winner
 
-
-def finishing_order(winner: int, out: Sequence[int]) -> list[int]:
-    """Seats from first to last as a record's result gives them: the winner, then the
-    exiled, last out first (the order of a game no one left)."""
-    return [winner, *reversed(out)]
-
-
-def rate(ratings: dict[str, Rating], players: Sequence[str | None], order: Sequence[int],
-         winner: int | None) -> dict[str, Rating]:
-    """The new ratings of the players of one finished game (`players[seat]`, None for a
-    guest) from their current `ratings` (absent: a newcomer), given its finishing `order`
-    of seats (first to last) and the seat credited with the win (None: no one)."""
-    named = {seat: player for seat in order if (player := players[seat]) is not None}
-    order = [seat for seat in order if seat in named]
-    if len(set(named.values())) < 2:
-        return {}
-    before = {p: ratings.get(p, Rating()) for p in set(named.values())}
-    teams = [[MODEL.rating(mu=before[named[s]].mu, sigma=before[named[s]].sigma)]
-             for s in order]
-    moved = MODEL.rate(teams, ranks=list(range(1, len(order) + 1)))
-    seats_of: dict[str, list[int]] = {}
-    for place, seat in enumerate(order):
-        seats_of.setdefault(named[seat], []).append(place)
-    after = {}
-    for player, places in seats_of.items():
-        old = before[player]
-        mu = sum(moved[i][0].mu for i in places) / len(places)
-        sigma = sum(moved[i][0].sigma for i in places) / len(places)
-        won = winner is not None and players[winner] == player
-        after[player] = Rating(mu, sigma, old.games + 1, old.wins + won)
-    return after
