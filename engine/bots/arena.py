@@ -26,10 +26,12 @@ MAX_DECISIONS = 5000
 
 @dataclass(slots=True)
 class Result:
-    """One game: the winning seat (None if it was stopped) and how many moves it took."""
+    """One game: the winning seat (None if it was stopped), how many moves it took, and the
+    seats exiled, first out first."""
 
     winner: int | None
     decisions: int
+    exiled: tuple[int, ...] = ()
 
 
 def play(strategies: Sequence[Strategy], options: Options, seed: int) -> Result:
@@ -48,7 +50,7 @@ def play(strategies: Sequence[Strategy], options: Options, seed: int) -> Result:
                 strategy.observe(game.view(s), visible_to(events, s))
     for s, strategy in enumerate(strategies):
         strategy.game_over(game.view(s))
-    return Result(game.winner, decisions)
+    return Result(game.winner, decisions, tuple(game.exiled))
 
 
 @dataclass(slots=True)
@@ -68,14 +70,19 @@ class Standing:
 
     def interval(self) -> tuple[float, float]:
         """The 95% Wilson interval of the per-seat win rate."""
-        n = self.games * self.seats
-        if not n:
-            return (0.0, 0.0)
-        p = self.wins / n
-        z = 1.96
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        return wilson(self.wins, self.games * self.seats)
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate of `hits` in `n` trials ((0, 0) for none):
+    unlike the normal approximation it stays inside [0, 1] and is fair at rates near 0 or 1."""
+    if not n:
+        return (0.0, 0.0)
+    p = hits / n
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def tournament(
