@@ -145,18 +145,26 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--strategies", required=True, metavar="NAME,NAME,...",
                        help=f"2 to 10 strategies, comma-separated, one per seat (a name may "
                        f"repeat): {strategies}")
-    arena.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    arena.add_argument("--games", type=int, help="games to play (default 1000); with "
+                       "--tournament, how many times each lineup plays (default 10)")
     arena.add_argument("--seed", type=int, default=0,
                        help="the seed the games' deals derive from (default 0)")
     arena.add_argument("--variant", default="base", choices=["base", "inquisitor"],
                        help="(default base)")
-    arena.add_argument("--jobs", type=int, default=1,
-                       help="processes to play in (default 1)")
+    arena.add_argument("--jobs", type=int,
+                       help="processes to play in (default 1; with --tournament, one a core)")
     arena.add_argument("--playouts", type=int, help=playouts)
     arena.add_argument("--table", action="store_true",
                        help="a round-robin of the names (strategies or levels, each once): "
                        "every pair heads-up and each alone against three of every other, "
                        "--games games a line, printed as two matrices of win rates")
+    arena.add_argument("--tournament", action="store_true",
+                       help="a tournament of the names (each once): every ordered lineup of "
+                       "every size in --sizes, --games times, printed as standings (win rate, "
+                       "mean place, openskill rating) and a crosstable (docs/BOTS.md)")
+    arena.add_argument("--sizes", metavar="K,K,...",
+                       help="with --tournament, the table sizes to play (default 2 to 4, as "
+                       "far as the names fill them)")
     arena.add_argument("--json", action="store_true",
                        help="print the win rates as JSON instead of a table")
     key = sub.add_parser(
@@ -253,13 +261,29 @@ def main(argv: list[str] | None = None) -> int:
         return _key(args)
     if args.command == "position" and args.bot is not None:
         return _position_move(args)
+    if args.command == "arena" and (args.tournament or args.sizes is not None):
+        return _tournament(args)
     if args.command == "arena":
         from .arena import run, table
 
         arena = table if args.table else run
-        return arena(args.strategies.split(","), args.games, args.seed, args.variant,
-                     args.jobs, args.playouts, args.json)
+        return arena(args.strategies.split(","), 1000 if args.games is None else args.games,
+                     args.seed, args.variant, args.jobs or 1, args.playouts, args.json)
     return _client(args)
+
+
+def _tournament(args) -> int:
+    """`coup arena --tournament`, its own flags checked first."""
+    from .tournament import run
+
+    if not args.tournament:
+        print("coup arena: --sizes goes with --tournament", file=sys.stderr)
+        return 2
+    if args.table:
+        print("coup arena: --tournament or --table, not both", file=sys.stderr)
+        return 2
+    return run(args.strategies.split(","), args.sizes, args.games, args.seed, args.variant,
+               args.jobs, args.playouts, args.json)
 
 
 def _position_move(args) -> int:
