@@ -152,7 +152,12 @@ def _play(fixtures: list[Fixture], variant: str, jobs: int, budget: int | None,
     except KeyboardInterrupt:
         stopped = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # A second ctrl+c while the workers finish their chunks would lose the standings.
+        held = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            signal.signal(signal.SIGINT, held)
     # Those being played when ctrl+c came have finished since: they count too.
     played = [game for chunk in chunks if chunk.done() and not chunk.cancelled()
               for game in chunk.result()]
@@ -213,12 +218,13 @@ def report(table: Standings, names: Sequence[str], sizes: Sequence[int], rounds:
                   f"{'place':>5} {'95% t':^9} {'rating':>6} {'mu':>5} {'sigma':>5}"]
     for rank, entry in enumerate(table.entries, 1):
         low, high = entry.win_interval
+        won, wilson, place = ((f"{entry.win_rate:.1%}", f"{low:.1%}–{high:.1%}".replace("%", ""),
+                               f"{entry.mean_place:.2f}") if entry.games else ("—",) * 3)
         spread = (f"{entry.place_interval[0]:.2f}–{entry.place_interval[1]:.2f}"
                   if entry.place_interval else "—")
-        lines.append(f"{rank:>2}  {label[entry.name]} {entry.games:>6} {entry.win_rate:>6.1%} "
-                     f"{f'{low:.1%}–{high:.1%}'.replace('%', ''):^11} {entry.mean_place:>5.2f} "
-                     f"{spread:^9} {entry.rating.ordinal:>6.2f} {entry.rating.mu:>5.1f} "
-                     f"{entry.rating.sigma:>5.2f}")
+        lines.append(f"{rank:>2}  {label[entry.name]} {entry.games:>6} {won:>6} {wilson:^11} "
+                     f"{place:>5} {spread:^9} {entry.rating.ordinal:>6.2f} "
+                     f"{entry.rating.mu:>5.1f} {entry.rating.sigma:>5.2f}")
     lines += [f"win%: games won (parity {parity(len(names), sizes):.1%}); place: mean "
               f"finishing place, 1 is first;",
               "rating: openskill's ordinal, mu - 3 sigma, over the games in schedule order."]

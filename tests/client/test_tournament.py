@@ -82,6 +82,7 @@ def test_json_gives_everything_in_its_documented_shape_and_a_seed_decides_it(cap
     (["--strategies", "random,honest", "--sizes", "3"], ["sizes"]),
     (["--strategies", "random,honest", "--sizes", "two"], ["sizes"]),
     (["--strategies", "random,psychic"], ["strategies or levels"]),
+    (["--strategies", "random,honest", "--games", "0"], ["--games"]),
 ])
 def test_a_tournament_it_cannot_play_is_refused_with_a_sentence(capsys, argv, said):
     code, out, err = tournament(capsys, *argv)
@@ -107,6 +108,13 @@ def test_names_are_shown_terminal_safe_and_shortened_with_the_full_name_kept():
     assert "\x1b" not in out and "\x07" not in out and "\\x1b" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert "…" in out and "a-very-long-bot-name-indeed.py" in out  # in full, once, below
+
+
+def test_a_run_stopped_before_its_first_game_says_so_and_shows_no_figures():
+    out = report(standings(["random", "honest"], [], 4), ["random", "honest"], [2], 2, 0, "base")
+    assert "PARTIAL: stopped after 0 of 4 games" in out
+    row = next(line for line in out.splitlines() if line.startswith(" 1  "))
+    assert row.split()[2:6] == ["0", "—", "—", "—"] and "%" not in row
 
 
 def run_coup(*argv: str, terminal: bool) -> tuple[subprocess.Popen[bytes], Screen | None]:
