@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -117,21 +118,35 @@ def test_a_run_stopped_before_its_first_game_says_so_and_shows_no_figures():
     assert row.split()[2:6] == ["0", "—", "—", "—"] and "%" not in row
 
 
-def run_coup(*argv: str, terminal: bool) -> tuple[subprocess.Popen[bytes], Screen | None]:
-    """`coup arena --tournament ARGV` in a session of its own (so that a ctrl+c reaches it
-    and its workers alone), stdout a pipe, stderr a pseudo-terminal's (read by the Screen
-    returned) or a pipe."""
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", TERM="xterm", COLUMNS="80")
-    screen, stderr = None, subprocess.PIPE
-    if terminal:
-        ours, stderr = pty.openpty()
-        screen = Screen(ours)
-    process = subprocess.Popen([sys.executable, "-m", "client.cli", "arena", "--tournament",
-                                *argv], stdout=subprocess.PIPE, stderr=stderr, env=env,
-                               start_new_session=True)
-    if terminal:
-        os.close(stderr)
-    return process, screen
+Run = Callable[..., tuple[subprocess.Popen[bytes], "Screen | None"]]
+
+
+@pytest.fixture
+def coup() -> Iterator[Run]:
+    """Runs `coup arena --tournament ARGV` in a session of its own (so that a ctrl+c reaches
+    it and its workers alone), stdout a pipe, stderr a pseudo-terminal's (read by the Screen
+    returned) or a pipe; whatever a failed test left running is killed after it."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def run(*argv: str, terminal: bool) -> tuple[subprocess.Popen[bytes], Screen | None]:
+        env = dict(os.environ, PYTHONIOENCODING="utf-8", TERM="xterm", COLUMNS="80")
+        screen, stderr = None, subprocess.PIPE
+        if terminal:
+            ours, stderr = pty.openpty()
+            screen = Screen(ours)
+        process = subprocess.Popen([sys.executable, "-m", "client.cli", "arena",
+                                    "--tournament", *argv], stdout=subprocess.PIPE,
+                                   stderr=stderr, env=env, start_new_session=True)
+        started.append(process)
+        if terminal:
+            os.close(stderr)
+        return process, screen
+
+    yield run
+    for process in started:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
 
 
 class Screen:
@@ -162,10 +177,10 @@ class Screen:
                 self.text[-500:]
 
 
-def test_progress_is_a_bar_on_a_terminal_and_nothing_on_a_pipe():
+def test_progress_is_a_bar_on_a_terminal_and_nothing_on_a_pipe(coup):
     argv = ("--strategies", "random,honest,heuristic", "--sizes", "2,3", "--games", "30",
             "--jobs", "1")
-    process, screen = run_coup(*argv, terminal=True)
+    process, screen = coup(*argv, terminal=True)
     assert screen is not None
     out, _ = process.communicate(timeout=120)
     screen.wait_for(r"360/360")
@@ -173,14 +188,14 @@ def test_progress_is_a_bar_on_a_terminal_and_nothing_on_a_pipe():
     # Updated in place (carriage returns or cursor moves), with the rate and time to go.
     assert "\r" in screen.text or "\x1b[" in screen.text
     assert "games/s" in screen.text and re.search(r"\d+:\d\d:\d\d", screen.text)
-    process, _ = run_coup(*argv, terminal=False)
+    process, _ = coup(*argv, terminal=False)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0 and err == b"" and "360 games" in out.decode()
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])  # played here, or by a pool of workers
-def test_ctrl_c_stops_and_prints_the_standings_so_far_marked_partial(jobs):
-    process, screen = run_coup("--strategies", "random,honest,heuristic,bluffer", "--sizes",
+def test_ctrl_c_stops_and_prints_the_standings_so_far_marked_partial(coup, jobs):
+    process, screen = coup("--strategies", "random,honest,heuristic,bluffer", "--sizes",
                                "2,3,4", "--games", "300", "--jobs", jobs, terminal=True)
     assert screen is not None
     screen.wait_for(r"\b[1-9][\d,]*/18,000")  # some games done
