@@ -235,34 +235,63 @@ class Ismcts(Strategy):
         judge a dozen moves on two or three worlds each, noise that threw the anchor's
         move out as readily as a poor one (4 seats, 400 games: 34.3% without this, 43.0%
         with it)."""
-        me = seat_of(view)
-        rng = self.rng
-        players = view.options.players
         score = [0.0] * len(moves)
         tried = [0] * len(moves)
         left = list(range(len(moves)))
         guess = moves.index(self.reader.choose(view, moves))
-        floor = PEOPLE if players > 2 else 0.0
-        eager = [0.0 if s == me else eagerness(self.beliefs.calls(s), floor)
-                 for s in range(players)]
+        eager = self.eager(view)
         rounds = max(1, (len(moves) - 1).bit_length())  # ceil(log2(len(moves)))
         while True:
             worlds = max(MIN_WORLDS if len(left) == len(moves) else 1,
                          self.playouts // (rounds * len(left)))
             for _ in range(worlds):
-                world = self.sample(view)
-                dice = rng.randrange(2**32)
-                for i in left:
-                    game = world.copy(seed=dice)
-                    game.apply(me, moves[i])
-                    bots = [self.player(dice + s) for s in range(players)]
-                    score[i] += playout(game, me, bots, eager, random.Random(dice).random)
+                for i, scored in zip(left, self.world(view, [moves[i] for i in left], eager)):
+                    score[i] += scored
                     tried[i] += 1
             if len(left) <= 2:
                 break
             left.sort(key=lambda i: (i != guess, -score[i] / tried[i]))
             left = sorted(left[:(len(left) + 1) // 2])
         return moves[max(left, key=lambda i: (score[i] / tried[i], i == guess))]
+
+    def estimate(self, view: View, moves: Sequence[Move], worlds: int) -> list[list[float]]:
+        """Every one of `moves` played out in the same `worlds` sampled worlds, each world
+        with its own dice: the scores, a list per move in the order of `moves`, one score a
+        world (1 a win, 0 a loss, a standing for a playout cut short). No halving and no
+        anchor: a game's review (engine/review.py) wants every option's chance, with its
+        uncertainty, rather than one move. Every move of a decision is estimated, answers
+        to claims included, which the bot itself leaves to the Reader."""
+        eager = self.eager(view)
+        scores: list[list[float]] = [[] for _ in moves]
+        for _ in range(worlds):
+            for row, scored in zip(scores, self.world(view, moves, eager)):
+                row.append(scored)
+        return scores
+
+    def eager(self, view: View) -> list[float]:
+        """Each seat's chance of calling a claim outright in a playout (none for the bot's
+        own seat): what the table showed of its calls, at least PEOPLE at three seats or
+        more."""
+        me = seat_of(view)
+        floor = PEOPLE if view.options.players > 2 else 0.0
+        return [0.0 if s == me else eagerness(self.beliefs.calls(s), floor)
+                for s in range(view.options.players)]
+
+    def world(self, view: View, moves: Sequence[Move], eager: Sequence[float]) -> list[float]:
+        """One world sampled from the beliefs, and each of `moves` played out in it with the
+        same dice: their scores, in order. The same world and dice for every move make the
+        comparison one between moves and not between luck."""
+        me = seat_of(view)
+        players = view.options.players
+        world = self.sample(view)
+        dice = self.rng.randrange(2**32)
+        scores = []
+        for m in moves:
+            game = world.copy(seed=dice)
+            game.apply(me, m)
+            bots = [self.player(dice + s) for s in range(players)]
+            scores.append(playout(game, me, bots, eager, random.Random(dice).random))
+        return scores
 
     def player(self, seed: int) -> Baseline:
         """A playout's player that remembers what every seat at the table saw: the claims
