@@ -1,0 +1,306 @@
+"""A finished game reviewed for one seat: each of its decisions judged by the expert search
+from what the seat knew then, and every seat's game in numbers.
+
+`review` replays the record and, at each decision of the seat, gives the expert (the
+`ismcts` bot's search, engine/bots/ismcts.py) exactly what the seat had: its view at that
+step and the events it was shown before, fed to the expert's `observe` as a table feeds a
+bot. The expert then plays out every legal option in the same sampled worlds (its
+`estimate`: a fixed number of worlds, no halving) and each option's mean score is its
+estimated win chance, with a 95% half-width for its uncertainty. The played option's cost is
+the best option's chance less its own; a cost past a threshold marks the decision.
+
+`numbers` reads the whole record once the game is over, every hand included: who claimed
+what without the card, whose bluffs were called, whose challenges were right, who blocked,
+and everyone's coins after each move.
+
+It is pure like the rest of the engine: no I/O, no clock, no threads; a record, a seat, a
+budget and a seed always give the same judgements. The search must never be given anything
+the seat could not see (the test plants a card and swaps it); only `numbers`, which is
+about a game that is over (R11), reads the hidden cards. It has no words: the client says
+what the figures mean (client/review.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from math import sqrt
+from typing import Any
+
+from . import cards as C
+from .bots.ismcts import Ismcts
+from .events import Event, visible_to
+from .game import Game
+from .legality import DRAFT
+from .moves import Move
+from .record import play
+from .views import View, view_of
+
+
+class Budget(Enum):
+    """How long the expert thinks about each decision: the worlds it plays every option
+    out in (WORLDS; docs/REVIEW.md gives the figures behind them)."""
+
+    QUICK = "quick"
+    DEFAULT = "default"
+
+
+#: Sampled worlds per decision, every option played out once in each.
+WORLDS = {Budget.QUICK: 16, Budget.DEFAULT: 300}
+
+
+class Mark(Enum):
+    """How costly a decision was, by THRESHOLDS."""
+
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+#: The least cost (in win chance, 0..1) of each mark, the gravest first.
+THRESHOLDS = ((Mark.BLUNDER, 0.25), (Mark.MISTAKE, 0.12), (Mark.INACCURACY, 0.06))
+#: The z of a 95% interval.
+Z95 = 1.96
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal option of a decision as the expert estimates it."""
+
+    move: Move
+    #: The expert's estimated win chance for the seat, 0..1.
+    win: float
+    #: Its uncertainty: the 95% half-width of the mean, in the same units.
+    spread: float
+    #: The worlds it was played out in.
+    samples: int
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One decision of the reviewed seat, judged."""
+
+    #: The record's move index this decision answered: the position is the game after the
+    #: record's first `step` moves (engine.record.replay(record, step)); the played move is
+    #: record["moves"][step].
+    step: int
+    seat: int
+    #: Every legal option, best first.
+    options: tuple[Option, ...]
+    #: The option actually played (one of `options`).
+    played: Option
+    #: The best option's chance less the played one's, never below 0.
+    cost: float
+    mark: Mark | None
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """One seat's claims of one character (actions and blocks) over a game."""
+
+    card: str
+    claims: int
+    #: Claims made without a face-down card of that character at the time.
+    bluffs: int
+    #: Bluffs that were challenged (and so lost).
+    caught: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One challenge a seat made."""
+
+    #: The seat whose claim was challenged, and the character it claimed.
+    target: int
+    card: str
+    #: The claimant conceded: the challenge was right. None when the claimant left the game
+    #: before answering.
+    right: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """The game in numbers for one seat, from the whole record."""
+
+    seat: int
+    claims: int
+    bluffs: int
+    bluffs_caught: int
+    challenges: int
+    challenges_right: int
+    blocks: int
+    block_bluffs: int
+    #: The seat's coins after each move of the record.
+    coins: tuple[int, ...]
+    #: Its claims by character, in the cast's order (only the characters it claimed).
+    by_card: tuple[Claimed, ...] = ()
+    #: Its challenges, in the order it made them.
+    calls: tuple[Call, ...] = ()
+
+
+def decisions(record: dict[str, Any], seat: int) -> list[int]:
+    """The steps at which `seat` chose between two or more options (cheap; no search). The
+    two-player draft's first pick is not among them: it is made before the deal is done,
+    where the expert's worlds do not reach. RecordError for a record that does not replay;
+    ValueError for a seat the game does not have."""
+    moves = record["moves"]
+    steps = []
+    for step, (game, _) in enumerate(play(record)):
+        if step == 0:
+            _check_seat(game, seat)
+        if step == len(moves):
+            break
+        made = moves[step]
+        if (made["seat"] == seat and made["move"] is not None and game.phase != DRAFT
+                and len(game.legal_moves(seat)) > 1):
+            steps.append(step)
+    return steps
+
+
+def review(record: dict[str, Any], seat: int, *, budget: Budget = Budget.DEFAULT,
+           seed: int = 0) -> Iterator[Judged]:
+    """Judges each of decisions(record, seat) in order, one at a time (a caller shows
+    progress as len(decisions) and stops by no longer iterating). Uses only what `seat`
+    could see at each decision. Deterministic for a seed."""
+    wanted = set(decisions(record, seat))
+    expert = Ismcts(seed)
+    moves = record["moves"]
+    for step, (game, events) in enumerate(play(record)):
+        if step:
+            expert.observe(view_of(game, seat), visible_to(events, seat))
+        if step in wanted:
+            yield _judge(expert, view_of(game, seat), Move.from_dict(moves[step]["move"]),
+                         step=step, budget=budget, seed=seed)
+            if step == max(wanted):
+                return
+
+
+def judge(view: View, seen: Sequence[Sequence[Event]], played: Move, *, step: int = 0,
+          budget: Budget = Budget.DEFAULT, seed: int = 0) -> Judged:
+    """One decision judged from what its seat knew: `view` (the seat's, with a decision
+    open to it), the events it was shown before, move by move, and the move it played. What
+    `review` does at each step; a position (engine.position) gives the same for a puzzle:
+    its game's view and its history as one batch of events."""
+    expert = Ismcts(seed)
+    for events in seen:
+        expert.observe(view, events)
+    return _judge(expert, view, played, step=step, budget=budget, seed=seed)
+
+
+def _judge(expert: Ismcts, view: View, played: Move, *, step: int, budget: Budget,
+           seed: int) -> Judged:
+    seat = view.seat
+    assert seat is not None  # a decision is a seat's
+    legal = view.legal_moves()
+    if played not in legal:
+        raise ValueError(f"{played!r} is not a legal move of seat {seat} here")
+    # Its own generator for each decision: a decision's judgement depends on the seed and
+    # the step, not on what was judged before it (or whether it was).
+    expert.rng = random.Random(seed * 1_000_003 + step)
+    scores = expert.estimate(view, legal, WORLDS[budget])
+    options = [_option(m, row) for m, row in zip(legal, scores)]
+    # Best first; a tie keeps the legal moves' order, so the ranking is the same everywhere.
+    ranked = tuple(sorted(options, key=lambda o: -o.win))
+    chosen = options[legal.index(played)]
+    cost = max(0.0, ranked[0].win - chosen.win)
+    return Judged(step=step, seat=seat, options=ranked, played=chosen, cost=cost,
+                  mark=mark_of(cost))
+
+
+def _option(m: Move, scores: Sequence[float]) -> Option:
+    n = len(scores)
+    mean = sum(scores) / n
+    variance = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.25
+    return Option(move=m, win=mean, spread=Z95 * sqrt(variance / n), samples=n)
+
+
+def mark_of(cost: float) -> Mark | None:
+    """The mark a decision of this cost earns (THRESHOLDS), or None."""
+    for mark, least in THRESHOLDS:
+        if cost >= least:
+            return mark
+    return None
+
+
+def numbers(record: dict[str, Any]) -> tuple[Numbers, ...]:
+    """Every seat's numbers (the record is over, so every claim can be judged)."""
+    counts: list[_Counts] = []
+    challenger: int | None = None
+    claim: tuple[int, str, bool] | None = None  # the open claim: seat, card, a bluff
+    held: list[list[str]] = []
+    for step, (game, events) in enumerate(play(record)):
+        if step == 0:
+            counts = [_Counts() for _ in range(game.options.players)]
+        for e in events:
+            kind, seat = e.kind, e.seat
+            if seat is None:
+                continue
+            if kind in ("action", "block") and e.card is not None:
+                bluff = e.card not in held[seat]
+                counts[seat].claim(e.card, bluff, kind == "block")
+                claim = (seat, e.card, bluff)
+            elif kind == "challenge" and claim is not None:
+                challenger = seat
+            elif kind in ("prove", "concede") and challenger is not None and claim is not None:
+                claimant, card, bluff = claim
+                counts[challenger].calls.append(Call(claimant, card, kind == "concede"))
+                if kind == "concede" and bluff:
+                    counts[claimant].caught(card)
+                challenger = None
+            elif (kind == "forfeit" and challenger is not None and claim is not None
+                    and claim[0] == seat):
+                # The claimant left before answering: the challenge was neither right nor
+                # wrong.
+                counts[challenger].calls.append(Call(seat, claim[1], None))
+                challenger = None
+            elif kind == "turn":
+                claim = challenger = None
+        for seat, c in enumerate(counts):
+            c.coins.append(game.coins[seat])
+        held = [list(h) for h in game.hands]
+    return tuple(c.numbers(seat) for seat, c in enumerate(counts))
+
+
+class _Counts:
+    """One seat's tallies while `numbers` reads a record."""
+
+    def __init__(self) -> None:
+        self.claimed: dict[str, list[int]] = {}  # card: [claims, bluffs, caught]
+        self.blocks = 0
+        self.block_bluffs = 0
+        self.calls: list[Call] = []
+        self.coins: list[int] = []
+
+    def claim(self, card: str, bluff: bool, block: bool) -> None:
+        tally = self.claimed.setdefault(card, [0, 0, 0])
+        tally[0] += 1
+        tally[1] += bluff
+        if block:
+            self.blocks += 1
+            self.block_bluffs += bluff
+
+    def caught(self, card: str) -> None:
+        self.claimed[card][2] += 1
+
+    def numbers(self, seat: int) -> Numbers:
+        by_card = tuple(Claimed(c, *self.claimed[c]) for c in C.CHARACTERS if c in self.claimed)
+        return Numbers(
+            seat=seat,
+            claims=sum(c.claims for c in by_card),
+            bluffs=sum(c.bluffs for c in by_card),
+            bluffs_caught=sum(c.caught for c in by_card),
+            challenges=len(self.calls),
+            challenges_right=sum(1 for call in self.calls if call.right),
+            blocks=self.blocks,
+            block_bluffs=self.block_bluffs,
+            coins=tuple(self.coins[1:]),  # after each move: the deal's coins are not one
+            by_card=by_card,
+            calls=tuple(self.calls),
+        )
+
+
+def _check_seat(game: Game, seat: int) -> None:
+    if type(seat) is not int or not 0 <= seat < game.options.players:
+        raise ValueError(f"the game has seats 0 to {game.options.players - 1}, not {seat!r}")
