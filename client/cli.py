@@ -210,6 +210,24 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--as", dest="view_as", type=int, metavar="SEAT",
                         help="start with the game as seat SEAT saw it, counting from 1 "
                         "(default: every card face up)")
+    review = sub.add_parser(
+        "review", help="a finished game judged move by move by the expert",
+        description="Review a finished game for one seat: each decision it made, judged by "
+        "the expert's search from what the seat knew then (every option's estimated win "
+        "chance, the marked inaccuracies, mistakes and blunders), then every seat's claims, "
+        "bluffs, challenges and blocks in numbers (docs/REVIEW.md). ID|FILE as coup replay "
+        "takes them.")
+    review.add_argument("game", metavar="ID|FILE")
+    review.add_argument("--db", metavar="PATH",
+                        help="the store that holds game ID (default: your own games')")
+    review.add_argument("--as", dest="view_as", type=int, metavar="SEAT",
+                        help="the seat to review, counting from 1 (default: the first seat a "
+                        "person played)")
+    review.add_argument("--json", action="store_true",
+                        help="print the review as JSON for tools (docs/REVIEW.md)")
+    review.add_argument("--quick", action="store_true",
+                        help="a quick look: a smaller search, rougher figures")
+    review.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     web = sub.add_parser(
         "web", help="serve the client to web browsers",
         description="Serve the terminal client to web browsers (the web extra: pip install "
@@ -259,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         return _backup(args)
     if args.command == "key":
         return _key(args)
+    if args.command == "review":
+        return _review(args)
     if args.command == "position" and args.bot is not None:
         return _position_move(args)
     if args.command == "arena" and (args.tournament or args.sizes is not None):
@@ -647,6 +667,21 @@ def _record(game: str, db: str | None, view_as: int | None) -> dict:
     if view_as is not None and not 1 <= view_as <= seats:
         raise Refused(f"--as {view_as}: the game has seats 1 to {seats}")
     return record
+
+
+def _review(args) -> int:
+    """`coup review`: the record as `coup replay` reads it, reviewed for one seat."""
+    from .i18n import set_language
+    from .review import run
+
+    try:
+        set_language(args.lang)
+        record = _record(args.game, args.db, args.view_as)
+    except (Refused, ValueError) as exc:
+        print(f"coup review: {exc}", file=sys.stderr)
+        return 2
+    return run(record, None if args.view_as is None else args.view_as - 1,
+               quick=args.quick, as_json=args.json)
 
 
 def _seats(text: str) -> int | dict:
