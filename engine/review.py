@@ -48,7 +48,7 @@ class Budget(Enum):
 
 
 #: Sampled worlds per decision, every option played out once in each.
-WORLDS = {Budget.QUICK: 16, Budget.DEFAULT: 300}
+WORLDS = {Budget.QUICK: 32, Budget.DEFAULT: 300}
 
 
 class Mark(Enum):
@@ -93,7 +93,11 @@ class Judged:
     played: Option
     #: The best option's chance less the played one's, never below 0.
     cost: float
+    #: The mark, given only when the cost passes its threshold and the best option beat
+    #: the played one by more than `cost_spread`.
     mark: Mark | None
+    #: The 95% half-width of the cost, from the two options' scores world by world.
+    cost_spread: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,18 +206,31 @@ def _judge(expert: Ismcts, view: View, played: Move, *, step: int, budget: Budge
     scores = expert.estimate(view, legal, WORLDS[budget])
     options = [_option(m, row) for m, row in zip(legal, scores)]
     # Best first; a tie keeps the legal moves' order, so the ranking is the same everywhere.
-    ranked = tuple(sorted(options, key=lambda o: -o.win))
-    chosen = options[legal.index(played)]
-    cost = max(0.0, ranked[0].win - chosen.win)
-    return Judged(step=step, seat=seat, options=ranked, played=chosen, cost=cost,
-                  mark=mark_of(cost))
+    order = sorted(range(len(legal)), key=lambda i: -options[i].win)
+    best, chosen = order[0], legal.index(played)
+    cost = max(0.0, options[best].win - options[chosen].win)
+    # The two were played out in the same worlds: their difference is known better than
+    # either chance, world by world.
+    sure = _half_width([b - p for b, p in zip(scores[best], scores[chosen])])
+    return Judged(step=step, seat=seat, options=tuple(options[i] for i in order),
+                  played=options[chosen], cost=cost,
+                  mark=mark_of(cost) if cost > sure else None, cost_spread=sure)
 
 
 def _option(m: Move, scores: Sequence[float]) -> Option:
+    return Option(move=m, win=sum(scores) / len(scores), spread=_half_width(scores),
+                  samples=len(scores))
+
+
+def _half_width(scores: Sequence[float]) -> float:
+    """The 95% half-width of the mean of `scores` (one score alone: the widest there is,
+    a half)."""
     n = len(scores)
+    if n < 2:
+        return 0.5
     mean = sum(scores) / n
-    variance = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.25
-    return Option(move=m, win=mean, spread=Z95 * sqrt(variance / n), samples=n)
+    variance = sum((s - mean) ** 2 for s in scores) / (n - 1)
+    return Z95 * sqrt(variance / n)
 
 
 def mark_of(cost: float) -> Mark | None:
