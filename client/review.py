@@ -160,11 +160,12 @@ def text(record: dict[str, Any], seat: int, judged: Sequence[Judged],
     mine = numbers[seat]
     lines.append("")
     lines.append(_("Claims {claims}, bluffs {bluffs} (caught {caught}); challenges {calls} "
-                   "({right} right); blocks {blocks} ({block_bluffs} bluffed); coins at the "
-                   "end {coins}.").format(
+                   "({right} right); blocks {blocks} ({block_bluffs} bluffed).").format(
         claims=mine.claims, bluffs=mine.bluffs, caught=mine.bluffs_caught,
         calls=mine.challenges, right=mine.challenges_right, blocks=mine.blocks,
-        block_bluffs=mine.block_bluffs, coins=mine.coins[-1] if mine.coins else 0))
+        block_bluffs=mine.block_bluffs))
+    lines.append(_("Coins as they changed: {coins}.").format(coins=", ".join(
+        str(c) for i, c in enumerate(mine.coins) if i == 0 or c != mine.coins[i - 1])))
     lines.append("")
     lines += summary(record, seat, numbers)
     return lines
@@ -184,6 +185,7 @@ def as_json_data(record: dict[str, Any], seat: int, budget: Budget, seed: int,
             "step": j.step,
             "played": j.played.move.to_dict(),
             "cost": j.cost,
+            "cost_spread": j.cost_spread,
             "mark": j.mark.value if j.mark else None,
             "options": [{"move": o.move.to_dict(), "win": o.win, "spread": o.spread,
                          "samples": o.samples} for o in j.options],
