@@ -286,3 +286,11 @@ def test_the_numbers_agree_with_the_results_summary():
             assert mine.bluffs == theirs["bluffs"]
             assert mine.challenges_right == theirs["challenges_won"]
             assert mine.challenges - mine.challenges_right == theirs["challenges_lost"]
+
+
+def test_docs_review_md_states_the_budgets_and_thresholds_the_code_uses():
+    text = (ROOT / "docs" / "REVIEW.md").read_text(encoding="utf-8")
+    for budget, worlds in WORLDS.items():
+        assert f"| {budget.value} | {worlds} |" in text
+    for mark, least in THRESHOLDS:
+        assert f"| {mark.value} | {round(least * 100)} points |" in text
