@@ -167,11 +167,31 @@ def test_progress_goes_to_stderr_only_when_it_is_a_terminal():
     progress = err.getvalue()
     assert f"\rReviewing: decision 1 of {total}" in progress
     assert f"\rReviewing: decision {total} of {total}" in progress
-    assert progress.endswith("\r\x1b[K")  # the line is wiped before the review is printed
+    # The line is wiped before the review is printed, with spaces: a plain terminal
+    # (TERM=dumb, a screen reader's) obeys no escape sequence.
+    last = f"Reviewing: decision {total} of {total}"
+    assert progress.endswith(f"\r{last}\r{' ' * len(last)}\r")
+    assert "\x1b" not in progress
     assert "Reviewing" not in out.getvalue()
     quiet = io.StringIO()
     run(record, 0, quick=True, out=io.StringIO(), err=quiet)
     assert quiet.getvalue() == ""
+
+
+def test_ctrl_c_stops_the_review_wipes_the_progress_and_prints_nothing(monkeypatch):
+    """A caller stops a review by no longer iterating: Ctrl+C does, and exits 130 as a
+    shell expects of SIGINT."""
+    import client.review
+
+    def stopped(*args, **kwargs):
+        yield from list(review(records_md_example(), 0, budget=Budget.QUICK))[:2]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(client.review, "review", stopped)
+    out, err = io.StringIO(), Terminal()
+    assert run(records_md_example(), 0, quick=True, out=out, err=err) == 130
+    assert out.getvalue() == ""
+    assert err.getvalue().endswith(f"\r{' ' * len('Reviewing: decision 2 of 7')}\r")
 
 
 # ------------------------------------------------------------------ the words

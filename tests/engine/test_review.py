@@ -48,6 +48,23 @@ def scripted(options: Options, seed: int, moves: Sequence[tuple[int, Move | None
                        result={"winner": game.winner, "out": list(game.exiled)})
 
 
+def bots_played(options: Options, seed: int, strategy: str = "random") -> dict:
+    """The record of a game seeded bots of `strategy` play to its end."""
+    from engine.bots import make
+
+    game = Game.new(options, seed)
+    bots = [make(strategy, seed * 10 + s) for s in range(options.players)]
+    moves = []
+    while not game.over:
+        seat = game.waiting[0]
+        chosen = bots[seat].choose(game.view(seat), game.legal_moves(seat))
+        moves.append((seat, chosen))
+        events = game.apply(seat, chosen)
+        for s, bot in enumerate(bots):
+            bot.observe(game.view(s), visible_to(events, s))
+    return scripted(options, seed, moves)
+
+
 def records_md_example() -> dict:
     """The example record of docs/RECORDS.md: Ana (Duke, Contessa) and Bruno (Duke, Duke)
     tax, coup each other, and Ana's last Duke claim is a bluff Bruno calls."""
@@ -118,6 +135,22 @@ def test_a_review_is_the_same_for_the_same_seed_and_stops_when_asked():
     assert list(review(example, 0, budget=Budget.QUICK, seed=4)) == first
     # A decision's judgement does not depend on the ones before it.
     assert next(review(example, 0, budget=Budget.QUICK, seed=4)) == first[0]
+
+
+def test_every_kind_of_decision_is_judged():
+    """A three-seat game of the Inquisitor variant whose seats, between them, choose an
+    action, answer claims, prove or concede, lose a card, keep cards after an Exchange,
+    show a card to an Examine and decide one (R4.3, R4.4): the expert judges each from the
+    seat's view."""
+    from engine.record import replay
+
+    record = bots_played(Options(players=3, variant="inquisitor"), 1)
+    phases = set()
+    for seat in range(3):
+        for judged in review(record, seat, budget=Budget.QUICK):
+            phases.add(replay(record, judged.step).phase)
+    assert phases == {"action", "respond", "prove", "lose", "keep", "show",
+                      "examine_decision"}
 
 
 def test_marks_follow_the_thresholds():
