@@ -217,16 +217,22 @@ def run(record: dict[str, Any], seat: int | None, *, quick: bool = False,
     budget = Budget.QUICK if quick else Budget.DEFAULT
     total = len(decisions(record, seat))
     progress = err.isatty()
+    shown_line = ""
     judged = []
-    for judgement in review(record, seat, budget=budget):
-        judged.append(judgement)
-        if progress:
-            err.write("\r" + _("Reviewing: decision {n} of {total}").format(
-                n=len(judged), total=total))
+    try:
+        for judgement in review(record, seat, budget=budget):
+            judged.append(judgement)
+            if progress:
+                shown_line = _("Reviewing: decision {n} of {total}").format(
+                    n=len(judged), total=total)
+                err.write("\r" + shown_line)
+                err.flush()
+    except KeyboardInterrupt:
+        return 130  # as a shell reports SIGINT; the progress line is wiped below
+    finally:
+        if shown_line:  # spaces, not an escape: a plain terminal obeys none
+            err.write("\r" + " " * len(shown_line) + "\r")
             err.flush()
-    if progress:
-        err.write("\r\x1b[K")
-        err.flush()
     every = numbers(record)
     if as_json:
         out.write(json.dumps(as_json_data(record, seat, budget, 0, judged, every)) + "\n")
