@@ -168,16 +168,20 @@ def review(record: dict[str, Any], seat: int, *, budget: Budget = Budget.DEFAULT
     """Judges each of decisions(record, seat) in order, one at a time (a caller shows
     progress as len(decisions) and stops by no longer iterating). Uses only what `seat`
     could see at each decision. Deterministic for a seed."""
-    wanted = set(decisions(record, seat))
+    wanted = decisions(record, seat)
+    if not wanted:
+        return
+    last = wanted[-1]
+    wanted_set = set(wanted)
     expert = Ismcts(seed)
     moves = record["moves"]
     for step, (game, events) in enumerate(play(record)):
         if step:
             expert.observe(view_of(game, seat), visible_to(events, seat))
-        if step in wanted:
+        if step in wanted_set:
             yield _judge(expert, view_of(game, seat), Move.from_dict(moves[step]["move"]),
                          step=step, budget=budget, seed=seed)
-            if step == max(wanted):
+            if step == last:
                 return
 
 

@@ -306,19 +306,34 @@ def test_the_numbers_of_three_seats_counted_by_hand():
     assert two.calls == (Call(1, "duke", True), Call(0, "captain", False))
 
 
+def test_a_challenge_whose_claimant_leaves_before_answering_is_neither_right_nor_wrong():
+    """Seat 0 claims the Duke to Tax, seat 1 challenges, and seat 0 forfeits before it
+    proves or concedes (R5.2): the challenge counts as made, not as right."""
+    record = scripted(Options(players=3), 3, [
+        (0, move("tax")), (1, move("challenge")), (0, None), (1, None)])
+    zero, one, _ = numbers(record)
+    assert (zero.claims, zero.bluffs, zero.bluffs_caught) == (1, 0, 0)
+    assert (one.challenges, one.challenges_right) == (1, 0)
+    assert one.calls == (Call(0, "duke", None),)
+
+
 def test_the_numbers_agree_with_the_results_summary():
     """engine.summary counts claims, bluffs and challenges for the results screen: the
     review's numbers of the same game are the same."""
     from engine.record import replay
     from engine.summary import summarize
 
-    for record in (records_md_example(), three_seats()):
+    for record in (records_md_example(), three_seats(),
+                   bots_played(Options(players=3, variant="inquisitor"), 1),
+                   bots_played(Options(players=5), 2, "heuristic"),
+                   scripted(Options(players=3), 3, [
+                       (0, move("tax")), (1, move("challenge")), (0, None), (1, None)])):
         summary = summarize(replay(record))["seats"]
         for mine, theirs in zip(numbers(record), summary):
             assert mine.claims == sum(theirs["claims"].values())
             assert mine.bluffs == theirs["bluffs"]
             assert mine.challenges_right == theirs["challenges_won"]
-            assert mine.challenges - mine.challenges_right == theirs["challenges_lost"]
+            assert sum(1 for c in mine.calls if c.right is False) == theirs["challenges_lost"]
 
 
 def test_docs_review_md_states_the_budgets_and_thresholds_the_code_uses():
