@@ -23,7 +23,7 @@ from .core.table import TableState
 from .i18n import _, card_name, ngettext
 from .narrate import move_label
 
-#: The version of `as_json`'s shape (docs/REVIEW.md): a tool checks it before reading on.
+#: The version of `as_json_data`'s shape (docs/REVIEW.md): a tool checks it before reading on.
 JSON_VERSION = 1
 
 
