@@ -153,6 +153,35 @@ def test_every_kind_of_decision_is_judged():
                       "examine_decision"}
 
 
+#: Reviews three_seats() for every seat and prints every judgement.
+REVIEWED = """
+import sys
+sys.path.insert(0, ".")
+from engine.review import Budget, review
+from tests.engine.test_review import three_seats
+for seat in range(3):
+    for judged in review(three_seats(), seat, budget=Budget.QUICK):
+        print(judged)
+"""
+
+
+def test_a_review_is_the_same_in_any_process():
+    """Python salts string hashes per process: nothing of a review may follow a set's order
+    (engine/bots/beliefs.py), or the advice would change from one run to the next."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for hash_seed in ("1", "2"):
+        done = subprocess.run([sys.executable, "-c", REVIEWED], cwd=ROOT, check=True,
+                              capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONHASHSEED=hash_seed))
+        outputs.append(done.stdout)
+    assert outputs[0].count("Judged(") >= 10
+    assert outputs[0] == outputs[1]
+
+
 def test_marks_follow_the_thresholds():
     blunder, mistake, inaccuracy = (least for _, least in THRESHOLDS)
     assert mark_of(blunder) is Mark.BLUNDER
