@@ -30,13 +30,16 @@ from enum import Enum
 from math import sqrt
 from typing import Any
 
-from . import cards as C
 from .bots.ismcts import Ismcts
 from .events import Event, visible_to
 from .game import Game
 from .legality import DRAFT
 from .moves import Move
 from .record import play
+from .summary import Call as Call
+from .summary import Claimed as Claimed
+from .summary import Numbers as Numbers
+from .summary import count
 from .views import View, view_of
 
 
@@ -105,50 +108,6 @@ class Judged:
     mark: Mark | None
     #: The 95% half-width of the cost, from the two options' scores world by world.
     cost_spread: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Claimed:
-    """One seat's claims of one character (actions and blocks) over a game."""
-
-    card: str
-    claims: int
-    #: Claims made without a face-down card of that character at the time.
-    bluffs: int
-    #: Bluffs that were challenged (and so lost).
-    caught: int
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """One challenge a seat made."""
-
-    #: The seat whose claim was challenged, and the character it claimed.
-    target: int
-    card: str
-    #: The claimant conceded: the challenge was right. None when the claimant left the game
-    #: before answering.
-    right: bool | None
-
-
-@dataclass(frozen=True, slots=True)
-class Numbers:
-    """The game in numbers for one seat, from the whole record."""
-
-    seat: int
-    claims: int
-    bluffs: int
-    bluffs_caught: int
-    challenges: int
-    challenges_right: int
-    blocks: int
-    block_bluffs: int
-    #: The seat's coins after each move of the record.
-    coins: tuple[int, ...]
-    #: Its claims by character, in the cast's order (only the characters it claimed).
-    by_card: tuple[Claimed, ...] = ()
-    #: Its challenges, in the order it made them.
-    calls: tuple[Call, ...] = ()
 
 
 def decisions(record: dict[str, Any], seat: int) -> list[int]:
@@ -254,79 +213,7 @@ def mark_of(cost: float) -> Mark | None:
 
 def numbers(record: dict[str, Any]) -> tuple[Numbers, ...]:
     """Every seat's numbers (the record is over, so every claim can be judged)."""
-    counts: list[_Counts] = []
-    challenger: int | None = None
-    claim: tuple[int, str, bool] | None = None  # the open claim: seat, card, a bluff
-    held: list[list[str]] = []
-    for step, (game, events) in enumerate(play(record)):
-        if step == 0:
-            counts = [_Counts() for _ in range(game.options.players)]
-        for e in events:
-            kind, seat = e.kind, e.seat
-            if seat is None:
-                continue
-            if kind in ("action", "block") and e.card is not None:
-                bluff = e.card not in held[seat]
-                counts[seat].claim(e.card, bluff, kind == "block")
-                claim = (seat, e.card, bluff)
-            elif kind == "challenge" and claim is not None:
-                challenger = seat
-            elif kind in ("prove", "concede") and challenger is not None and claim is not None:
-                claimant, card, bluff = claim
-                counts[challenger].calls.append(Call(claimant, card, kind == "concede"))
-                if kind == "concede" and bluff:
-                    counts[claimant].caught(card)
-                challenger = None
-            elif (kind == "forfeit" and challenger is not None and claim is not None
-                    and claim[0] == seat):
-                # The claimant left before answering: the challenge was neither right nor
-                # wrong.
-                counts[challenger].calls.append(Call(seat, claim[1], None))
-                challenger = None
-            elif kind == "turn":
-                claim = challenger = None
-        for seat, c in enumerate(counts):
-            c.coins.append(game.coins[seat])
-        held = [list(h) for h in game.hands]
-    return tuple(c.numbers(seat) for seat, c in enumerate(counts))
-
-
-class _Counts:
-    """One seat's tallies while `numbers` reads a record."""
-
-    def __init__(self) -> None:
-        self.claimed: dict[str, list[int]] = {}  # card: [claims, bluffs, caught]
-        self.blocks = 0
-        self.block_bluffs = 0
-        self.calls: list[Call] = []
-        self.coins: list[int] = []
-
-    def claim(self, card: str, bluff: bool, block: bool) -> None:
-        tally = self.claimed.setdefault(card, [0, 0, 0])
-        tally[0] += 1
-        tally[1] += bluff
-        if block:
-            self.blocks += 1
-            self.block_bluffs += bluff
-
-    def caught(self, card: str) -> None:
-        self.claimed[card][2] += 1
-
-    def numbers(self, seat: int) -> Numbers:
-        by_card = tuple(Claimed(c, *self.claimed[c]) for c in C.CHARACTERS if c in self.claimed)
-        return Numbers(
-            seat=seat,
-            claims=sum(c.claims for c in by_card),
-            bluffs=sum(c.bluffs for c in by_card),
-            bluffs_caught=sum(c.caught for c in by_card),
-            challenges=len(self.calls),
-            challenges_right=sum(1 for call in self.calls if call.right),
-            blocks=self.blocks,
-            block_bluffs=self.block_bluffs,
-            coins=tuple(self.coins[1:]),  # after each move: the deal's coins are not one
-            by_card=by_card,
-            calls=tuple(self.calls),
-        )
+    return count(play(record))
 
 
 def _check_seat(game: Game, seat: int) -> None:
