@@ -99,6 +99,8 @@ class CoupApp(App):
         self._new_after_leave = False
         #: Said on the terminal the app gives back, when a lobby-only app ends for a reason.
         self.farewell: str | None = None
+        #: (game id, seat) of the record asked for to be reviewed as that seat once it comes.
+        self._review_as: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ trio, the guest
 
@@ -444,14 +446,19 @@ class CoupApp(App):
         The answer goes to the screens as `GamesPage`, a refusal as `Refused`."""
         return self.net.submit(do.ListGames(before, player))
 
-    def fetch_game(self, game: int) -> None:
-        """Ask the server for a finished game's record; the replay opens when it comes."""
+    def fetch_game(self, game: int, review_as: int | None = None) -> None:
+        """Ask the server for a finished game's record; the replay opens when it comes,
+        with `review_as` the review of that seat's game running in it."""
+        self._review_as = None if review_as is None else (game, review_as)
         self.net.submit(do.FetchGame(game, RECORD_FRAME))
 
     def show_replay(self, record: dict) -> None:
-        """Open a finished game's replay over whatever is shown."""
+        """Open a finished game's replay over whatever is shown (as the seat its review was
+        asked for, reviewing it, if it is that game's record)."""
+        wanted, self._review_as = self._review_as, None
+        seat = wanted[1] if wanted is not None and wanted[0] == record.get("game") else None
         try:
-            screen = ReplayScreen(record)
+            screen = ReplayScreen(record, seat, review=seat is not None)
         except RecordError as exc:
             self.notify(_("This game cannot be replayed: {reason}").format(reason=exc),
                         severity="error", timeout=10)

@@ -7,29 +7,50 @@ own and no one else's (R11).
 `ReplayScreen(record)` opens anywhere (`coup replay`, or over any screen); it refuses, with
 RecordError, a record that does not replay to the result it claims. It never shows a game
 that is not over: a record is only made of a finished game, and `check` wants its result.
+
+Beside the board, a review pane (widgets/review.py) shows one seat's game judged by the
+expert (engine/review.py): r starts it for the seat the replay is seen as, and the review
+runs in a worker thread, a decision at a time, while the keys keep stepping the game; s
+stops it, and so does leaving the screen. n and p go to the next and the previous decision
+it marked. The review only ever sees what its seat saw (R11): it is the engine's, not this
+screen's, to keep so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Input, Static
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from engine import Event, View, visible_to
 from engine.record import check, play
+from engine.review import Budget, Judged, Numbers, decisions, numbers, review
 
 from ...i18n import N_, _
 from ...core.table import TableState
 from ...narrate import face_up_text, prompt
+from ...review import summary
 from ..widgets.footer import Footer
 from ..widgets.log import WrappingLog, event_line
+from ..widgets.review import Progress, ReviewPane, ReviewState
 from ..widgets.seats import SeatsPanel
 from .base import CoupScreen
+
+#: The search's budget for a review started here: the default one, whose estimates are
+#: the docs' (docs/REVIEW.md); the pane shows each decision as soon as it is judged.
+BUDGET = Budget.DEFAULT
+#: The seed of every review: the same game reviewed twice reads the same.
+SEED = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +103,8 @@ class ReplayScreen(CoupScreen):
 
     #: Nothing has the focus: every key is the replay's, until g asks for a turn.
     AUTO_FOCUS = ""
+    #: Under 120 columns the review pane takes the log's place while it shows.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
         Binding("right,l", "step(1)", N_("Next")),
         Binding("left,h", "step(-1)", N_("Back")),
@@ -89,12 +112,39 @@ class ReplayScreen(CoupScreen):
         Binding("end", "last", N_("End"), show=False),
         Binding("g", "ask_turn", N_("Go to turn")),
         Binding("v", "cycle_view", N_("View")),
+        Binding("r", "review", N_("Review")),
+        Binding("s", "stop_review", N_("Stop the review")),
+        Binding("n", "mark(1)", N_("Next mark"), show=False),
+        Binding("p", "mark(-1)", N_("Previous mark"), show=False),
         Binding("q,escape", "close", N_("Close")),
         Binding("pageup", "read_log('page_up')", show=False),
         Binding("pagedown", "read_log('page_down')", show=False),
     ]
 
-    def __init__(self, record: dict, seat: int | None = None) -> None:
+    #: The review the pane draws (None: none started).
+    review: reactive[ReviewState | None] = reactive(None, always_update=True, repaint=False)
+    #: Whether the review pane shows.
+    reviewing: reactive[bool] = reactive(False, init=False)
+
+    @dataclass
+    class Counted(Message):
+        """A review's seat in numbers, and in words (from the review's worker)."""
+
+        run: int
+        numbers: Numbers
+        summary: tuple[str, ...]
+
+    @dataclass
+    class Reviewed(Message):
+        """A review judged one more decision (from the review's worker)."""
+
+        run: int
+        judged: Judged
+
+    def __init__(self, record: dict, seat: int | None = None, *,
+                 review: bool = False) -> None:
+        """The replay of `record`, seen as `seat` saw it (None: every card face up); with
+        `review`, the review of that seat starts as it opens."""
         super().__init__()
         self.record = record
         self.steps = steps(record)
@@ -105,6 +155,9 @@ class ReplayScreen(CoupScreen):
         self.seat = seat
         #: The step the log's lines reach (-1: the log is empty).
         self._logged = -1
+        self._review_at_start = review
+        #: The number of the latest review started: news of an earlier one is dropped.
+        self._run = 0
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-header")
@@ -114,6 +167,9 @@ class ReplayScreen(CoupScreen):
             log = WrappingLog(id="replay-log", max_lines=20000)
             log.can_focus = False  # the arrows and home/end step the game; page keys scroll it
             yield log
+            pane = ReviewPane(id="replay-review").data_bind(ReplayScreen.review)
+            pane.can_focus = False  # as the log: the keys are the replay's
+            yield pane
         yield Static(id="replay-step")
         yield Input(id="turn-input", type="integer", compact=True)
         yield Footer()
@@ -121,6 +177,8 @@ class ReplayScreen(CoupScreen):
     def on_mount(self) -> None:
         self.query_one("#replay-log", WrappingLog).border_title = _("Log")
         self.show()
+        if self._review_at_start:
+            self.action_review()
 
     @property
     def last(self) -> int:
@@ -151,6 +209,8 @@ class ReplayScreen(CoupScreen):
         line = Text(" · ".join(where), style="bold")
         line.append("  " + prompt(view, self.names))
         self.query_one("#replay-step", Static).update(line)
+        if self.review is not None and self.review.at != self.at:
+            self.review = replace(self.review, at=self.at)
 
     def view_label(self) -> str:
         if self.seat is None:
@@ -209,7 +269,14 @@ class ReplayScreen(CoupScreen):
         self.go(self.last)
 
     def action_read_log(self, where: str) -> None:
-        self.query_one("#replay-log", WrappingLog).scroll_for_key(where)
+        """Page through the log, or through the review pane where it hides the log."""
+        log = self.query_one("#replay-log", WrappingLog)
+        if log.display:
+            log.scroll_for_key(where)
+        elif where == "page_up":
+            self.query_one(ReviewPane).scroll_page_up(animate=False)
+        else:
+            self.query_one(ReviewPane).scroll_page_down(animate=False)
 
     def action_cycle_view(self) -> None:
         """Every card face up, then as each seat saw it, in seat order, and round again."""
@@ -247,6 +314,104 @@ class ReplayScreen(CoupScreen):
         box = self.query_one("#turn-input", Input)
         box.display = False
         self.set_focus(None)
+
+    # ------------------------------------------------------------------ the review
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Stop shows while a review runs, the marks' keys while there is a review."""
+        if action == "stop_review":
+            return self.review is not None and self.review.progress is Progress.RUNNING
+        if action == "mark":
+            return self.review is not None
+        return True
+
+    def watch_reviewing(self, reviewing: bool) -> None:
+        self.set_class(reviewing, "-reviewing")
+
+    def watch_review(self) -> None:
+        self.refresh_bindings()
+
+    def action_review(self) -> None:
+        """Show the pane with the review of the seat the replay is seen as, starting it
+        unless it runs or ran to its end; hide the pane if it shows that review already."""
+        if self.seat is None:
+            self.notify(_("Whose game? Press v to see it as one player, then r."),
+                        severity="warning")
+            return
+        current = self.review
+        if current is not None and current.seat == self.seat \
+                and current.progress is not Progress.STOPPED:
+            self.reviewing = not self.reviewing
+            return
+        self._start_review(self.seat)
+
+    def _start_review(self, seat: int) -> None:
+        self._run += 1
+        names = tuple(self.names(s) for s in range(len(self.steps[0].views)))
+        self.review = ReviewState(seat, names, tuple(decisions(self.record, seat)),
+                                  at=self.at)
+        self.reviewing = True
+        # A thread: the search is plain Python, and the key that comes meanwhile is handled
+        # between two of its GIL switches (tests/client/tui/test_review.py counts them).
+        self.run_worker(partial(self._judge, self._run, seat, BUDGET), name="review",
+                        group="review", exclusive=True, thread=True, exit_on_error=False)
+
+    def _judge(self, run: int, seat: int, budget: Budget) -> None:
+        """The review's worker: the seat's numbers, then its decisions judged one by one,
+        each posted to the screen as it comes, until the last or until it is cancelled."""
+        worker = get_current_worker()
+        counted = numbers(self.record)
+        told = tuple(summary(self.record, seat, counted))
+        if worker.is_cancelled:
+            return
+        self.post_message(self.Counted(run, counted[seat], told))
+        for judged in review(self.record, seat, budget=budget, seed=SEED):
+            if worker.is_cancelled:
+                return
+            self.post_message(self.Reviewed(run, judged))
+
+    @on(Counted)
+    def _counted(self, message: Counted) -> None:
+        if self.review is not None and message.run == self._run:
+            self.review = replace(self.review, numbers=message.numbers,
+                                  summary=message.summary)
+
+    @on(Reviewed)
+    def _reviewed(self, message: Reviewed) -> None:
+        if self.review is not None and message.run == self._run:
+            self.review = replace(self.review, judged=(*self.review.judged, message.judged))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The review's end: ran through, stopped, or failed (said, never silently)."""
+        if event.worker.group != "review" or self.review is None \
+                or self.review.progress is not Progress.RUNNING:
+            return
+        if event.state is WorkerState.SUCCESS:
+            self.review = replace(self.review, progress=Progress.DONE)
+        elif event.state is WorkerState.ERROR:
+            self.review = replace(self.review, progress=Progress.STOPPED)
+            self.notify(_("The review failed: {reason}").format(reason=event.worker.error),
+                        severity="error", timeout=10)
+
+    def action_stop_review(self) -> None:
+        if self.review is None or self.review.progress is not Progress.RUNNING:
+            return
+        self.workers.cancel_group(self, "review")
+        self.review = replace(self.review, progress=Progress.STOPPED)
+
+    def action_mark(self, by: int) -> None:
+        """Go to the next (1) or the previous (-1) marked decision from the step shown."""
+        if self.review is None:
+            return
+        steps = [j.step for j in self.review.marked]
+        ahead = [n for n in steps if n > self.at] if by > 0 else \
+            [n for n in reversed(steps) if n < self.at]
+        if not ahead:
+            self.notify(_("No marked decision after this move.") if by > 0
+                        else _("No marked decision before this move."))
+            return
+        self.reviewing = True
+        self.go(ahead[0])
 
     def action_close(self) -> None:
         """Close the replay (from the turn's input: close the input only)."""

@@ -1,7 +1,7 @@
 """The end of a game: the winner, every hand revealed, the order players went out, each
 player's claims (how many were bluffs) and challenges, a rematch at the same table (the
-winner starts), and the game's replay on a server that keeps records. It closes by itself
-when the rematch begins.
+winner starts), and the game's replay on a server that keeps records, also with the
+player's own decisions reviewed by the expert. It closes by itself when the rematch begins.
 
 The claims, bluffs and challenges come from the game's summary, which the server sends only
 once the game is over (R11: a bluff tells what a hand held).
@@ -54,6 +54,7 @@ class ResultsScreen(CoupModal):
         Binding("r", "rematch", N_("Rematch")),
         Binding("l", "leave", N_("Leave the table")),
         Binding("p", "replay", N_("Replay")),
+        Binding("v", "review", N_("Review")),
         Binding("escape", "close", N_("Back to the table")),
     ]
 
@@ -84,6 +85,8 @@ class ResultsScreen(CoupModal):
                     yield Button(_("Rematch (r)"), variant="primary", id="rematch")
                 if self._game() is not None:
                     yield Button(_("Replay (p)"), id="replay")
+                    if state.seat is not None:
+                        yield Button(_("Review (v)"), id="review")
                 yield Button(_("Leave (l)"), id="leave")
                 yield Button(_("Back (esc)"), id="close")
 
@@ -138,6 +141,18 @@ class ResultsScreen(CoupModal):
             return
         self.dismiss(None)
         self.coup.fetch_game(game)
+
+    def action_review(self) -> None:
+        """The replay, as this player saw the game, with the review of their decisions
+        running in it (a spectator has none to review)."""
+        game = self._game()
+        if self.state.seat is None:
+            return
+        if game is None:
+            self.notify(error_text("no_records"), severity="warning")
+            return
+        self.dismiss(None)
+        self.coup.fetch_game(game, review_as=self.state.seat)
 
     def action_leave(self) -> None:
         self.dismiss(None)

@@ -67,11 +67,14 @@ def run_app(launch: Launch, body, size=(100, 30), notifications: bool = False) -
     return app
 
 
-async def until(pilot, ready: Callable[[], object], what: str, timeout: float = WAIT):
+async def until(pilot, ready: Callable[[], object], what: str, timeout: float = WAIT,
+                settle: bool = True):
     """Wait until `ready()` is true, the screen on top drawn (a screen just pushed is on
     top before its widgets are there), and the screen has drawn what the app knows then (the
     app tells its screens by message); fail saying `what` was awaited. It looks again each
-    time the app takes a message, and at least every RECHECK seconds."""
+    time the app takes a message, and at least every RECHECK seconds. Without `settle` it
+    returns as soon as `ready()` is true, not waiting for the process to idle (which a
+    busy worker thread would make it wait for up to a second)."""
     stirred = _stirred.get(pilot.app) or asyncio.Event()
     deadline = time.monotonic() + timeout
     while not (pilot.app.screen.is_mounted and (result := ready())):
@@ -82,7 +85,8 @@ async def until(pilot, ready: Callable[[], object], what: str, timeout: float = 
         with suppress(TimeoutError):
             async with asyncio.timeout(min(RECHECK, left)):
                 await stirred.wait()
-    await pilot.pause()
+    if settle:
+        await pilot.pause()
     return result
 
 
