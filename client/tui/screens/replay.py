@@ -39,7 +39,7 @@ from engine.review import Budget, Judged, Numbers, decisions, numbers, review
 from ...i18n import N_, _
 from ...core.table import TableState
 from ...narrate import face_up_text, prompt
-from ...review import summary
+from ...review import names_of, summary
 from ..widgets.footer import Footer
 from ..widgets.log import WrappingLog, event_line
 from ..widgets.review import Progress, ReviewPane, ReviewState
@@ -113,7 +113,7 @@ class ReplayScreen(CoupScreen):
         Binding("g", "ask_turn", N_("Go to turn")),
         Binding("v", "cycle_view", N_("View")),
         Binding("r", "review", N_("Review")),
-        Binding("s", "stop_review", N_("Stop the review")),
+        Binding("s", "stop_review", N_("Stop")),
         Binding("n", "mark(1)", N_("Next mark"), show=False),
         Binding("p", "mark(-1)", N_("Previous mark"), show=False),
         Binding("q,escape", "close", N_("Close")),
@@ -347,8 +347,8 @@ class ReplayScreen(CoupScreen):
 
     def _start_review(self, seat: int) -> None:
         self._run += 1
-        names = tuple(self.names(s) for s in range(len(self.steps[0].views)))
-        self.review = ReviewState(seat, names, tuple(decisions(self.record, seat)),
+        self.review = ReviewState(seat, tuple(names_of(self.record)),
+                                  tuple(decisions(self.record, seat)),
                                   at=self.at)
         self.reviewing = True
         # A thread: the search is plain Python, and the key that comes meanwhile is handled

@@ -80,10 +80,13 @@ class ResultsScreen(CoupModal):
                     names=", ".join(state.name(seat) for seat in summary["out"]))), id="out")
             with VerticalScroll(id="hands-box"):
                 yield Static(self._hands(state, reveal, summary), id="hands")
-            with Horizontal(classes="buttons"):
+            recorded = self._game() is not None
+            # All five buttons fit 80 columns only at their text's width (-crowded).
+            crowded = recorded and state.seat is not None
+            with Horizontal(classes="buttons -crowded" if crowded else "buttons"):
                 if state.seat is not None:
                     yield Button(_("Rematch (r)"), variant="primary", id="rematch")
-                if self._game() is not None:
+                if recorded:
                     yield Button(_("Replay (p)"), id="replay")
                     if state.seat is not None:
                         yield Button(_("Review (v)"), id="review")

@@ -23,8 +23,8 @@ from textual.widgets import ProgressBar, Sparkline, Static
 
 from engine.review import Judged, Mark, Numbers
 
-from ...i18n import _
-from ...review import mark_label, option_label
+from ...i18n import _, ngettext
+from ...review import chance_text, mark_label, option_label
 
 #: How each mark looks in the list and beside the options.
 MARK_STYLES = {Mark.INACCURACY: "yellow", Mark.MISTAKE: "dark_orange", Mark.BLUNDER: "bold red"}
@@ -77,10 +77,12 @@ def status_text(review: ReviewState) -> str:
         return _("Reviewing decision {n} of {total} · s stops").format(
             n=min(done + 1, total), total=total)
     if review.progress is Progress.STOPPED:
-        return _("Stopped after {n} of {total} decisions · r reviews again").format(
-            n=done, total=total)
-    return _("{total} decisions reviewed, {marked} marked").format(
-        total=total, marked=len(review.marked))
+        return ngettext("Stopped after {n} of {total} decision · r reviews again",
+                        "Stopped after {n} of {total} decisions · r reviews again",
+                        total).format(n=done, total=total)
+    return ngettext("{total} decision reviewed, {marked} marked",
+                    "{total} decisions reviewed, {marked} marked",
+                    total).format(total=total, marked=len(review.marked))
 
 
 def marks_table(review: ReviewState) -> Table | Text:
@@ -125,7 +127,7 @@ def options_table(review: ReviewState) -> Table | Text:
         grid.add_row("▸" if played else " ",
                      option_label(option.move, review.names),
                      Text("█" * cells + "·" * (BAR - cells), style="green"),
-                     f"{points(option.win)}% ±{points(option.spread)}",
+                     chance_text(option),
                      style="bold" if played else "")
     return grid
 

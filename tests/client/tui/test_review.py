@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 
 import pytest
+from textual.widgets import Button
 from textual import events
 
 import client.tui.screens.replay as replay_screen
@@ -25,6 +26,8 @@ from client.tui.screens.replay import ReplayScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.widgets.log import WrappingLog
 from client.tui.widgets.review import Progress, ReviewPane
+from engine.bots import ismcts
+from engine.bots.ismcts import playout
 from engine.review import Budget, decisions, numbers, review
 from tests.client.records import played, record
 
@@ -60,16 +63,15 @@ class Paced:
 
 
 @dataclass
-class Counted:
-    """The real `review`, counting as it hands over each decision (in the worker's
-    thread): how far the search got while the screen did something else."""
+class Playouts:
+    """The expert's `playout`, counting each game it plays out (in the review's thread):
+    the search's work, in units far finer than a decision."""
 
-    handed: int = 0
+    played: int = 0
 
     def __call__(self, *args, **kwargs):
-        for judged in review(*args, **kwargs):
-            self.handed += 1
-            yield judged
+        self.played += 1
+        return playout(*args, **kwargs)
 
 
 def running(screen: ReplayScreen) -> bool:
@@ -187,40 +189,63 @@ def test_leaving_the_replay_stops_its_review(monkeypatch):
     run_app(Launch(), body)
 
 
-def test_the_arrows_answer_while_the_review_runs():
-    """The search runs in a thread: each key that steps the game is answered before the
-    review has judged more than one more decision (counted in the worker as it hands each
-    over, when the screen is seen to have moved), over a long game whose review is still
-    running after every key. (Pilot's `press` would wait for the process to idle, which a
-    search never lets it: the keys are posted as a terminal's driver posts them.)"""
+def test_the_arrows_answer_while_the_review_runs(monkeypatch):
+    """The search runs in a thread, not between the screen's own steps: each key that
+    steps the game is answered while the search has played out less than a quarter of one
+    decision's games (counted as the worker plays them, when the screen is seen to have
+    moved). This one review runs at the default budget, the screen's own, whose decisions
+    each take hundreds of playouts (a search on the screen's side would hold a key for up
+    to a whole decision); over a long game, still being reviewed after every key. (Pilot's
+    `press` would wait for the process to idle, which a search never lets it: the keys
+    are posted as a terminal's driver posts them.)"""
     game, moves = played(seed=13, players=6, strategy="heuristic")
     long = dict(record(), options=game.options.to_dict(), seed=13, moves=moves,
                 players=[{"seat": s, "name": f"P{s}", "bot": None} for s in range(6)],
                 result={"winner": game.winner, "out": list(game.exiled)})
     seat = max(range(6), key=lambda s: len(decisions(long, s)))
-    counted = Counted()
+    counted = Playouts()
+    monkeypatch.setattr(replay_screen, "BUDGET", Budget.DEFAULT)
+    monkeypatch.setattr(ismcts, "playout", counted)
 
     async def body(app, pilot, screen):
         app.post_message(events.Key("r", "r"))
-        await until(pilot, lambda: counted.handed >= 1, "the first decision", settle=False)
+        await until(pilot, lambda: screen.review is not None and screen.review.judged,
+                    "the first decision", settle=False)
         for n in range(1, 6):
-            before, seen = counted.handed, []
+            before, seen = counted.played, []
 
             def moved(n=n, seen=seen) -> bool:
                 if screen.at == n and not seen:
-                    seen.append(counted.handed)
+                    seen.append(counted.played)
                 return bool(seen)
 
             app.post_message(events.Key("right", None))
             await until(pilot, moved, f"step {n}", settle=False)
-            assert seen[0] - before <= 1, f"key {n} waited for {seen[0] - before} decisions"
+            judged = screen.review.judged
+            decision = counted.played / len(judged)  # the games a decision takes, so far
+            assert seen[0] - before < decision / 4, \
+                f"key {n} waited for {seen[0] - before} games; a decision takes {decision:.0f}"
             assert running(screen)
         app.post_message(events.Key("s", "s"))
         await until(pilot, lambda: not running(screen), "the review stopped", settle=False)
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(replay_screen, "review", counted)
-        open_replay(body, seat=seat, shown_record=long)
+    open_replay(body, seat=seat, shown_record=long)
+
+
+def test_a_review_that_fails_says_so_and_stops(monkeypatch):
+    def failing(*args, **kwargs):
+        raise ValueError("no such seat")
+        yield
+
+    monkeypatch.setattr(replay_screen, "review", failing)
+
+    async def body(app, pilot, screen):
+        await pilot.press("r")
+        await until(pilot, lambda: screen.review.progress is Progress.STOPPED, "the failure")
+        assert notes(app)[-1] == "The review failed: no such seat"
+        assert "Stopped after 0 of" in pane_text(screen)
+
+    open_replay(body, seat=0)
 
 
 def test_face_up_r_asks_whose_game_to_review():
@@ -242,13 +267,17 @@ def test_the_pane_takes_the_logs_place_under_120_columns(size):
     async def body(app, pilot, screen):
         log, pane = screen.query_one(WrappingLog), screen.query_one(ReviewPane)
         await pilot.press("r")
-        await pilot.pause()
+        await until(pilot, lambda: finished(screen), "the review's end")
         assert pane.display and log.display == wide
         assert pane.region.width >= 38
+        if not wide:  # the page keys read the pane where it hides the log
+            assert pane.max_scroll_y > 0
+            await pilot.press("pagedown")
+            await pilot.pause()
+            assert pane.scroll_y > 0
         await pilot.press("r")
         await pilot.pause()
         assert log.display and not pane.display
-        await until(pilot, lambda: finished(screen), "the review's end")
         await pilot.press("r")  # the review done: the pane again, not a new review
         await pilot.pause()
         assert pane.display and finished(screen)
@@ -263,7 +292,9 @@ def test_the_results_review_opens_the_replay_as_the_player_reviewing_them():
         await play_to_the_end(app, pilot)
         results = await until(pilot, lambda: isinstance(app.screen, ResultsScreen)
                               and app.screen, "the results")
-        assert results.query_one("#review")
+        buttons = list(results.query(Button))
+        assert [b.id for b in buttons] == ["rematch", "replay", "review", "leave", "close"]
+        assert all(b.region.right <= 80 and b.region.width for b in buttons)  # all five fit
         game, seat = app.table.info["game"], app.table.seat
         await pilot.press("v")
         screen = await until(pilot, lambda: isinstance(app.screen, ReplayScreen)

@@ -146,10 +146,11 @@ def test_the_pane_speaks_portuguese() -> None:
         pane.review = review(numbers=ANA)
         await pilot.pause()
         text = said(pane)
-        assert "Revisão · Ana" in text
-        assert "Revisando a decisão 3 de 4 · s para" in text
+        assert "Análise · Ana" in text
+        assert "Analisando a decisão 3 de 4 · s para" in text
+        assert "Jogada 3: as opções de Ana · erro grave, −34 pontos" in text
         assert option_label(move("steal", target=1), NAMES) in text
-        assert "Reivindicações 5 · blefes 3, pegos 1" in text
+        assert "Declarações 5 · blefes 3, pegos 1" in text
 
     try:
         run_alone(pane, body, size=(44, 40))
