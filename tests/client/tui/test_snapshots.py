@@ -3,7 +3,7 @@ play (a hand, four players, a response prompt), a dialog (the card to lose) and 
 at 80×24 and 120×40, in English and in Brazilian Portuguese; a table after a challenge at
 120×40, where the cards face up, the actions card and the latest claims show, in both; and
 a first run's name question, a finished game's replay, the list of finished games and the
-leaderboard at 80×24 in both.
+leaderboard at 80×24 in both; a replay with its review at 80×24 and 120×40 in both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -27,11 +27,14 @@ from client.tui.screens.history import GamesScreen
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import MenuScreen, NameForm
 from client.tui.screens.ratings import LeaderboardScreen
+import client.tui.screens.replay as replay_screen
 from client.tui.screens.replay import ReplayScreen
 from client.tui.screens.results import ResultsScreen
 from client.tui.screens.table import TableScreen
+from client.tui.widgets.review import Progress
 from engine import Game, Options, move, visible_to
 from engine.bots import make
+from engine.review import Budget
 from engine.summary import summarize
 from protocol import Chat, Games, Joined, Leaderboard, Snapshot, TableInfo, Tables, Update
 from server.store import Store
@@ -218,6 +221,28 @@ def test_replay(snap_compare, lang):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_replay_review(snap_compare, monkeypatch, lang, size):
+    """The replay as Ana saw it with her review done (the real search, at the quick budget)
+    and the first marked decision after the deal shown: beside the board, its options with
+    their chances, the marked decisions, and her game in numbers; at 80×24 in the log's
+    place, at 120×40 beside it."""
+    set_language(lang)
+    monkeypatch.setattr(replay_screen, "BUDGET", Budget.QUICK)
+    app = CoupApp(Launch("replay", record=record(), view_as=0))
+
+    async def run_before(pilot):
+        screen = await until(pilot, lambda: isinstance(app.screen, ReplayScreen)
+                             and app.screen, "ReplayScreen")
+        await pilot.press("r")
+        await until(pilot, lambda: screen.review.progress is Progress.DONE, "the review")
+        await pilot.press("n")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
