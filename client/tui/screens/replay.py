@@ -130,7 +130,7 @@ class ReplayScreen(CoupScreen):
     class Counted(Message):
         """A review's seat in numbers, and in words (from the review's worker)."""
 
-        run: int
+        worker: Worker[None]
         numbers: Numbers
         summary: tuple[str, ...]
 
@@ -138,7 +138,7 @@ class ReplayScreen(CoupScreen):
     class Reviewed(Message):
         """A review judged one more decision (from the review's worker)."""
 
-        run: int
+        worker: Worker[None]
         judged: Judged
 
     def __init__(self, record: dict, seat: int | None = None, *,
@@ -156,8 +156,8 @@ class ReplayScreen(CoupScreen):
         #: The step the log's lines reach (-1: the log is empty).
         self._logged = -1
         self._review_at_start = review
-        #: The number of the latest review started: news of an earlier one is dropped.
-        self._run = 0
+        #: The worker of the latest review started: news of an earlier one is dropped.
+        self._reviewer: Worker[None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-header")
@@ -346,17 +346,17 @@ class ReplayScreen(CoupScreen):
         self._start_review(self.seat)
 
     def _start_review(self, seat: int) -> None:
-        self._run += 1
         self.review = ReviewState(seat, tuple(names_of(self.record)),
                                   tuple(decisions(self.record, seat)),
                                   at=self.at)
         self.reviewing = True
         # A thread: the search is plain Python, and the key that comes meanwhile is handled
         # between two of its GIL switches (tests/client/tui/test_review.py counts them).
-        self.run_worker(partial(self._judge, self._run, seat, BUDGET), name="review",
-                        group="review", exclusive=True, thread=True, exit_on_error=False)
+        self._reviewer = self.run_worker(partial(self._judge, seat, BUDGET), name="review",
+                                         group="review", exclusive=True, thread=True,
+                                         exit_on_error=False)
 
-    def _judge(self, run: int, seat: int, budget: Budget) -> None:
+    def _judge(self, seat: int, budget: Budget) -> None:
         """The review's worker: the seat's numbers, then its decisions judged one by one,
         each posted to the screen as it comes, until the last or until it is cancelled."""
         worker = get_current_worker()
@@ -364,26 +364,26 @@ class ReplayScreen(CoupScreen):
         told = tuple(summary(self.record, seat, counted))
         if worker.is_cancelled:
             return
-        self.post_message(self.Counted(run, counted[seat], told))
+        self.post_message(self.Counted(worker, counted[seat], told))
         for judged in review(self.record, seat, budget=budget, seed=SEED):
             if worker.is_cancelled:
                 return
-            self.post_message(self.Reviewed(run, judged))
+            self.post_message(self.Reviewed(worker, judged))
 
     @on(Counted)
     def _counted(self, message: Counted) -> None:
-        if self.review is not None and message.run == self._run:
+        if self.review is not None and message.worker is self._reviewer:
             self.review = replace(self.review, numbers=message.numbers,
                                   summary=message.summary)
 
     @on(Reviewed)
     def _reviewed(self, message: Reviewed) -> None:
-        if self.review is not None and message.run == self._run:
+        if self.review is not None and message.worker is self._reviewer:
             self.review = replace(self.review, judged=(*self.review.judged, message.judged))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The review's end: ran through, stopped, or failed (said, never silently)."""
-        if event.worker.group != "review" or self.review is None \
+        if event.worker is not self._reviewer or self.review is None \
                 or self.review.progress is not Progress.RUNNING:
             return
         if event.state is WorkerState.SUCCESS:

@@ -146,6 +146,8 @@ def test_n_and_p_go_to_the_marked_decisions_and_show_their_options():
 
 
 def test_s_stops_the_review_and_no_decision_is_judged_after(monkeypatch):
+    """s while the review runs: it stops where it was, the search is let go of before it
+    hands over another decision, and r starts it again from the first."""
     paced = Paced()
     monkeypatch.setattr(replay_screen, "review", paced)
 
@@ -163,6 +165,12 @@ def test_s_stops_the_review_and_no_decision_is_judged_after(monkeypatch):
         assert len(screen.review.judged) == 1 and paced.handed <= 2
         await pilot.press("s")  # nothing to stop
         assert screen.review.progress is Progress.STOPPED
+        # r reviews again, from the first decision, to the end.
+        total = len(decisions(record(), 0))
+        paced.go.release(total)
+        await pilot.press("r")
+        await until(pilot, lambda: finished(screen), "the second review's end")
+        assert [j.step for j in screen.review.judged] == decisions(record(), 0)
 
     open_replay(body, seat=0)
 
