@@ -155,9 +155,11 @@ def test_s_stops_the_review_and_no_decision_is_judged_after(monkeypatch):
         await pilot.press("r")
         await until(pilot, lambda: len(screen.review.judged) == 1, "the first decision")
         assert running(screen) and "s stops" in pane_text(screen)
+        assert "s" in screen.active_bindings  # the footer offers Stop while it runs
         await pilot.press("s")
         await pilot.pause()
         assert screen.review.progress is Progress.STOPPED
+        assert "s" not in screen.active_bindings
         assert "Stopped after 1 of" in pane_text(screen)
         paced.go.release()  # the search would go on: the screen no longer wants it
         assert await asyncio.to_thread(paced.closed.wait, WAIT)
