@@ -90,7 +90,8 @@ def marks_table(review: ReviewState) -> Table | Text:
     if not review.marked:
         return Text(_("No decision marked so far.") if review.progress is Progress.RUNNING
                     else _("No decision marked."), style="dim")
-    grid = Table.grid(padding=(0, 1))
+    # Expanded: the names take what the other columns leave, and are cut first.
+    grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, ratio=1, overflow="ellipsis")
@@ -116,7 +117,8 @@ def options_table(review: ReviewState) -> Table | Text:
             return Text(_("Move {n} was not judged.").format(n=review.at), style="dim")
         return Text(_("{name} did not choose at move {n} · n, p: the marked decisions")
                     .format(name=name, n=review.at), style="dim")
-    grid = Table.grid(padding=(0, 1))
+    # Expanded: the names take what the other columns leave, and are cut first.
+    grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, ratio=1, overflow="ellipsis")
     grid.add_column(no_wrap=True)
