@@ -81,6 +81,26 @@ def test_a_running_review_shows_its_bar_and_the_options_of_the_decision_shown() 
     run_alone(pane, body, size=(44, 30))
 
 
+def test_at_40_columns_the_option_names_give_way_not_the_chances() -> None:
+    """Eight options, some with long names, in a pane 40 columns wide (the replay's at 80):
+    every chance shows whole, and the names are cut where they must be."""
+    moves = [move("income"), move("foreign_aid"), move("tax"), move("exchange"),
+             move("steal", target=1), move("steal", target=2),
+             move("assassinate", target=1), move("assassinate", target=2)]
+    options = tuple(Option(mv, 0.7 - n / 20, 0.13, 16) for n, mv in enumerate(moves))
+    wide = Judged(5, 0, options, options[-1], 0.35, Mark.BLUNDER)
+    pane = ReviewPane()
+
+    async def body(pilot: Pilot[None]) -> None:
+        pane.review = ReviewState(0, ("Ana", "Bruno the Bold", "Bot 3"), (5,), (wide,),
+                                  progress=Progress.DONE, at=5)
+        await pilot.pause()
+        text = drawn(pane)
+        assert all(f"{round(100 * o.win)}% ±13" in text for o in options)
+
+    run_alone(pane, body, size=(40, 30))
+
+
 def test_the_marked_decisions_are_listed_with_the_one_shown_pointed_at() -> None:
     """Only the marked decisions are listed, in the game's order, each with its mark and
     cost; the one at the replay's step is pointed at. A step where Ana did not choose says
