@@ -15,8 +15,8 @@ import threading
 from dataclasses import dataclass, field
 
 import pytest
-from textual.widgets import Button
 from textual import events
+from textual.widgets import Button
 
 import client.tui.screens.replay as replay_screen
 from client.review import option_label, summary
