@@ -242,6 +242,20 @@ def test_the_arrows_answer_while_the_review_runs(monkeypatch):
     open_replay(body, seat=seat, shown_record=long)
 
 
+def test_r_as_another_seat_reviews_that_seat_instead():
+    """The review is of one seat: seen as Bruno (v), r reviews Bruno's decisions in place
+    of Ana's, and nothing of Ana's review is left in it."""
+    async def body(app, pilot, screen):
+        await pilot.press("r", "v", "r")
+        await until(pilot, lambda: screen.review.seat == 1 and finished(screen),
+                    "Bruno's review")
+        assert [j.step for j in screen.review.judged] == decisions(record(), 1)
+        assert all(j.seat == 1 for j in screen.review.judged)
+        assert "Review · Bruno" in pane_text(screen)
+
+    open_replay(body, seat=0)
+
+
 def test_a_review_that_fails_says_so_and_stops(monkeypatch):
     def failing(*args, **kwargs):
         raise ValueError("no such seat")
