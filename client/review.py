@@ -153,7 +153,7 @@ def text(record: dict[str, Any], seat: int, judged: Sequence[Judged],
         best = j.options[0]
         lines.append(_("Move {step}: {played} ({played_chance}); best {best} ({best_chance}): "
                        "{mark}, {cost} points.").format(
-            step=j.step + 1, played=option_label(j.played.move, names),
+            step=j.step, played=option_label(j.played.move, names),
             played_chance=chance_text(j.played), best=option_label(best.move, names),
             best_chance=chance_text(best), mark=mark_label(j.mark),
             cost=round(j.cost * 100)))

@@ -54,7 +54,7 @@ def test_review_prints_each_marked_decision_then_the_numbers_and_the_summary(exa
     for line, j in zip(lines[1:], marked):
         best = j.options[0]
         assert line == (
-            f"Move {j.step + 1}: {option_label(j.played.move, names)} "
+            f"Move {j.step}: {option_label(j.played.move, names)} "
             f"({round(j.played.win * 100)}% ±{round(j.played.spread * 100)}); best "
             f"{option_label(best.move, names)} ({round(best.win * 100)}% "
             f"±{round(best.spread * 100)}): {mark_label(j.mark)}, {round(j.cost * 100)} points.")
