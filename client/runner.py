@@ -9,7 +9,8 @@ the strategy's choice. The strategy thinks in a task of its own, in a worker thr
 mind.py: never two calls of it at once), while the connection is read on: a decision that
 closes meanwhile is no longer waited for. If the strategy is still thinking close to the
 decision's deadline, the runner sends a safe default (the one R10 would play) and says so in
-the log. After each game it asks for a rematch until it has played the games it was asked
+the log. A strategy that withdraws (engine.bots.Withdrawn: a bot process that broke) is
+replaced by the fallback strategy, if the runner has one, for the rest of the run. After each game it asks for a rematch until it has played the games it was asked
 for (from the queue: it leaves the table and queues again, for a new rated table). A dropped
 connection is re-opened with the seat's token, and play goes on from the fresh snapshot (a
 move sent on the broken link is made again if the snapshot still asks for it: it may have
@@ -32,8 +33,8 @@ from dataclasses import dataclass, field
 
 import trio
 
-from engine import Move, View, default_move, legal_moves
-from engine.bots import Strategy
+from engine import Event, Move, View, default_move, legal_moves
+from engine.bots import Strategy, Withdrawn
 from protocol import MAX_LISTED
 
 from .core import Core
@@ -100,10 +101,14 @@ class BotRunner:
 
     def __init__(self, host: str, port: int, strategy: Strategy, *, name: str | None = None,
                  seating: Seating | None = None, games: int = 1,
-                 reconnect_for: float = RECONNECT_FOR, identity: Identity | None = None) -> None:
+                 reconnect_for: float = RECONNECT_FOR, identity: Identity | None = None,
+                 fallback: Strategy | None = None) -> None:
         self.host = host
         self.port = port
+        #: The strategy that plays the seat: `fallback` once the first one withdrew. It is
+        #: called in the mind's thread only (_choose, _observe, _names, _over).
         self.strategy = strategy
+        self.fallback = fallback
         self.name = name or f"{strategy.name}-bot"
         self.seating = seating or Seating()
         self.games = games
@@ -330,8 +335,11 @@ class BotRunner:
                 if isinstance(event, ev.ViewChanged):
                     came = event.arrival
                     view = self.view = came.view
+                    if (came.new_game or came.old is None) and self.core.table is not None:
+                        self._mind.tell(self._names, [p["name"] or f"seat {p['seat']}"
+                                                       for p in self.core.table.players])
                     if not came.retold:  # an update: what the strategy has not seen yet
-                        self._mind.tell(self.strategy.observe, view, came.unseen)
+                        self._mind.tell(self._observe, view, came.unseen)
                     if view.over:
                         self._game_over(view)
                         return
@@ -383,9 +391,9 @@ class BotRunner:
     async def _think(self, view: View, seat: int, moves: tuple[Move, ...],
                      seconds: float | None) -> Move:
         if seconds is None:
-            return await self._mind.ask(self.strategy.choose, view, moves)
+            return await self._mind.ask(self._choose, view, moves, None)
         with trio.move_on_after(max(0.05, seconds - MARGIN)):
-            return await self._mind.ask(self.strategy.choose, view, moves)
+            return await self._mind.ask(self._choose, view, moves, max(0.05, seconds - MARGIN))
         log.warning("%s: still thinking near the deadline; playing the safe default",
                     self.name)
         return default_move(view, seat, self._fallback)
@@ -394,7 +402,46 @@ class BotRunner:
         self.played += 1
         if view.winner == view.seat:
             self.wins += 1
-        self._mind.tell(self.strategy.game_over, view)
+        self._mind.tell(self._over, view)
         log.info("%s: game %d over, winner seat %s", self.name, self.played, view.winner)
         if self.played < self.games and not self.seating.queue:
             self.transport.submit(do.AskRematch())
+
+    # ------------------------------------------------------------------ the strategy's calls
+    # Made in the mind's thread, one at a time: a withdrawal is seen, and the fallback
+    # takes over, between two calls of the strategy, never during one.
+
+    def _choose(self, view: View, moves: tuple[Move, ...], seconds: float | None) -> Move:
+        try:
+            self.strategy.clock(seconds)
+            return self.strategy.choose(view, moves)
+        except Withdrawn as why:
+            self._fall_back(why)
+            return self.strategy.choose(view, moves)
+
+    def _observe(self, view: View, events: Sequence[Event]) -> None:
+        try:
+            self.strategy.observe(view, events)
+        except Withdrawn as why:
+            self._fall_back(why)
+
+    def _names(self, names: Sequence[str]) -> None:
+        try:
+            self.strategy.seated(names)
+        except Withdrawn as why:
+            self._fall_back(why)
+
+    def _over(self, view: View) -> None:
+        try:
+            self.strategy.game_over(view)
+        except Withdrawn as why:
+            self._fall_back(why)
+
+    def _fall_back(self, why: Withdrawn) -> None:
+        """The strategy withdrew (its own line on stderr said why): the fallback plays on;
+        without one, the run ends with `why`."""
+        if self.fallback is None or self.strategy is self.fallback:
+            raise why
+        log.info("%s: %s withdrew; %s plays the seat on", self.name,
+                    self.strategy.name, self.fallback.name)
+        self.strategy = self.fallback

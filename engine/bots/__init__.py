@@ -9,7 +9,7 @@ would know over the network.
 
 from __future__ import annotations
 
-from .base import Strategy
+from .base import Strategy, Withdrawn
 from .baseline import Baseline
 from .careless import Careless
 from .heuristic import PERSONALITIES, Heuristic
@@ -45,4 +45,4 @@ def known(name: str) -> bool:
 
 
 __all__ = ["LEVELS", "STRATEGIES", "Heuristic", "Honest", "Ismcts", "RandomStrategy", "Strategy",
-           "choose_at", "known", "make"]
+           "Withdrawn", "choose_at", "known", "make"]

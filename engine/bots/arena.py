@@ -18,7 +18,12 @@ from ..events import visible_to
 from ..game import Game
 from ..options import Options
 from . import make
-from .base import Strategy
+from .base import Strategy, Withdrawn
+
+#: Makes one entrant's strategy for one game: (its name, the game's seed for it, its index in
+#: the names of the tournament). A maker may hand the same entrant the same object every
+#: game (a bot process lives on from game to game); `make` makes a fresh one.
+Maker = Callable[[str, int, int], Strategy]
 
 #: A game that goes on this long is stopped and counted as nobody's win.
 MAX_DECISIONS = 5000
@@ -26,31 +31,57 @@ MAX_DECISIONS = 5000
 
 @dataclass(slots=True)
 class Result:
-    """One game: the winning seat (None if it was stopped), how many moves it took, and the
-    seats exiled, first out first."""
+    """One game: the winning seat (None if it was stopped), how many moves it took, the
+    seats exiled, first out first, and those of them forfeited because their strategy
+    withdrew (engine.bots.Withdrawn), first to withdraw first. A forfeit is a loss: a host
+    that places seats puts them last, whenever they went out."""
 
     winner: int | None
     decisions: int
     exiled: tuple[int, ...] = ()
+    forfeits: tuple[int, ...] = ()
 
 
-def play(strategies: Sequence[Strategy], options: Options, seed: int) -> Result:
-    """One complete game between `strategies` (one per seat, seat order)."""
+def play(strategies: Sequence[Strategy], options: Options, seed: int,
+         names: Sequence[str] | None = None) -> Result:
+    """One complete game between `strategies` (one per seat, seat order), told the players'
+    `names` first if given. A strategy that withdraws, choosing or observing, forfeits its
+    seat (Game.forfeit) and is not called again until game_over; the game goes on."""
     game = Game.new(options, seed)
     order = random.Random(seed)
     decisions = 0
+    if names is not None:
+        for strategy in strategies:
+            strategy.seated(names)
+    withdrawn: list[int] = []  # seats to forfeit before the next decision
+    forfeits: list[int] = []
     while not game.over and decisions < MAX_DECISIONS:
-        seat = game.waiting[order.randrange(len(game.waiting))]
-        view = game.view(seat)
-        move = strategies[seat].choose(view, game.legal_moves(seat))
-        events = game.apply(seat, move)
-        decisions += 1
+        if withdrawn:
+            seat = withdrawn.pop(0)
+            forfeits.append(seat)
+            events = game.forfeit(seat)
+        else:
+            seat = game.waiting[order.randrange(len(game.waiting))]
+            try:
+                move = strategies[seat].choose(game.view(seat), game.legal_moves(seat))
+            except Withdrawn:
+                withdrawn.append(seat)
+                continue
+            events = game.apply(seat, move)
+            decisions += 1
         for s, strategy in enumerate(strategies):
-            if game.alive[s] or game.over:
-                strategy.observe(game.view(s), visible_to(events, s))
+            if (game.alive[s] or game.over) and s not in withdrawn and s not in forfeits:
+                try:
+                    strategy.observe(game.view(s), visible_to(events, s))
+                except Withdrawn:
+                    withdrawn.append(s)
     for s, strategy in enumerate(strategies):
-        strategy.game_over(game.view(s))
-    return Result(game.winner, decisions, tuple(game.exiled))
+        if s not in forfeits:
+            try:
+                strategy.game_over(game.view(s))
+            except Withdrawn:
+                pass  # the game is over: its result stands
+    return Result(game.winner, decisions, tuple(game.exiled), tuple(forfeits))
 
 
 @dataclass(slots=True)
@@ -92,21 +123,29 @@ def tournament(
     variant: str = "base",
     progress: Callable[[int], None] | None = None,
     settings: dict[str, dict[str, float]] | None = None,
+    maker: Maker | None = None,
 ) -> dict[str, Standing]:
     """`games` games of len(names) players; game g seats names rotated by g. `settings`
-    gives a strategy's keyword settings by name (e.g. {"ismcts": {"playouts": 350}})."""
+    gives a strategy's keyword settings by name (e.g. {"ismcts": {"playouts": 350}}).
+    `maker` makes each game's strategies instead of `make` (a host's, for names `make` does
+    not know, such as a bot process's)."""
     settings = settings or {}
     players = len(names)
     standings = {n: Standing(n, names.count(n)) for n in names}
     options = Options(players=players, variant=variant)
+
+    def made(name: str, seed: int, entrant: int) -> Strategy:
+        return make(name, seed, **settings.get(name, {}))
+
+    maker = maker or made
     for g in range(games):
         shift = g % players
         seated = list(names[shift:]) + list(names[:shift])
         strategies = [
-            make(name, seed * 1_000_003 + g * 17 + s, **settings.get(name, {}))
+            maker(name, seed * 1_000_003 + g * 17 + s, (s + shift) % players)
             for s, name in enumerate(seated)
         ]
-        result = play(strategies, options, seed * 7_919 + g)
+        result = play(strategies, options, seed * 7_919 + g, seated)
         for standing in standings.values():
             standing.games += 1
             standing.decisions.append(result.decisions)

@@ -37,6 +37,26 @@ class Strategy:
     def game_over(self, view: View) -> None:
         """Called once when the game ends, with the final view."""
 
+    def seated(self, names: Sequence[str]) -> None:
+        """Called before a game by a host that knows who plays: the players' names, in seat
+        order (a bot process is told them; a strategy in-process needs no names)."""
+
+    def clock(self, seconds: float | None) -> None:
+        """Called before `choose` by a host that runs clocks: the seconds the decision has
+        (None: no clock). A strategy in-process is stopped waiting for by its host instead;
+        a bot process is told its time."""
+
+    def close(self) -> None:
+        """Called once by the host that made it when it is done with it: a strategy that
+        holds something outside the process (a bot process) lets it go."""
+
+
+class Withdrawn(Exception):
+    """Raised by a strategy that can play no more (a bot process that crashed, hung or broke
+    the line protocol; its message says how): its host forfeits its seat, in the arena, or
+    plays the seat on with a fallback strategy, at a server. A later `choose` or `observe`
+    raises it again; `game_over` and `close` do not."""
+
 
 # A strategy plays a seat, and is handed only moves its table offered: these read what
 # that guarantees (a seat's view has its seat; an offered move of a kind that names a
