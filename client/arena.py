@@ -4,7 +4,9 @@ The games are split over `--jobs` processes; each runs engine.bots.arena.tournam
 share (seats rotated, seeds derived from --seed), and the standings are added up. With
 `--table` the names are a round-robin's instead of one table's seats: `table` plays every
 line of engine.bots.arena.lineups (one process per line, --jobs at a time) and prints two
-matrices of win rates, heads-up and one against three.
+matrices of win rates, heads-up and one against three. A name may be a bot process's,
+"exec:CMD ARGS" (client/botproc.py): each process of the pool starts its own, kept from game
+to game; a game it breaks in is forfeited, counted, and the run goes on.
 """
 
 from __future__ import annotations
@@ -14,28 +16,34 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from engine.bots import LEVELS, STRATEGIES, known
+from engine.bots import LEVELS, STRATEGIES
 from engine.bots.arena import TABLE_SEATS, Standing, lineups, tournament
+from protocol.text import shown
+
+from .botproc import SECONDS, Entrants, entrant
 
 
-def _share(args: tuple) -> dict[str, tuple[int, int, list[int]]]:
-    names, games, seed, variant, budget = args
+def _share(args: tuple) -> dict[str, tuple[int, int, list[int], int]]:
+    names, games, seed, variant, budget, seconds = args
     settings = {"ismcts": {"playouts": budget}} if budget is not None else None
-    standings = tournament(names, games, seed=seed, variant=variant, settings=settings)
-    return {n: (s.games, s.wins, s.decisions) for n, s in standings.items()}
+    with Entrants(settings, seconds=seconds) as maker:
+        standings = tournament(names, games, seed=seed, variant=variant, maker=maker)
+    return {n: (s.games, s.wins, s.decisions, s.forfeits) for n, s in standings.items()}
 
 
 def _unknown(names: list[str]) -> bool:
-    """Whether some name is neither a strategy nor a level, said on stderr if so."""
-    if all(known(n) for n in names):
+    """Whether some name is neither a strategy, a level nor exec: and a command, said on
+    stderr if so."""
+    if all(entrant(n) for n in names):
         return False
     print(f"coup arena: give 2 to 10 strategies or levels from "
-          f"{', '.join(sorted(STRATEGIES))}; {', '.join(LEVELS)}", file=sys.stderr)
+          f"{', '.join(sorted(STRATEGIES))}; {', '.join(LEVELS)}; or exec:COMMAND, a bot "
+          f"program", file=sys.stderr)
     return True
 
 
 def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
-        budget: int | None, as_json: bool) -> int:
+        budget: int | None, as_json: bool, seconds: float = SECONDS) -> int:
     if _unknown(names) or not 2 <= len(names) <= 10:
         return 2
     jobs = max(1, min(jobs, games))
@@ -48,7 +56,7 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
     while left > 0:
         n = min(chunk, left)
         # Each share starts on a rotation boundary so seats stay balanced overall.
-        shares.append((names, n, seed * 100_003 + index, variant, budget))
+        shares.append((names, n, seed * 100_003 + index, variant, budget, seconds))
         left -= n
         index += 1
     standings = {n: Standing(n, names.count(n)) for n in names}
@@ -56,10 +64,11 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for result in pool.map(_share, shares):
-            for name, (played, wins, decisions) in result.items():
+            for name, (played, wins, decisions, forfeits) in result.items():
                 standings[name].games += played
                 standings[name].wins += wins
                 standings[name].decisions += decisions
+                standings[name].forfeits += forfeits
             done += len(next(iter(result.values()))[2])
             if not as_json:
                 _progress(done, games, time.perf_counter() - start)
@@ -67,6 +76,7 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
         print(json.dumps({
             "games": games,
             "win_rate": {n: round(s.win_rate, 4) for n, s in standings.items()},
+            "forfeits": {n: s.forfeits for n, s in standings.items()},
         }))
         return 0
     print(file=sys.stderr)
@@ -75,21 +85,26 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
     print(f"{'strategy':<12} {'seats':>5} {'win rate':>9} {'95% interval':>17}")
     for s in sorted(standings.values(), key=lambda s: -s.win_rate):
         low, high = s.interval()
-        print(f"{s.name:<12} {s.seats:>5} {s.win_rate:>9.1%}   {low:>6.1%} – {high:<6.1%}")
+        print(f"{shown(s.name):<12} {s.seats:>5} {s.win_rate:>9.1%}   {low:>6.1%} – {high:<6.1%}")
     print(f"parity {1 / len(names):.1%}; average game {sum(lengths) / len(lengths):.1f} "
           f"decisions")
+    for s in standings.values():
+        if s.forfeits:
+            print(f"{shown(s.name)} forfeited {s.forfeits} of its seats (its bot broke: see "
+                  f"the lines above)")
     return 0
 
 
 def _line(args: tuple) -> dict[str, tuple[float, float, float]]:
-    seated, games, seed, variant, budget = args
+    seated, games, seed, variant, budget, seconds = args
     settings = {"ismcts": {"playouts": budget}} if budget is not None else None
-    standings = tournament(seated, games, seed=seed, variant=variant, settings=settings)
+    with Entrants(settings, seconds=seconds) as maker:
+        standings = tournament(seated, games, seed=seed, variant=variant, maker=maker)
     return {n: (s.win_rate, *s.interval()) for n, s in standings.items()}
 
 
 def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
-          budget: int | None, as_json: bool) -> int:
+          budget: int | None, as_json: bool, seconds: float = SECONDS) -> int:
     """A round-robin of distinct `names`, `games` games a line; two matrices (row's win
     rate against column, with its 95% interval) or, with `as_json`, one object:
     {"games", "heads_up": {row: {column: [rate, low, high]}}, "one_against_three": ...}."""
@@ -102,7 +117,7 @@ def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
     alone: dict[str, dict[str, tuple[float, float, float]]] = {n: {} for n in names}
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        work = [(list(seated), games, seed, variant, budget) for seated in lines]
+        work = [(list(seated), games, seed, variant, budget, seconds) for seated in lines]
         for done, (seated, result) in enumerate(zip(lines, pool.map(_line, work)), 1):
             first, other = seated[0], seated[1]
             if len(seated) == 2:

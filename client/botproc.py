@@ -219,9 +219,11 @@ def _keep(stderr: IO[bytes], path: Path) -> None:
                 file.flush()
 
 
-def _slug(text: str) -> str:
-    """`text` as a file name's part: letters, digits, dots and dashes, at most 40."""
-    return re.sub(r"[^A-Za-z0-9.-]+", "_", text).strip("_")[:40] or "bot"
+def _slug(argv: Sequence[str]) -> str:
+    """A bot's command as a file name's part: its program's name, or its script's (the
+    first argument that is no option), in letters, digits, dots and dashes, at most 40."""
+    named = next((a for a in argv[1:] if not a.startswith("-")), argv[0])
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", Path(named).name).strip("_")[:40] or "bot"
 
 
 class ExecStrategy(Strategy):
@@ -250,15 +252,13 @@ class ExecStrategy(Strategy):
         #: Why it can play no more, once it broke (its line of stderr says it too).
         self.withdrawn: str | None = None
         self._process: BotProcess | None = None
+        #: The file its stderr is kept in, once it started (kept after it ended).
+        self.stderr_file: Path | None = None
         self._names: list[str] | None = None
         self._clock: float | None = None
         self._seat: int | None = None  # the seat of the game in hand; None between games
         self._decision = 0
 
-    @property
-    def stderr_file(self) -> Path | None:
-        """The file its stderr is kept in, once it has started."""
-        return None if self._process is None else self._process.stderr_file
 
     # ------------------------------------------------------------------ the Strategy hooks
 
@@ -333,8 +333,8 @@ class ExecStrategy(Strategy):
             self._send({"type": "new_game", **game})
             return
         try:
-            self._process = BotProcess(self.argv, self.logs / f"{_slug(self.command)}"
-                                       f"-{os.getpid()}-{id(self):x}.stderr")
+            self.stderr_file = self.logs / f"{_slug(self.argv)}-{os.getpid()}-{id(self):x}.stderr"
+            self._process = BotProcess(self.argv, self.stderr_file)
             deadline = time.monotonic() + self.ready_seconds
             self._process.send({"type": "hello", "protocol": PROTOCOL, **game}, deadline)
             self._ready(self._process.receive(deadline,
@@ -363,7 +363,7 @@ class ExecStrategy(Strategy):
         """The bot is past playing: say so once, end it, and the Withdrawn to raise."""
         said = f"; it sent: {quoted(broke.sent)}" if broke.sent else ""
         self.withdrawn = f"{broke.why}{said}"
-        where = f" (its stderr: {self._process.stderr_file})" if self._process else ""
+        where = f" (its stderr: {self.stderr_file})" if self.stderr_file else ""
         self.report(f"coup: bot {self.label} {self.withdrawn}{where}")
         if self._process is not None:
             self._process.end(None, self.grace)
@@ -437,3 +437,40 @@ def entrant(name: str) -> bool:
         except ValueError:
             return False
     return known(name)
+
+
+class Entrants:
+    """A tournament's maker of strategies (engine.bots.arena.Maker) for entrants' names: a
+    built-in strategy made fresh for each game, a bot process started once per entrant and
+    kept from game to game (one that withdrew is closed, and a new one starts for its next
+    game). A context manager: leaving it closes every bot process."""
+
+    def __init__(self, settings: dict[str, dict[str, float]] | None = None, *,
+                 seconds: float = SECONDS, logs: Path | None = None) -> None:
+        self.settings = settings or {}
+        self.seconds = seconds
+        self.logs = logs
+        self._kept: dict[int, Strategy] = {}
+
+    def __call__(self, name: str, seed: int, entrant: int) -> Strategy:
+        if not name.startswith(PREFIX):
+            return make(name, seed, **self.settings.get(name, {}))
+        kept = self._kept.get(entrant)
+        if isinstance(kept, ExecStrategy) and kept.withdrawn is None:
+            return kept
+        if kept is not None:
+            kept.close()
+        made = self._kept[entrant] = strategy_for(name, seed, seconds=self.seconds,
+                                                  logs=self.logs)
+        return made
+
+    def close(self) -> None:
+        for strategy in self._kept.values():
+            strategy.close()
+        self._kept.clear()
+
+    def __enter__(self) -> Entrants:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -15,6 +15,8 @@ def build_parser() -> argparse.ArgumentParser:
     from engine.bots.levels import DEFAULT_LEVEL, LEVELS
     from protocol import DEFAULT_PORT
 
+    from .botproc import SECONDS
+
     from .launch import CLOCKS, Launch
     from .narrate import LEVEL_DESCRIPTIONS
 
@@ -89,7 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
         "there instead, as JSON, and exit.")
     position.add_argument("file", metavar="FILE", help="the position")
     position.add_argument("--bot", metavar="NAME",
-                          help=f"print the move this strategy or level makes: {strategies}")
+                          help=f"print the move this strategy or level makes: {strategies}; or "
+                          "exec:COMMAND, a bot program speaking the line protocol (docs/BOTS.md, "
+                          "\"A bot in any language\")")
+    position.add_argument("--time", type=float, default=SECONDS, metavar="SECONDS",
+                          help=f"with --bot exec:, the seconds the bot has to answer (default "
+                          f"{SECONDS:g})")
     position.add_argument("--seat", type=int, metavar="N",
                           help="with --bot, the seat it plays (default: the first that owes "
                           "the open decision)")
@@ -103,14 +110,23 @@ def build_parser() -> argparse.ArgumentParser:
                       "on this machine, no other server; leaving the lobby quits (the SSH and "
                       "browser doors start their players' clients so)")
     bot = sub.add_parser(
-        "bot", help="play a bot strategy on a server",
-        description="Play a bot strategy on a server, as a player of its own. Without "
-        "--table, --code or --create the bot joins the first public table waiting for "
-        "players, and waits for one if there is none.")
+        "bot", help="play a bot strategy, or a bot program in any language, on a server",
+        description="Play a bot strategy on a server, as a player of its own, or with --exec "
+        "a bot program in any language (JSON lines on stdin and stdout: docs/BOTS.md, \"A bot "
+        "in any language\"). Without --table, --code or --create the bot joins the first "
+        "public table waiting for players, and waits for one if there is none.")
     bot.add_argument("address", metavar="HOST[:PORT]",
                      help=f"the server (default port {DEFAULT_PORT})")
     bot.add_argument("--strategy", default="heuristic", metavar="NAME",
-                     help=f"how the bot plays: {strategies} (default heuristic)")
+                     help=f"how the bot plays: {strategies} (default heuristic); with --exec, "
+                     "who plays the seat on if the program breaks")
+    bot.add_argument("--exec", metavar="\"CMD ARGS\"", dest="program",
+                     help="play this program's moves: it is run without a shell, in this "
+                     "directory, and told the seat's view, events and legal moves as JSON "
+                     "lines; its stderr is kept in a file (the line saying it broke names it)")
+    bot.add_argument("--time", type=float, default=SECONDS, metavar="SECONDS",
+                     help=f"with --exec, the most seconds the program has for a decision "
+                     f"(default {SECONDS:g}; a table's clock may give it less)")
     bot.add_argument("--name", help="the bot's name at the table (default: STRATEGY-bot)")
     bot.add_argument("--identity", metavar="FILE",
                      help="the file of the bot's key, who it is on servers, made on first use "
@@ -144,7 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
         "when the bots learnt to read people, which never changes.")
     arena.add_argument("--strategies", required=True, metavar="NAME,NAME,...",
                        help=f"2 to 10 strategies, comma-separated, one per seat (a name may "
-                       f"repeat): {strategies}")
+                       f"repeat): {strategies}; or exec:COMMAND, a bot program in any "
+                       "language (docs/BOTS.md), e.g. exec:'python3 bot.py'")
+    arena.add_argument("--time", type=float, default=SECONDS, metavar="SECONDS",
+                       help=f"the seconds an exec: bot has for each decision (default "
+                       f"{SECONDS:g}); one that takes longer forfeits the game")
     arena.add_argument("--games", type=int, help="games to play (default 1000); with "
                        "--tournament, how many times each lineup plays (default 10)")
     arena.add_argument("--seed", type=int, default=0,
@@ -287,8 +307,9 @@ def main(argv: list[str] | None = None) -> int:
         from .arena import run, table
 
         arena = table if args.table else run
-        return arena(args.strategies.split(","), 1000 if args.games is None else args.games,
-                     args.seed, args.variant, args.jobs or 1, args.playouts, args.json)
+        return arena(_entrants(args.strategies), 1000 if args.games is None else args.games,
+                     args.seed, args.variant, args.jobs or 1, args.playouts, args.json,
+                     args.time)
     return _client(args)
 
 
@@ -302,24 +323,49 @@ def _tournament(args) -> int:
     if args.table:
         print("coup arena: --tournament or --table, not both", file=sys.stderr)
         return 2
-    return run(args.strategies.split(","), args.sizes, args.games, args.seed, args.variant,
+    return run(_entrants(args.strategies), args.sizes, args.games, args.seed, args.variant,
                args.jobs, args.playouts, args.json)
+
+
+def _entrants(text: str) -> list[str]:
+    """--strategies: names split at commas, but not at those inside an exec: command's
+    quotes (exec:'bot --a,b' is one name)."""
+    names: list[str] = []
+    quote = None
+    start = 0
+    for i, c in enumerate(text):
+        if quote is not None:
+            quote = None if c == quote else quote
+        elif c in "'\"" and text.startswith("exec:", start):
+            quote = c
+        elif c == ",":
+            names.append(text[start:i])
+            start = i + 1
+    return [*names, text[start:]]
 
 
 def _position_move(args) -> int:
     """`coup position FILE --bot NAME`: the move the strategy makes there, as JSON."""
-    from engine.bots import choose_at, known
+    from engine.bots import Withdrawn, choose_at
     from engine.position import PositionError
     from protocol.text import shown
 
-    if not known(args.bot):
-        print(f"coup position: no strategy or level {args.bot!r}", file=sys.stderr)
+    from .botproc import entrant, strategy_for
+
+    if not entrant(args.bot):
+        print(f"coup position: no strategy or level {shown(args.bot)!r}, nor exec:COMMAND",
+              file=sys.stderr)
         return 2
+    strategy = strategy_for(args.bot, 0, seconds=args.time)
     try:
-        chosen = choose_at(args.bot, args.file, args.seat)
+        chosen = choose_at(strategy, args.file, args.seat)
     except (PositionError, ValueError) as exc:  # its sentence may quote the file
         print(f"coup position: {shown(str(exc))}", file=sys.stderr)
         return 2
+    except Withdrawn:
+        return 1  # the bot broke, and its line on stderr said how
+    finally:
+        strategy.close()
     print(json.dumps(chosen.to_dict()))
     return 0
 
@@ -703,6 +749,7 @@ def _bot(args) -> int:
 
     from engine.bots import STRATEGIES, known, make
 
+    from .botproc import ExecStrategy, entrant
     from .identity import IdentityError, bot_path, load
     from .net import LinkError, parse_address
     from .runner import BotRunner, Seating
@@ -718,11 +765,18 @@ def _bot(args) -> int:
         return 2
     settings = {"playouts": args.playouts} if args.playouts is not None else {}
     queue = (args.seats or {"min": 2, "max": 6}) if args.queue else None
+    if args.program is not None and not entrant(f"exec:{args.program}"):
+        print("coup bot: --exec needs a command, e.g. --exec 'python3 bot.py'", file=sys.stderr)
+        return 2
+    strategy = make(args.strategy, **settings)
+    fallback = None
+    if args.program is not None:
+        fallback, strategy = strategy, ExecStrategy(args.program, seconds=args.time)
     try:
         host, port = parse_address(args.address)
-        runner = BotRunner(host, port, make(args.strategy, **settings), name=args.name,
+        runner = BotRunner(host, port, strategy, name=args.name,
                            seating=Seating(args.table, args.code, args.create, queue),
-                           games=args.games)
+                           games=args.games, fallback=fallback)
         # A bot's key is its own, never its owner's: a bot signing as its owner would take
         # the owner's seat back from them.
         runner.identity = load(args.identity or bot_path(runner.name))
@@ -735,6 +789,8 @@ def _bot(args) -> int:
     except LinkError as exc:
         print(f"coup bot: {exc}", file=sys.stderr)
         return 1
+    finally:
+        strategy.close()
     print(f"{runner.name}: {runner.played} games, {wins} won")
     return 0
 

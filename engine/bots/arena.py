@@ -43,11 +43,12 @@ class Result:
 
 
 def play(strategies: Sequence[Strategy], options: Options, seed: int,
-         names: Sequence[str] | None = None) -> Result:
+         names: Sequence[str] | None = None, start: Game | None = None) -> Result:
     """One complete game between `strategies` (one per seat, seat order), told the players'
-    `names` first if given. A strategy that withdraws, choosing or observing, forfeits its
+    `names` first if given; dealt from `seed`, or played on from `start` (a Position's game,
+    with `options` its own). A strategy that withdraws, choosing or observing, forfeits its
     seat (Game.forfeit) and is not called again until game_over; the game goes on."""
-    game = Game.new(options, seed)
+    game = start or Game.new(options, seed)
     order = random.Random(seed)
     decisions = 0
     if names is not None:
@@ -93,6 +94,8 @@ class Standing:
     games: int = 0
     wins: int = 0
     decisions: list[int] = field(default_factory=list)
+    #: Seats it forfeited, over all games (its strategy withdrew: a bot process that broke).
+    forfeits: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -151,6 +154,8 @@ def tournament(
             standing.decisions.append(result.decisions)
         if result.winner is not None:
             standings[seated[result.winner]].wins += 1
+        for seat in result.forfeits:
+            standings[seated[seat]].forfeits += 1
         if progress:
             progress(g + 1)
     return standings
