@@ -291,12 +291,12 @@ class ExecStrategy(Strategy):
             try:
                 return _answer(line, self._decision, moves)
             except Broke as refused:
-                try:  # tell the bot why, if it still hears
+                try:  # tell the bot why, if it still hears; goodbye then lets it go
                     process.send({"type": "error", "id": self._decision,
                                   "message": refused.why}, time.monotonic() + self.grace)
                 except Broke:
-                    pass
-                raise
+                    raise self._broke(refused) from None
+                raise self._broke(refused, {"type": "goodbye"}) from None
         except Broke as broke:
             raise self._broke(broke) from None
 
@@ -359,14 +359,15 @@ class ExecStrategy(Strategy):
         except Broke as broke:
             raise self._broke(broke) from None
 
-    def _broke(self, broke: Broke) -> Withdrawn:
-        """The bot is past playing: say so once, end it, and the Withdrawn to raise."""
+    def _broke(self, broke: Broke, goodbye: dict[str, Any] | None = None) -> Withdrawn:
+        """The bot is past playing: say so once, end it (with `goodbye` if it still hears),
+        and the Withdrawn to raise."""
         said = f"; it sent: {quoted(broke.sent)}" if broke.sent else ""
         self.withdrawn = f"{broke.why}{said}"
         where = f" (its stderr: {self.stderr_file})" if self.stderr_file else ""
         self.report(f"coup: bot {self.label} {self.withdrawn}{where}")
         if self._process is not None:
-            self._process.end(None, self.grace)
+            self._process.end(goodbye, self.grace)
             self._process = None
         return Withdrawn(self.withdrawn)
 
