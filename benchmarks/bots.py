@@ -1,6 +1,7 @@
-"""The figures of issue 14 in one run: the difficulty ladder, the bluffs, the search.
+"""The figures of issues 14 and 33 in one run: the difficulty ladder, the bluffs, the
+search, and the host of bot processes.
 
-    python -m benchmarks.bots [--quick] [--skip bluffs,search] [--seed S] [--json]
+    python -m benchmarks.bots [--quick] [--skip ladder,bluffs,search,host] [--seed S] [--json]
 
 The ladder: each level (engine/bots/levels.py) against the one below it, heads-up and alone
 against three of it, in the arena (seats rotated); each line prints both sides' win rates
@@ -9,11 +10,12 @@ above the lower's). Search levels play fewer games, as few as still separate the
 bluffs (benchmarks.bluffs: the always-bluffer against three default bots, the default and
 every personality against three frozen baselines) and the search (benchmarks.search: the
 search against baselines at 2, 4 and 5 seats, with its decision times) are those modules'
-own measurements, called here. `--quick` plays a few games of each: a smoke test, not a
-measurement.
+own measurements, called here, and so is the host (benchmarks.botproc: the line protocol's
+overhead per decision above a bot process's own time, median and p99, target 1 ms). `--quick`
+plays a few games of each: a smoke test, not a measurement.
 
 Figures (`--json`: one object): `ladder` (a list of lines), `bluffs` (a list of fields),
-`search` (a list of seat counts), and `seconds`.
+`search` (a list of seat counts), `host` (benchmarks.botproc.measure), and `seconds`.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 from engine.bots.arena import TABLE_SEATS, tournament
 from engine.bots.levels import LADDER
 
-from . import bluffs, search
+from . import bluffs, botproc, search
 
 #: Games per line of the ladder (heads-up, alone against three), by the upper level's
 #: strategy: a search plays as few as still separate it from the level below.
@@ -75,15 +77,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bots", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a few games of each: smoke test")
-    parser.add_argument("--skip", default="", help="parts to leave out: bluffs, search")
+    parser.add_argument("--skip", default="",
+                        help="parts to leave out: ladder, bluffs, search, host")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     start = time.perf_counter()
-    figures: dict = {"ladder": ladder(args.quick, args.seed)}
-    if not args.json:
-        show_ladder(figures["ladder"])
+    figures: dict = {}
+    if "ladder" not in skip:
+        figures["ladder"] = ladder(args.quick, args.seed)
+        if not args.json:
+            show_ladder(figures["ladder"])
     if "bluffs" not in skip:
         games = QUICK_GAMES if args.quick else 2000
         figures["bluffs"] = [bluffs.run(f, games, args.seed) for f in bluffs.default_fields()]
@@ -100,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 print(f"search vs {s['seats'] - 1} baseline: {s['win_rate']:.1%} "
                       f"({low:.1%}–{high:.1%}, parity {s['parity']:.0%}), {s['games']} games; "
                       f"decision p50 {s['decision_ms']['p50']} ms, p99 {s['decision_ms']['p99']} ms")
+    if "host" not in skip:
+        figures["host"] = botproc.measure(200 if args.quick else 3000, args.seed)
+        if not args.json:
+            botproc.show(figures["host"])
     figures["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(figures))
