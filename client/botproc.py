@@ -252,8 +252,10 @@ class ExecStrategy(Strategy):
         #: Why it can play no more, once it broke (its line of stderr says it too).
         self.withdrawn: str | None = None
         self._process: BotProcess | None = None
-        #: The file its stderr is kept in, once it started (kept after it ended).
+        #: The file its stderr is kept in, and its process id, once it started (both kept
+        #: after it ended).
         self.stderr_file: Path | None = None
+        self.pid: int | None = None
         self._names: list[str] | None = None
         self._clock: float | None = None
         self._seat: int | None = None  # the seat of the game in hand; None between games
@@ -335,6 +337,7 @@ class ExecStrategy(Strategy):
         try:
             self.stderr_file = self.logs / f"{_slug(self.argv)}-{os.getpid()}-{id(self):x}.stderr"
             self._process = BotProcess(self.argv, self.stderr_file)
+            self.pid = self._process.pid
             deadline = time.monotonic() + self.ready_seconds
             self._process.send({"type": "hello", "protocol": PROTOCOL, **game}, deadline)
             self._ready(self._process.receive(deadline,

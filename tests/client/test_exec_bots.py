@@ -20,6 +20,7 @@ from engine import Game, Options
 from engine.bots import make
 from engine.bots.arena import play
 from engine.position import Position
+from tests.client.test_exec_misbehaving import gone
 
 BOTS = Path(__file__).resolve().parents[2] / "docs" / "examples" / "bots"
 PYTHON_BOT = f"{shlex.quote(sys.executable)} {shlex.quote(str(BOTS / 'coup_bot.py'))}"
@@ -57,6 +58,28 @@ def test_an_example_bot_answers_on_a_position(command, capsys):
 def test_an_exec_bot_with_no_command_is_refused(capsys):
     assert main(["arena", "--strategies", "exec:,heuristic", "--games", "1"]) == 2
     assert "exec:" in capsys.readouterr().err
+    assert main(["bot", "127.0.0.1", "--exec", " "]) == 2
+    assert "--exec needs a command" in capsys.readouterr().err
+
+
+def test_the_help_of_bot_arena_and_position_says_exec(capsys):
+    helps = {}
+    for name in ("bot", "arena", "position"):
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        helps[name] = capsys.readouterr().out
+    assert "--exec" in helps["bot"] and "any language" in helps["bot"]
+    assert "exec:COMMAND" in helps["arena"] and "exec:COMMAND" in helps["position"]
+
+
+def test_a_comma_inside_an_exec_commands_quotes_is_kept(tmp_path, capsys):
+    """--strategies splits at commas, but not inside the quotes of an exec: command."""
+    (tmp_path / "a,b.py").write_text((BOTS / "coup_bot.py").read_text())
+    command = f"{sys.executable} '{tmp_path / 'a,b.py'}'"
+    assert main(["arena", "--strategies", f"exec:{command},heuristic", "--games", "2",
+                 "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["win_rate"]) == {f"exec:{command}",
+                                                                     "heuristic"}
 
 
 def test_the_example_plays_from_one_process_and_is_told_each_new_game(tmp_path):
@@ -73,6 +96,7 @@ def test_the_example_plays_from_one_process_and_is_told_each_new_game(tmp_path):
         assert "pybot" in bot.label
     finally:
         bot.close()
+    assert bot.pid is not None and gone(bot.pid)
     assert list(tmp_path.iterdir()) == [bot.stderr_file]
     assert bot.stderr_file.name.startswith("coup_bot.py-")
 

@@ -191,6 +191,28 @@ def test_a_bot_that_ignores_sigterm_is_killed_after_the_grace(tmp_path):
     assert time.monotonic() - start < 15
 
 
+def test_a_bot_that_outstays_its_goodbye_is_killed_at_close(tmp_path):
+    """It plays well, but ignores goodbye, its input's end and SIGTERM: close() ends it all
+    the same, after two graces, and reaps it."""
+    source = PRELUDE + """
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+for m in messages():
+    if m["type"] == "hello":
+        say({"ready": True})
+    elif m["type"] == "decide":
+        say({"move": 0})
+time.sleep(60)
+"""
+    said: list[str] = []
+    bot = ExecStrategy(bot_file(tmp_path, source), grace=0.3, logs=tmp_path, report=said.append)
+    result = play([bot, make("heuristic", 1)], Options(players=2), 5)
+    assert result.forfeits == () and said == []
+    start = time.monotonic()
+    bot.close()
+    assert 0.6 <= time.monotonic() - start < 5
+    assert bot.pid is not None and gone(bot.pid, within=0.0)
+
+
 def test_a_bots_own_children_end_with_it(tmp_path):
     """A bot that starts a program of its own and then crashes leaves nothing running."""
     source = on_decide('child = subprocess.Popen(["sleep", "60"])\n'
