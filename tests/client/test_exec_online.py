@@ -52,17 +52,17 @@ async def test_coup_bot_exec_plays_an_example_bot_over_the_network(port, command
 
 
 @pytest.mark.trio
-@pytest.mark.parametrize("misdeed,says", [
-    ("sys.exit(4)", "exited with code 4"),
-    ("time.sleep(60)", "gave no move within 0.5 s"),
-    ('say({"move": 999})', "chose move 999"),
+@pytest.mark.parametrize("misdeed,seconds,says", [
+    ("sys.exit(4)", 5.0, "exited with code 4"),
+    ("time.sleep(60)", 0.5, "gave no move within 0.5 s"),
+    ('say({"move": 999})', 5.0, "chose move 999"),
 ], ids=["crash", "hang", "illegal"])
 async def test_a_broken_bot_at_a_server_is_played_on_by_the_fallback(port, tmp_path, misdeed,
-                                                                    says):
+                                                                    seconds, says):
     """The bot breaks at its first decision: the fallback plays the seat on, the game ends,
     the runner has played it; one line said why; the process is gone."""
     said: list[str] = []
-    bot = ExecStrategy(bot_file(tmp_path, on_decide(misdeed)), seconds=0.5, logs=tmp_path,
+    bot = ExecStrategy(bot_file(tmp_path, on_decide(misdeed)), seconds=seconds, logs=tmp_path,
                        report=said.append)
     runner = BotRunner("127.0.0.1", port, bot, name="rogue", seating=Seating(create=2),
                        fallback=make("heuristic", seed=3))
