@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from client.botproc import ExecStrategy
 from engine import Event, Move, Options, View
@@ -82,7 +83,7 @@ def _ms(ns: Sequence[float]) -> dict[str, float]:
             "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] / 1e6, 3)}
 
 
-def measure(decisions: int = 3000, seed: int = 0) -> dict:
+def measure(decisions: int = 3000, seed: int = 0) -> dict[str, Any]:
     """Games until the bot has made `decisions` decisions: the host's overhead per decision
     (p50, p99, in milliseconds), the bot's own time and the whole call's, and observe's."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -111,7 +112,7 @@ def measure(decisions: int = 3000, seed: int = 0) -> dict:
             "met": figures["p50"] <= TARGET_MS}
 
 
-def show(r: dict) -> None:
+def show(r: dict[str, Any]) -> None:
     o, b, d, e = r["overhead_ms"], r["bot_ms"], r["decision_ms"], r["observe_ms"]
     print(f"exec bot host: {r['decisions']} decisions in {r['games']} games; overhead above "
           f"the bot's own time p50 {o['p50']} ms, p99 {o['p99']} ms (target p50 <= "
