@@ -33,8 +33,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 import platformdirs
 
@@ -85,6 +86,89 @@ def logs_directory() -> Path:
     return Path(platformdirs.user_data_dir("coup", appauthor=False)) / "bots"
 
 
+# ------------------------------------------------------------------ the host's messages
+# One class a message type, its fields in the order docs/BOTS.md lists them. The view, the
+# events and the moves in them are already the wire's dicts (to_dict), never re-encoded.
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A line from the host to a bot: `as_json` is the object written, `type` first."""
+
+    TYPE: ClassVar[str] = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, **{f.name: getattr(self, f.name) for f in fields(self)}}
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """The first line: the bot answers {"ready": true}."""
+
+    TYPE: ClassVar[str] = "hello"
+    protocol: int
+    seat: int
+    players: list[str]
+    options: dict[str, Any]
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(Message):
+    """Another game for the same process (a rematch, the arena's next game): no answer."""
+
+    TYPE: ClassVar[str] = "new_game"
+    seat: int
+    players: list[str]
+    options: dict[str, Any]
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class Events(Message):
+    """What the seat may see of a move, as the wire's update gives it."""
+
+    TYPE: ClassVar[str] = "events"
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Decide(Message):
+    """A decision the seat owes: the bot answers {"move": ...} within `time` seconds."""
+
+    TYPE: ClassVar[str] = "decide"
+    id: int
+    view: dict[str, Any]
+    moves: list[dict[str, Any]]
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal(Message):
+    """Why the answer to decision `id` was refused (the bot is ended after it)."""
+
+    TYPE: ClassVar[str] = "error"
+    id: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Message):
+    """The game's end: its winner, the seats first to last, the seat's final view."""
+
+    TYPE: ClassVar[str] = "game_over"
+    winner: int | None
+    places: list[int]
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Goodbye(Message):
+    """The host is done with the bot, which should exit (its input closes next)."""
+
+    TYPE: ClassVar[str] = "goodbye"
+
+
 class BotProcess:
     """One bot program, running: lines to it and from it, each within a deadline."""
 
@@ -111,10 +195,10 @@ class BotProcess:
     def pid(self) -> int:
         return self._process.pid
 
-    def send(self, message: dict[str, Any], deadline: float) -> None:
+    def send(self, message: Message, deadline: float) -> None:
         """Write `message` as one line, by `deadline` (time.monotonic) at the latest."""
-        data = memoryview(json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-                          .encode() + b"\n")
+        data = memoryview(json.dumps(message.as_json(), ensure_ascii=False,
+                                     separators=(",", ":")).encode() + b"\n")
         while data:
             try:
                 data = data[os.write(self._in, data):]
@@ -163,7 +247,7 @@ class BotProcess:
             return otherwise
         return f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
 
-    def end(self, goodbye: dict[str, Any] | None, grace: float) -> None:
+    def end(self, goodbye: Goodbye | None, grace: float) -> None:
         """Stop the bot and reap it: `goodbye` said (if given) and its input closed, then
         SIGTERM and SIGKILL to its whole session, each after `grace` seconds of waiting."""
         if goodbye is not None and self._process.poll() is None:
@@ -273,7 +357,7 @@ class ExecStrategy(Strategy):
     def observe(self, view: View, events: Sequence[Event]) -> None:
         self._begin(view)
         if events:
-            self._send({"type": "events", "events": [e.to_dict() for e in events]})
+            self._send(Events([e.to_dict() for e in events]))
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         self._begin(view)
@@ -285,20 +369,19 @@ class ExecStrategy(Strategy):
         try:
             if extra := process.unasked():
                 raise Broke("wrote a line nobody asked for", extra)
-            process.send({"type": "decide", "id": self._decision, "view": view.to_dict(),
-                          "moves": [m.to_dict() for m in moves], "time": round(seconds, 3)},
-                         time.monotonic() + seconds)
+            process.send(Decide(self._decision, view.to_dict(), [m.to_dict() for m in moves],
+                                round(seconds, 3)), time.monotonic() + seconds)
             line = process.receive(time.monotonic() + seconds,
                                    f"gave no move within {seconds:g} s")
             try:
                 return _answer(line, self._decision, moves)
             except Broke as refused:
                 try:  # tell the bot why, if it still hears; goodbye then lets it go
-                    process.send({"type": "error", "id": self._decision,
-                                  "message": refused.why}, time.monotonic() + self.grace)
+                    process.send(Refusal(self._decision, refused.why),
+                                 time.monotonic() + self.grace)
                 except Broke:
                     raise self._broke(refused) from None
-                raise self._broke(refused, {"type": "goodbye"}) from None
+                raise self._broke(refused, Goodbye()) from None
         except Broke as broke:
             raise self._broke(broke) from None
 
@@ -308,14 +391,13 @@ class ExecStrategy(Strategy):
         self._seat = None
         places = ([] if view.winner is None else [view.winner]) + list(reversed(view.exiled))
         try:
-            self._send({"type": "game_over", "winner": view.winner, "places": places,
-                        "view": view.to_dict()})
+            self._send(GameOver(view.winner, places, view.to_dict()))
         except Withdrawn:
             pass  # its game is over: nothing to forfeit (its line said what broke)
 
     def close(self) -> None:
         if self._process is not None:
-            self._process.end(None if self.withdrawn else {"type": "goodbye"}, self.grace)
+            self._process.end(None if self.withdrawn else Goodbye(), self.grace)
             self._process = None
 
     # ------------------------------------------------------------------ the protocol
@@ -328,18 +410,18 @@ class ExecStrategy(Strategy):
             return
         assert view.seat is not None  # a strategy plays a seat
         self._seat = view.seat
-        game = {"seat": view.seat, "players": self._names or [f"seat {s}" for s in
-                                                              range(view.options.players)],
-                "options": view.options.to_dict(), "time": self.seconds}
+        players = self._names or [f"seat {s}" for s in range(view.options.players)]
+        options = view.options.to_dict()
         if self._process is not None:
-            self._send({"type": "new_game", **game})
+            self._send(NewGame(view.seat, players, options, self.seconds))
             return
         try:
             self.stderr_file = self.logs / f"{_slug(self.argv)}-{os.getpid()}-{id(self):x}.stderr"
             self._process = BotProcess(self.argv, self.stderr_file)
             self.pid = self._process.pid
             deadline = time.monotonic() + self.ready_seconds
-            self._process.send({"type": "hello", "protocol": PROTOCOL, **game}, deadline)
+            self._process.send(Hello(PROTOCOL, view.seat, players, options, self.seconds),
+                               deadline)
             self._ready(self._process.receive(deadline,
                                               f"did not say ready within {self.ready_seconds:g} s"))
         except Broke as broke:
@@ -355,14 +437,14 @@ class ExecStrategy(Strategy):
                 raise Broke("gave a name that is not a string", line)
             self.label = f"{quoted(name.strip()[:40])} ({self.label})"
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: Message) -> None:
         assert self._process is not None
         try:
             self._process.send(message, time.monotonic() + self.seconds)
         except Broke as broke:
             raise self._broke(broke) from None
 
-    def _broke(self, broke: Broke, goodbye: dict[str, Any] | None = None) -> Withdrawn:
+    def _broke(self, broke: Broke, goodbye: Goodbye | None = None) -> Withdrawn:
         """The bot is past playing: say so once, end it (with `goodbye` if it still hears),
         and the Withdrawn to raise."""
         said = f"; it sent: {quoted(broke.sent)}" if broke.sent else ""
