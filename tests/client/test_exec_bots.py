@@ -144,3 +144,46 @@ def test_a_bot_never_receives_a_hidden_card_of_another_seat(tmp_path):
     seen = json.dumps([{k: v for k, v in m.items() if k != "moves"} for m in messages])
     assert "duke" in seen and "captain" in seen
     assert "contessa" not in seen
+
+
+def test_an_example_bot_plays_a_tournament(capsys):
+    """`coup arena --tournament` with an exec: entrant: every lineup played, the bot's
+    standing counts its games and no forfeit."""
+    assert main(["arena", "--tournament", "--strategies", f"exec:{PYTHON_BOT},heuristic,random",
+                 "--games", "1", "--sizes", "2,3", "--jobs", "1", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    bot = next(e for e in figures["standings"] if e["name"] == f"exec:{PYTHON_BOT}")
+    assert figures["played"] == figures["scheduled"] == 12
+    assert bot["games"] == 10 and bot["forfeits"] == 0
+
+
+def test_a_kept_bot_is_told_a_new_game_after_a_game_its_host_stopped(tmp_path, capsys):
+    """In a tournament another entrant's forfeit stops the game (engine.bots.tournament)
+    with no game_over: the recording bot's next game still begins with new_game, and it is
+    told the entrants' names."""
+    (tmp_path / "recorder.py").write_text(RECORDER)
+    (tmp_path / "crasher.py").write_text(
+        "import json, sys\nfor line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'hello':\n"
+        "        print(json.dumps({'ready': True}), flush=True)\n"
+        "    elif json.loads(line)['type'] == 'decide':\n        sys.exit(1)\n")
+    received = tmp_path / "received.jsonl"
+    recorder = f"exec:{shlex.quote(sys.executable)} {tmp_path / 'recorder.py'} {received}"
+    crasher = f"exec:{shlex.quote(sys.executable)} {tmp_path / 'crasher.py'}"
+    assert main(["arena", "--tournament", "--strategies", f"{recorder},{crasher},heuristic",
+                 "--games", "1", "--sizes", "3", "--jobs", "1", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert next(e for e in figures["standings"] if e["name"] == crasher)["forfeits"] >= 1
+    messages = [json.loads(line) for line in received.read_text().splitlines()]
+    kinds = [m["type"] for m in messages]
+    assert kinds.count("hello") == 1 and "new_game" in kinds and "game_over" not in kinds
+    assert set(messages[0]["players"]) == {recorder, crasher, "heuristic"}
+    # Each game the bot was told of is one game: its decisions' states never go back.
+    games: list[list[int]] = []
+    for m in messages:
+        if m["type"] in ("hello", "new_game"):
+            games.append([])
+        elif m["type"] == "decide":
+            games[-1].append(m["view"]["state_id"])
+    assert all(states == sorted(states) for states in games)
+    assert sum(bool(states) for states in games) >= 2
