@@ -400,6 +400,12 @@ class ExecStrategy(Strategy):
             self._process.end(None if self.withdrawn else Goodbye(), self.grace)
             self._process = None
 
+    def next_game(self) -> None:
+        """A new game begins for this process: the one in hand, if its host stopped it
+        without game_over (another entrant forfeited), is over, and the next view is told
+        with new_game."""
+        self._seat = None
+
     # ------------------------------------------------------------------ the protocol
 
     def _begin(self, view: View) -> None:
@@ -526,28 +532,31 @@ def entrant(name: str) -> bool:
 
 
 class Entrants:
-    """A tournament's maker of strategies (engine.bots.arena.Maker) for entrants' names: a
-    built-in strategy made fresh for each game, a bot process started once per entrant and
-    kept from game to game (one that withdrew is closed, and a new one starts for its next
-    game). A context manager: leaving it closes every bot process."""
+    """Makes entrants' strategies by name, one call a game, for the arena's tournament
+    (engine.bots.arena.Maker: name, seed, entrant index) and for `--tournament`'s
+    (engine.bots.tournament.Factory: name, seed; each name once a game): a built-in strategy
+    made fresh for each game, a bot process started once per entrant and kept from game to
+    game, told each time that a new game begins (one that withdrew is closed, and a new one
+    starts for its next game). A context manager: leaving it closes every bot process."""
 
     def __init__(self, settings: dict[str, dict[str, float]] | None = None, *,
                  seconds: float = SECONDS, logs: Path | None = None) -> None:
         self.settings = settings or {}
         self.seconds = seconds
         self.logs = logs
-        self._kept: dict[int, Strategy] = {}
+        self._kept: dict[tuple[str, int], ExecStrategy] = {}
 
-    def __call__(self, name: str, seed: int, entrant: int) -> Strategy:
+    def __call__(self, name: str, seed: int, entrant: int = 0) -> Strategy:
         if not name.startswith(PREFIX):
             return make(name, seed, **self.settings.get(name, {}))
-        kept = self._kept.get(entrant)
-        if isinstance(kept, ExecStrategy) and kept.withdrawn is None:
+        kept = self._kept.get((name, entrant))
+        if kept is not None and kept.withdrawn is None:
+            kept.next_game()
             return kept
         if kept is not None:
             kept.close()
-        made = self._kept[entrant] = strategy_for(name, seed, seconds=self.seconds,
-                                                  logs=self.logs)
+        made = self._kept[name, entrant] = ExecStrategy(name[len(PREFIX):], seed,
+                                                        seconds=self.seconds, logs=self.logs)
         return made
 
     def close(self) -> None:

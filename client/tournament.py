@@ -19,7 +19,6 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from functools import partial
 from math import perm
 from typing import Any
 
@@ -28,14 +27,13 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TimeRemainingColumn
 from rich.text import Text
 
-from engine.bots import make
-from engine.bots.base import Strategy
 from engine.bots.tournament import (
-    MAX_GAMES, Factory, Fixture, Played, Standings, games_in, play_fixture, schedule, standings,
+    MAX_GAMES, Fixture, Played, Standings, games_in, play_fixture, schedule, standings,
 )
 from protocol.text import shown
 
 from .arena import _unknown
+from .botproc import Entrants
 
 #: Rounds when --games is not given: each lineup plays this many times.
 ROUNDS = 10
@@ -103,21 +101,18 @@ def _listed(sizes: Sequence[int]) -> str:
     return ",".join(map(str, sizes))
 
 
-def _factory(budget: int | None) -> Factory:
-    """How an entrant's name becomes a strategy: engine.bots.make, as `coup arena` makes
-    them, with --playouts given to the search alone."""
-    return make if budget is None else partial(_searching, budget)
-
-
-def _searching(budget: int, name: str, seed: int) -> Strategy:
-    return make(name, seed, **({"playouts": budget} if name == "ismcts" else {}))
+def _factory(budget: int | None) -> Entrants:
+    """How an entrant's name becomes a strategy, as `coup arena` makes them: a strategy or
+    level by engine.bots.make, with --playouts given to the search alone, or a bot process
+    for exec:, kept from game to game until the Entrants is closed."""
+    return Entrants({"ismcts": {"playouts": budget}} if budget is not None else None)
 
 
 def _chunk(work: tuple[list[Fixture], str, int | None]) -> list[Played]:
     """A worker's share: its fixtures played."""
     fixtures, variant, budget = work
-    factory = _factory(budget)
-    return [play_fixture(fixture, factory, variant) for fixture in fixtures]
+    with _factory(budget) as factory:
+        return [play_fixture(fixture, factory, variant) for fixture in fixtures]
 
 
 def _ignore_interrupts() -> None:
@@ -131,13 +126,13 @@ def _play(fixtures: list[Fixture], variant: str, jobs: int, budget: int | None,
     ctrl+c stopped it first (then the games played until then)."""
     if jobs <= 1:
         played: list[Played] = []
-        factory = _factory(budget)
-        try:
-            for fixture in fixtures:
-                played.append(play_fixture(fixture, factory, variant))
-                advance(1)
-        except KeyboardInterrupt:
-            return played, True
+        with _factory(budget) as factory:
+            try:
+                for fixture in fixtures:
+                    played.append(play_fixture(fixture, factory, variant))
+                    advance(1)
+            except KeyboardInterrupt:
+                return played, True
         return played, False
     # Chunks of a few hundred milliseconds at most: progress moves often, a ctrl+c waits
     # for no more than one chunk a worker, and the pool's overhead stays below 1%.

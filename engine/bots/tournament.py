@@ -140,6 +140,12 @@ class _Seat(Strategy):
         except Exception as exc:  # as in choose
             raise Forfeit(self.seat) from exc
 
+    def seated(self, names: Sequence[str]) -> None:
+        try:
+            self.inner.seated(names)
+        except Exception as exc:  # as in choose
+            raise Forfeit(self.seat) from exc
+
 
 def play_fixture(fixture: Fixture, factory: Factory = make,
                  variant: str = "base") -> Played:
@@ -150,7 +156,8 @@ def play_fixture(fixture: Fixture, factory: Factory = make,
         _Seat(factory(name, _derived(fixture.seed, s)), s)
         for s, name in enumerate(fixture.lineup)]
     try:
-        result = play(strategies, Options(players=seats, variant=variant), fixture.seed)
+        result = play(strategies, Options(players=seats, variant=variant), fixture.seed,
+                      fixture.lineup)
     except Forfeit as forfeit:
         return Played(fixture.number, fixture.lineup, places(seats, (), forfeit.seat), None,
                       forfeit.seat, 0)

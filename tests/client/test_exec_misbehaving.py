@@ -1,6 +1,6 @@
 """Bot processes that break the line protocol (issue 33), one test a way: each plays seat 0
 of a three-player arena game against two heuristics. The game goes on without it: its seat
-is forfeited and placed last (engine.bots.arena.Result), the host says ONE line naming the
+is forfeited (engine.bots.arena.Result.forfeits: a loss), the host says ONE line naming the
 bot and quoting what it sent (shortened, terminal-safe), and no process of it is left,
 reaped or stray. Over the network the same breaks hand the seat to a fallback
 (tests/client/test_exec_online.py)."""
@@ -80,7 +80,7 @@ def broken_game(tmp_path: Path, source: str, *, seconds: float = 2.0,
     finally:
         bot.close()
     assert result.forfeits == (0,)
-    assert result.places[-1] == 0 and result.winner in (1, 2)
+    assert 0 in result.exiled and result.winner in (1, 2)
     assert len(said) == 1, said
     assert said[0].startswith("coup: bot ")
     assert bot.stderr_file is not None
@@ -240,7 +240,7 @@ def test_a_bot_that_cannot_start_is_forfeited(tmp_path):
     bot = ExecStrategy("/nonexistent/coup-bot --fast", logs=tmp_path, report=said.append)
     result = play([make("heuristic", 1), bot], Options(players=2), 3)
     bot.close()
-    assert result.forfeits == (1,) and result.winner == 0 and result.places == (0, 1)
+    assert result.forfeits == (1,) and result.winner == 0 and result.exiled == (1,)
     assert len(said) == 1 and "could not start" in said[0]
 
 
