@@ -13,8 +13,9 @@ process they are run in.
 
 The results. A game gives each seat a place: the winner first, then the exiled, last out
 first. Seats still in a game stopped at the arena's MAX_DECISIONS share first place, and no
-one wins it. A strategy that raises, or answers a move it was not offered, forfeits: the
-game stops, its seat is last (a loss), and the others share first place with no winner.
+one wins it. A strategy that raises, answers a move it was not offered, or withdraws (a bot
+process that broke) forfeits as in every arena game (engine.bots.arena.play): its seat is
+forfeited and the game goes on without it; it is placed last (a loss), whenever it went out.
 
 The standings. For each entrant: its games, wins and win rate with a 95% Wilson interval;
 its mean place with a 95% Student t interval; its forfeits; and its openskill rating
@@ -42,7 +43,7 @@ from ..ratings import Rating, rate
 from ..views import View
 from . import make
 from .arena import play, wilson
-from .base import Strategy
+from .base import Strategy, Withdrawn
 
 #: Makes an entrant's strategy from its name and a seed (engine.bots.make's signature).
 Factory = Callable[[str, int], Strategy]
@@ -94,57 +95,51 @@ def _derived(*parts: int) -> int:
 @dataclass(frozen=True, slots=True)
 class Played:
     """One game's result: its fixture's number and lineup, each seat's place (1 is first;
-    seats may share one), the winning seat (None: no one) and the seat that forfeited."""
+    seats may share one), the winning seat (None: no one), the seats that forfeited (first
+    to withdraw first) and the decisions made."""
 
     number: int
     lineup: tuple[str, ...]
     places: tuple[int, ...]
     winner: int | None
-    forfeit: int | None
+    forfeits: tuple[int, ...]
     decisions: int
 
 
-class Forfeit(Exception):
-    """The strategy in `seat` misbehaved: it raised, or answered a move it was not offered."""
-
-    def __init__(self, seat: int) -> None:
-        super().__init__(seat)
-        self.seat = seat
-
-
 class _Seat(Strategy):
-    """An entrant's strategy in one seat, turning its misbehaviour into that seat's Forfeit."""
+    """An entrant's strategy in one seat: whatever it raises, and a move it was not
+    offered, withdraw it (engine.bots.Withdrawn), which the arena's `play` makes a forfeit
+    of that seat; the game goes on without it."""
 
-    def __init__(self, inner: Strategy, seat: int) -> None:
+    def __init__(self, inner: Strategy) -> None:
         self.inner = inner
-        self.seat = seat
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         try:
             chosen = self.inner.choose(view, moves)
         except Exception as exc:  # any failure of an entrant is its forfeit
-            raise Forfeit(self.seat) from exc
+            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
         if chosen not in moves:
-            raise Forfeit(self.seat)
+            raise Withdrawn(f"answered a move it was not offered: {chosen}")
         return chosen
 
     def observe(self, view: View, events: Sequence[Event]) -> None:
         try:
             self.inner.observe(view, events)
         except Exception as exc:  # as in choose
-            raise Forfeit(self.seat) from exc
+            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
 
     def game_over(self, view: View) -> None:
         try:
             self.inner.game_over(view)
         except Exception as exc:  # as in choose
-            raise Forfeit(self.seat) from exc
+            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
 
     def seated(self, names: Sequence[str]) -> None:
         try:
             self.inner.seated(names)
         except Exception as exc:  # as in choose
-            raise Forfeit(self.seat) from exc
+            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
 
 
 def play_fixture(fixture: Fixture, factory: Factory = make,
@@ -152,30 +147,24 @@ def play_fixture(fixture: Fixture, factory: Factory = make,
     """Play one scheduled game through the arena; its seat s gets a strategy seeded from the
     deal's seed and s."""
     seats = len(fixture.lineup)
-    strategies: list[Strategy] = [
-        _Seat(factory(name, _derived(fixture.seed, s)), s)
-        for s, name in enumerate(fixture.lineup)]
-    try:
-        result = play(strategies, Options(players=seats, variant=variant), fixture.seed,
-                      fixture.lineup)
-    except Forfeit as forfeit:
-        return Played(fixture.number, fixture.lineup, places(seats, (), forfeit.seat), None,
-                      forfeit.seat, 0)
-    return Played(fixture.number, fixture.lineup, places(seats, result.exiled), result.winner,
-                  None, result.decisions)
+    strategies: list[Strategy] = [_Seat(factory(name, _derived(fixture.seed, s)))
+                                  for s, name in enumerate(fixture.lineup)]
+    result = play(strategies, Options(players=seats, variant=variant), fixture.seed,
+                  fixture.lineup)
+    return Played(fixture.number, fixture.lineup,
+                  places(seats, result.exiled, result.forfeits), result.winner,
+                  result.forfeits, result.decisions)
 
 
-def places(seats: int, exiled: Sequence[int], forfeit: int | None = None) -> tuple[int, ...]:
+def places(seats: int, exiled: Sequence[int], forfeits: Sequence[int] = ()) -> tuple[int, ...]:
     """Each seat's place (1 is first): the seats still in share first place (the winner
-    alone, in a game played out), the exiled follow, last out first, and a seat that forfeited
-    is last, alone."""
-    out = [s for s in exiled if s != forfeit]
-    still = [s for s in range(seats) if s not in out and s != forfeit]
+    alone, in a game played out), the exiled follow, last out first, and the seats that
+    forfeited come last whenever they went out, the first to withdraw last of all."""
+    out = [s for s in exiled if s not in forfeits]
+    still = [s for s in range(seats) if s not in out and s not in forfeits]
     placed = [1] * seats
-    for behind, seat in enumerate(reversed(out)):
+    for behind, seat in enumerate([*reversed(out), *reversed(forfeits)]):
         placed[seat] = len(still) + 1 + behind
-    if forfeit is not None:
-        placed[forfeit] = seats
     return tuple(placed)
 
 
@@ -240,7 +229,7 @@ def standings(entrants: Sequence[str], games: Iterable[Played], scheduled: int) 
         for seat, name in enumerate(game.lineup):
             placed[name].append(game.places[seat])
             wins[name] += seat == game.winner
-            forfeits[name] += seat == game.forfeit
+            forfeits[name] += seat in game.forfeits
             for other, rival in enumerate(game.lineup):
                 if other != seat:
                     met[name][rival] += 1

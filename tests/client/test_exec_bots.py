@@ -157,10 +157,10 @@ def test_an_example_bot_plays_a_tournament(capsys):
     assert bot["games"] == 10 and bot["forfeits"] == 0
 
 
-def test_a_kept_bot_is_told_a_new_game_after_a_game_its_host_stopped(tmp_path, capsys):
-    """In a tournament another entrant's forfeit stops the game (engine.bots.tournament)
-    with no game_over: the recording bot's next game still begins with new_game, and it is
-    told the entrants' names."""
+def test_a_kept_bot_is_told_a_new_game_after_a_game_another_bot_forfeited(tmp_path, capsys):
+    """In a tournament another entrant's forfeit takes its seat and the game goes on
+    (engine.bots.arena.play): the recording bot is told the game's end, its next game
+    begins with new_game, and it is told the entrants' names."""
     (tmp_path / "recorder.py").write_text(RECORDER)
     (tmp_path / "crasher.py").write_text(
         "import json, sys\nfor line in sys.stdin:\n"
@@ -176,7 +176,7 @@ def test_a_kept_bot_is_told_a_new_game_after_a_game_its_host_stopped(tmp_path, c
     assert next(e for e in figures["standings"] if e["name"] == crasher)["forfeits"] >= 1
     messages = [json.loads(line) for line in received.read_text().splitlines()]
     kinds = [m["type"] for m in messages]
-    assert kinds.count("hello") == 1 and "new_game" in kinds and "game_over" not in kinds
+    assert kinds.count("hello") == 1 and "new_game" in kinds and "game_over" in kinds
     assert set(messages[0]["players"]) == {recorder, crasher, "heuristic"}
     # Each game the bot was told of is one game: its decisions' states never go back.
     games: list[list[int]] = []

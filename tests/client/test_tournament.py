@@ -103,8 +103,8 @@ def test_names_are_shown_terminal_safe_and_shortened_with_the_full_name_kept():
     evil = "exec:./bots/\x1b]0;pwned\x07title-setter.py"
     long = "exec:./bots/a-very-long-bot-name-indeed.py"
     entrants = [evil, long, "random"]
-    games = [Played(0, (evil, long), (1, 2), 0, None, 9),
-             Played(1, (long, "random"), (2, 1), 1, None, 9)]
+    games = [Played(0, (evil, long), (1, 2), 0, (), 9),
+             Played(1, (long, "random"), (2, 1), 1, (), 9)]
     out = report(standings(entrants, games, 2), entrants, [2], 1, 0, "base")
     assert "\x1b" not in out and "\x07" not in out and "\\x1b" in out
     assert max(len(line) for line in out.splitlines()) <= 80

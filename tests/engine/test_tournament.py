@@ -65,17 +65,20 @@ def test_a_schedule_needs_distinct_entrants_and_sizes_they_can_fill(entrants, si
 def test_places_run_from_the_winner_to_the_first_out_and_a_forfeit_is_last() -> None:
     assert places(4, exiled=[2, 0, 3]) == (3, 1, 4, 2)  # seat 1 won; 2 went out first
     assert places(4, exiled=[2]) == (1, 1, 4, 1)  # stopped: three still in share first
-    assert places(3, exiled=[], forfeit=1) == (1, 3, 1)  # no one wins a forfeited game
-    assert places(4, exiled=[0], forfeit=2) == (3, 1, 4, 1)
+    # Seat 1 forfeited after seat 3 went out, and is placed last all the same.
+    assert places(4, exiled=[3, 1, 2], forfeits=[1]) == (1, 4, 2, 3)
+    assert places(4, exiled=[0, 2], forfeits=[2]) == (3, 1, 4, 1)  # stopped, 1 and 3 in
+    # Two forfeits: the first to withdraw is last of all.
+    assert places(3, exiled=[2, 0], forfeits=[2, 0]) == (2, 1, 3)
 
 
 def test_a_tiny_tournaments_crosstable_and_standings_as_counted_by_hand() -> None:
     a, b, c = "a", "b", "c"
     games = [
-        Played(0, (a, b), (1, 2), 0, None, 10),
-        Played(1, (b, a), (1, 2), 0, None, 10),
-        Played(2, (a, b, c), (1, 3, 2), 0, None, 10),
-        Played(3, (c, a, b), (1, 1, 3), None, None, 10),  # stopped: c and a still in
+        Played(0, (a, b), (1, 2), 0, (), 10),
+        Played(1, (b, a), (1, 2), 0, (), 10),
+        Played(2, (a, b, c), (1, 3, 2), 0, (), 10),
+        Played(3, (c, a, b), (1, 1, 3), None, (), 10),  # stopped: c and a still in
     ]
     table = standings([a, b, c], games, scheduled=6)
     assert table.partial and table.played == 4
@@ -172,5 +175,7 @@ def test_a_misbehaving_entrant_forfeits_each_game_in_last_place_and_the_run_goes
     for other in ("random", "honest"):
         assert table.crosstable[other][bad].rate == 1.0
         assert by_name[other].forfeits == 0
-    # The games without it were played out: someone won each.
-    assert all(g.winner is not None for g in played if bad not in g.lineup)
+    # Every game was played out, with it or without it: its seat was forfeited and the
+    # others played on, so someone won each.
+    assert all(g.winner is not None for g in played)
+    assert all(g.forfeits == (g.lineup.index(bad),) for g in played if bad in g.lineup)
