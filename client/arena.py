@@ -14,13 +14,19 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.bots import LEVELS, STRATEGIES
 from engine.bots.arena import TABLE_SEATS, Standing, lineups, tournament
+from rich.cells import cell_len
+
 from protocol.text import shown
 
 from .botproc import SECONDS, Entrants, entrant
+
+#: Columns of an entrant's name in the tables; a longer one is shortened in the middle.
+NAME = 14
 
 
 def _share(args: tuple) -> dict[str, tuple[int, int, list[int], int]]:
@@ -79,15 +85,17 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
             "forfeits": {n: s.forfeits for n, s in standings.items()},
         }))
         return 0
-    print(file=sys.stderr)
+    _progress_done()
     lengths = next(iter(standings.values())).decisions
     print(f"{games} games, {len(names)} players, {variant}, seed {seed}")
-    print(f"{'strategy':<12} {'seats':>5} {'win rate':>9} {'95% interval':>17}")
+    print(f"{'strategy':<{NAME}} {'seats':>5} {'win rate':>9} {'95% interval':>17}")
     for s in sorted(standings.values(), key=lambda s: -s.win_rate):
         low, high = s.interval()
-        print(f"{shown(s.name):<12} {s.seats:>5} {s.win_rate:>9.1%}   {low:>6.1%} – {high:<6.1%}")
+        print(f"{fit(s.name, NAME)} {s.seats:>5} {s.win_rate:>9.1%}   {low:>6.1%} – "
+              f"{high:<6.1%}".rstrip())
     print(f"parity {1 / len(names):.1%}; average game {sum(lengths) / len(lengths):.1f} "
           f"decisions")
+    _in_full(standings)
     for s in standings.values():
         if s.forfeits:
             print(f"{shown(s.name)} forfeited {s.forfeits} of its seats (its bot broke: see "
@@ -133,32 +141,74 @@ def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
         print(json.dumps({"games": games, "heads_up": rounded(heads_up),
                           "one_against_three": rounded(alone)}))
         return 0
-    print(file=sys.stderr)
+    _progress_done()
     print(f"{games} games a line, {variant}, seed {seed}")
     _matrix("heads-up: the row's win rate against the column (parity 50%)", names, heads_up)
     _matrix(f"one against {TABLE_SEATS - 1}: the row alone against {TABLE_SEATS - 1} of the "
             f"column (parity {1 / TABLE_SEATS:.0%})", names, alone)
+    _in_full(names)
     return 0
 
 
 def _matrix(title: str, names: list[str],
             cells: dict[str, dict[str, tuple[float, float, float]]]) -> None:
-    width = max(17, *(len(n) + 1 for n in names))
-    rows = max(12, *(len(n) + 1 for n in names))
+    width = 17
     print(f"\n{title}")
-    print(" " * rows + "".join(f"{n:>{width}}" for n in names))
+    print(" " * NAME + "".join(f"{fit(n, width - 1).rstrip():>{width}}" for n in names))
     for row in names:
         line = "".join(
             f"{'—':>{width}}" if row == column else
             f"{'{:.1%} {:.0%}–{:.0%}'.format(*cells[row][column]):>{width}}"
             for column in names)
-        print(f"{row:<{rows}}{line}")
+        print(f"{fit(row, NAME)}{line}")
+
+
+def _in_full(names: Iterable[str]) -> None:
+    """The names in full, if a table had to shorten one."""
+    if any(cell_len(shown(n)) > NAME - 1 for n in names):
+        print("\nNames in full:")
+        for n in dict.fromkeys(names):
+            print(f"  {shown(n)}")
 
 
 def _progress(done: int, total: int, seconds: float, unit: str = "games") -> None:
+    """The bar on stderr, drawn again in place, while stderr is a terminal: on a pipe or in
+    a file, nothing (the figures alone)."""
+    if not sys.stderr.isatty():
+        return
     width = 30
     filled = int(width * done / total)
     rate = done / seconds if seconds else 0
     sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {unit} "
                      f"{rate:.1f}/s")
     sys.stderr.flush()
+
+
+def _progress_done() -> None:
+    """End the bar's line, if one was drawn."""
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+
+
+def fit(name: str, width: int) -> str:
+    """`name` made terminal-safe and fitted to `width` cells: padded, or shortened in the
+    middle with more of its end kept (a command line's end names the bot, as in
+    exec:./bots/mybot.py)."""
+    text = shown(name)
+    if cell_len(text) > width:
+        keep = width - 1
+        head = _cells(text, keep // 3)
+        tail = _cells(text[::-1], keep - cell_len(head))[::-1]
+        text = f"{head}…{tail}"
+    return text + " " * (width - cell_len(text))
+
+
+def _cells(text: str, width: int) -> str:
+    """The longest start of `text` that fits in `width` cells."""
+    taken, used = [], 0
+    for char in text:
+        used += cell_len(char)
+        if used > width:
+            break
+        taken.append(char)
+    return "".join(taken)

@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from math import perm
 from typing import Any
 
-from rich.cells import cell_len
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TimeRemainingColumn
 from rich.text import Text
@@ -32,15 +31,13 @@ from engine.bots.tournament import (
 )
 from protocol.text import shown
 
-from .arena import _unknown
+from .arena import NAME, _unknown, fit
 from .botproc import Entrants
 
 #: Rounds when --games is not given: each lineup plays this many times.
 ROUNDS = 10
 #: Table sizes when --sizes is not given: 2 up to this, as far as the entrants fill them.
 LARGEST = 4
-#: Columns of an entrant's name in the tables; a longer one is shortened in the middle.
-NAME = 14
 #: The exit code of a run stopped by ctrl+c (128 + SIGINT), as shells give one.
 STOPPED = 130
 
@@ -208,7 +205,7 @@ def report(table: Standings, names: Sequence[str], sizes: Sequence[int], rounds:
         lines.append(f"PARTIAL: stopped after {table.played:,} of {table.scheduled:,} games; "
                      f"the figures are theirs.")
     order = [entry.name for entry in table.entries]
-    label = {name: _fit(name, NAME) for name in order}
+    label = {name: fit(name, NAME) for name in order}
     lines += ["", f"{'#':>2}  {'entrant':<{NAME}} {'games':>6} {'win%':>6} {'95% Wilson':^11} "
                   f"{'place':>5} {'95% t':^9} {'rating':>6} {'mu':>5} {'sigma':>5}"]
     for rank, entry in enumerate(table.entries, 1):
@@ -252,30 +249,6 @@ def _matrix(order: Sequence[str], label: dict[str, str],
         lines.append(f"{rank:>2}  {label[row]}" + "".join(
             f"{'—' if row == column else cell(row, column):>{width}}" for column in order))
     return lines
-
-
-def _fit(name: str, width: int) -> str:
-    """`name` made terminal-safe and fitted to `width` cells: padded, or shortened in the
-    middle with more of its end kept (a command line's end names the bot, as in
-    exec:./bots/mybot.py)."""
-    text = shown(name)
-    if cell_len(text) > width:
-        keep = width - 1
-        head = _cells(text, keep // 3)
-        tail = _cells(text[::-1], keep - cell_len(head))[::-1]
-        text = f"{head}…{tail}"
-    return text + " " * (width - cell_len(text))
-
-
-def _cells(text: str, width: int) -> str:
-    """The longest start of `text` that fits in `width` cells."""
-    taken, used = [], 0
-    for char in text:
-        used += cell_len(char)
-        if used > width:
-            break
-        taken.append(char)
-    return "".join(taken)
 
 
 def document(table: Standings, names: Sequence[str], sizes: Sequence[int], rounds: int,

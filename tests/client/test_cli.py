@@ -4,6 +4,8 @@ address is refused with a sentence and exit code 2, before any screen is drawn."
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +30,10 @@ def english():
 def test_bad_arguments_are_refused_with_a_sentence(argv, said, capsys):
     assert main(argv) == 2
     assert said in capsys.readouterr().err
+
+
+#: The example bots of docs/BOTS.md.
+EXAMPLES = Path(__file__).parents[2] / "docs" / "examples" / "bots"
 
 
 def test_the_language_may_come_before_or_after_the_command():
@@ -105,6 +111,20 @@ def test_arena_measures_against_the_frozen_baseline(capsys):
         main(["arena", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "measure against baseline" in text
+
+
+def test_arena_standings_fit_long_names_and_draw_no_bar_off_a_terminal(capsys):
+    """A long entrant (an exec: bot's command line) is shortened in the table, the columns
+    stay aligned, and the names are listed in full below; on a pipe (capsys is not a
+    terminal) stderr gets no progress bar."""
+    long = "exec:" + sys.executable + " " + str(EXAMPLES / "coup_bot.py")
+    assert main(["arena", "--strategies", f"random,{long}", "--games", "4"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    rows = [line for line in out.splitlines() if line.startswith(("random", "exec"))]
+    assert len(rows) == 2 and len({line.index("%") for line in rows}) == 1
+    assert long not in rows[0] + rows[1] and "…" in rows[0] + rows[1]
+    assert out.splitlines()[-1].strip() == long and "Names in full:" in out
 
 
 def test_arena_table_refuses_a_name_twice(capsys):
