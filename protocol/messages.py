@@ -446,6 +446,9 @@ class ListTables(Message):
     TYPE = "list_tables"
     SENDER = "client"
     id: int = spec(REQUEST_ID)
+    #: Also subscribe to the server's tournament (`tournament` messages): a client that
+    #: does not ask never gets a message type it may not know.
+    tournament: bool | None = spec(Bool(), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -896,6 +899,91 @@ class CloseTable(Message):
     reason: str | None = spec(REASON, None)
 
 
+# --------------------------------------------------------------------------- tournaments
+
+#: Entrants of a server's tournament, at most (a tournament's schedule grows as n!).
+MAX_ENTRANTS = 10
+#: A tournament's rounds, at most (the schedule's size is bounded too: MAX_GAMES).
+MAX_ROUNDS = 100
+#: One entrant's standing, as `tournament` shows it (engine.bots.tournament.Entry).
+STANDING = Map((
+    Field("name", NAME),
+    Field("games", Int(0, 2**31 - 1)),
+    Field("wins", Int(0, 2**31 - 1)),
+    Field("win_rate", Float()),
+    Field("mean_place", Float()),
+    Field("ordinal", Float()),
+    Field("forfeits", Int(0, 2**31 - 1)),
+))
+TOURNAMENT_STATUSES = ("open", "running", "done", "stopped")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTournament(Message):
+    """An operator opens the server's tournament `name` for entries: tables of `sizes`
+    seats (default [2]), `rounds` rounds (default 1). Answered by `ok`."""
+
+    TYPE = "open_tournament"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+    name: str = spec(NAME)
+    sizes: list[int] | None = spec(List(Int(2, MAX_ENTRANTS), 9), None)
+    rounds: int | None = spec(Int(1, MAX_ROUNDS), None)
+
+
+@dataclass(frozen=True, slots=True)
+class StartTournament(Message):
+    """An operator closes the open tournament's entries and starts its games. Answered by
+    `ok`."""
+
+    TYPE = "start_tournament"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class StopTournament(Message):
+    """An operator stops the tournament (its games in play finish and count; no more
+    start). Answered by `ok`."""
+
+    TYPE = "stop_tournament"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class EnterTournament(Message):
+    """An identified player enters the open tournament (and gets its `tournament`
+    messages). Answered by `ok`."""
+
+    TYPE = "enter_tournament"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveTournament(Message):
+    """Leave the tournament while it is open. Answered by `ok`."""
+
+    TYPE = "leave_tournament"
+    SENDER = "client"
+    id: int = spec(REQUEST_ID)
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament(Message):
+    """The server's tournament as it stands: pushed to who asked for it when it changes."""
+
+    TYPE = "tournament"
+    SENDER = "server"
+    name: str = spec(NAME)
+    status: str = spec(Enum(TOURNAMENT_STATUSES))
+    entrants: list[str] = spec(List(NAME, MAX_ENTRANTS))
+    played: int = spec(Int(0, 2**31 - 1))
+    scheduled: int = spec(Int(0, 2**31 - 1))
+    standings: list[dict[str, Any]] = spec(List(STANDING, MAX_ENTRANTS))
+
+
 ALL: tuple[type[Message], ...] = (
     Hello, Welcome, Identify, Identified, Via, Ping, Pong, Error, Bye,
     ListTables, Tables, CreateTable, Join, Joined, Leave, Ready, Start, Rematch, Ok, TableInfo,
@@ -905,6 +993,8 @@ ALL: tuple[type[Message], ...] = (
     Queue, Queued, Unqueue, QueueStatus,
     GetLeaderboard, Leaderboard, GetProfile, Profile,
     Kick, Mute, Ban, CloseTable,
+    OpenTournament, StartTournament, StopTournament, EnterTournament, LeaveTournament,
+    Tournament,
 )
 
 #: Message classes by wire type.

@@ -45,10 +45,10 @@ class Reseat:
 
 @dataclass(frozen=True, slots=True)
 class Matched:
-    """The players the quick-play queue matched for the table, in seat order (the lobby
-    claimed them for it already)."""
+    """The players the quick-play queue (or a tournament) matched for the table, in seat
+    order (the lobby claimed them for it already); None leaves a seat to the table's bots."""
 
-    players: tuple[Session, ...]
+    players: tuple[Session | None, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ identities are limited per address and hour.
 from __future__ import annotations
 
 import ipaddress
+import math
 import secrets
 import time
 from collections import Counter
@@ -37,11 +38,12 @@ from collections import Counter
 import trio
 
 from engine.position import Position
+from engine import Game
 from protocol import (
     MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
 )
 from protocol.messages import NAME, TABLE_ID
-from protocol.text import printable
+from protocol.text import name_or_none, printable
 
 from . import backups, history, log, retention
 from .changes import TableClosed, TableGone
@@ -62,9 +64,12 @@ from .status import TableStatus
 from .store import Store, StoreError, code_key
 from .table import Table
 from .thinking import Thinkers
+from .tournament import Starting, Tournament
 
 #: Seconds between two pushes of the table list to the lobby.
 LOBBY_PUSH = 0.5
+#: The tournament requests only an operator may make.
+TOURNAMENT_ACTS = ("open_tournament", "start_tournament", "stop_tournament")
 #: Operators' acts (kick is a table creator's too): each may give a reason.
 MODERATION = ("kick", "mute", "ban", "close_table")
 #: Wrong private codes one address may try at once, and then one every CODE_RETRY seconds.
@@ -144,6 +149,18 @@ class Lobby:
         self.quick = QuickPlay(config.queue_bot_fill, self._form)
         #: The server restarts: its tables stay as they were written (see keep_tables).
         self._keeping = False
+        #: The server's tournament, if an operator opened one (server/tournament.py); the
+        #: sessions that follow it (asked with list_tables, or entered), and its message
+        #: as packed since it last changed.
+        self.tournament: Tournament | None = None
+        self.followers: set[Session] = set()
+        self._standings: Frame | None = None
+        #: The tournament changed since its followers were last told; and the tables'
+        #: list since its subscribers were (both pushed by _push).
+        self._standings_changed = False
+        self._tables_changed = False
+        #: Set when something a tournament's next games wait for may have changed.
+        self._poke = trio.Event()
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Run the tables' tasks and the lobby's pushes until cancelled."""
@@ -154,6 +171,7 @@ class Lobby:
                 self._lobby_lines = _per_minute(self.config.lobby_chat_per_minute)
                 nursery.start_soon(self._push)
                 nursery.start_soon(self.quick.run)
+                nursery.start_soon(self._schedule)
                 recorder = self.recorder
                 if recorder:
                     await nursery.start(recorder.run)
@@ -220,6 +238,7 @@ class Lobby:
                   or self._unique(session.name, own=True))
         assert unique is not None  # the guest name a session was given is free for it
         self._take_name(session, unique)
+        self._poke.set()
         return unique
 
     def reconnect(self, session: Session, token: str) -> str | None:
@@ -236,6 +255,7 @@ class Lobby:
         self.sessions.discard(session)
         self._free_name(session)
         self.subscribers.discard(session)
+        self.followers.discard(session)
         self.quick.remove(session)
         table = self.where.pop(session, None)
         if table is not None:
@@ -254,6 +274,13 @@ class Lobby:
             if kind == "list_tables":
                 self.subscribers.add(session)
                 session.send(with_re(self._listing_frame(), msg.id))
+                if msg.tournament:
+                    self._follow(session)
+            elif kind in TOURNAMENT_ACTS:
+                self._operator(session)
+                self._tournament_act(session, msg)
+            elif kind in ("enter_tournament", "leave_tournament"):
+                self._entry(session, msg)
             elif kind == "create_table":
                 self._create(session, msg)
             elif kind == "join":
@@ -319,7 +346,9 @@ class Lobby:
 
     def changed(self) -> None:
         self._listing = None
+        self._tables_changed = True
         self._dirty.set()
+        self._poke.set()  # a table closed, or a seat changed: a tournament may go on
 
     def operator(self, session: Session) -> bool:
         return self.moderation.is_operator(session.player)
@@ -738,6 +767,9 @@ class Lobby:
         for token in self._issued.pop(table):
             self.tokens.pop(token, None)
             self._free_name(token)
+        if self.tournament is not None and self.tournament.plays_at(table.id):
+            self.tournament.lost(table.id)  # closed before its game's end: not played
+            self._tournament_changed()
         for session in self._members.pop(table):
             del self.where[session]
             if failed:
@@ -797,11 +829,144 @@ class Lobby:
             await self._dirty.wait()
             self._dirty = trio.Event()
             readers = [s for s in self.subscribers if s not in self.where]
-            if readers:
+            if readers and self._tables_changed:
                 update = self._listing_frame()
                 for session in readers:
                     session.send(update)
+            self._tables_changed = False
+            if self._standings_changed and self.followers:
+                standings = self._standings_frame()
+                # Followers at a table too: an entrant in a game hears how the others do.
+                for session in self.followers:
+                    session.send(standings)
+            self._standings_changed = False
             await trio.sleep(LOBBY_PUSH)
+
+    # ------------------------------------------------------------------ the tournament
+
+    def _standings_frame(self) -> Frame:
+        if self._standings is None:
+            assert self.tournament is not None  # followed only once there is one
+            self._standings = encode_once(self.tournament.message())
+        return self._standings
+
+    def _tournament_changed(self) -> None:
+        """Its followers hear it with the next push (one message for a burst of changes,
+        as the tables' list)."""
+        self._standings = None
+        self._standings_changed = True
+        self._dirty.set()
+
+    def _follow(self, session: Session) -> None:
+        """`session` gets the tournament's messages: the one there is now at once."""
+        self.followers.add(session)
+        if self.tournament is not None:
+            session.send(self._standings_frame())
+
+    def _tournament_act(self, session: Session, msg) -> None:
+        """An operator opens, starts or stops the server's one tournament."""
+        current = self.tournament
+        if msg.TYPE == "open_tournament":
+            if current is not None and not current.over:
+                raise Refused("tournament_exists", f"The tournament {current.name} is "
+                              f"{current.status}: stop it first.")
+            name = name_or_none(msg.name)
+            if name is None:
+                raise Refused("bad_message", "A tournament's name must be printable text.")
+            sizes = sorted(set(msg.sizes or [2]))
+            self.tournament = Tournament(name, sizes, msg.rounds or 1, self.config.grace)
+            log.info("tournament_opened", by=session.name, operator=session.player,
+                     name=name, sizes=sizes, rounds=msg.rounds or 1)
+        elif current is None or current.over:
+            raise Refused("no_tournament", "There is no tournament open or running.")
+        elif msg.TYPE == "start_tournament":
+            seed = self.config.seed if self.config.seed is not None else secrets.randbits(63)
+            current.start(seed)
+            log.info("tournament_started", by=session.name, operator=session.player,
+                     name=current.name, entrants=len(current.entrants),
+                     games=current.scheduled, seed=seed)
+        else:
+            current.stop()
+            log.info("tournament_stopped", by=session.name, operator=session.player,
+                     name=current.name, played=len(current.results))
+        session.send(Ok(re=msg.id))
+        self._tournament_changed()
+        self._poke.set()  # a start makes games due
+
+    def _entry(self, session: Session, msg) -> None:
+        """An identified player enters the open tournament, or leaves it."""
+        current = self.tournament
+        if current is None or current.over:
+            raise Refused("no_tournament", "There is no tournament open.")
+        if session.player is None:
+            raise Refused("not_identified", "Only identified players enter a tournament: "
+                          "connect with a key (coup keygen), not as a guest.")
+        if msg.TYPE == "enter_tournament":
+            current.enter(session.player, session.name)
+            log.info("tournament_entered", name=session.name, player=session.player)
+        else:
+            current.leave(session.player)
+        session.send(Ok(re=msg.id))
+        if msg.TYPE == "enter_tournament":
+            self._follow(session)
+        self._tournament_changed()
+
+    async def _schedule(self) -> None:
+        """Until cancelled: open the tournament's games as they come due, when an entrant
+        comes or goes, a table changes, or an absent entrant's wait ends."""
+        while True:
+            current = self.tournament
+            wake = current.next_wake() if current is not None else None
+            with trio.move_on_at(math.inf if wake is None else wake):
+                await self._poke.wait()
+            self._poke = trio.Event()
+            current = self.tournament
+            if current is None:
+                continue
+            status, played = current.status, len(current.results)
+            started = current.due(trio.current_time(),
+                                  lambda player: self._available(player) is not None)
+            for starting in started:
+                self._fixture(current, starting)
+            # A game started, or no one came to one (a result), or the last is played.
+            if started or len(current.results) != played or current.status is not status:
+                self._tournament_changed()
+
+    def _available(self, player: str) -> Session | None:
+        """A connected session of `player` in the lobby, if there is one."""
+        return next((s for s in self.sessions if s.player == player and s not in self.where),
+                    None)
+
+    def _fixture(self, current: Tournament, starting: Starting) -> None:
+        """Open the table of a tournament's game, as quick play's: rated, the server's
+        clocks, its entrants claimed and seated in the lineup's order, the fallback bot in
+        the seats of those absent."""
+        suffix = f" #{starting.fixture.number + 1}"
+        raw = {"seats": len(starting.present), "rated": True, "bots": self._fill_strategy(),
+               "name": current.name[:32 - len(suffix)] + suffix}
+        table = Table(self, self.config, self.thinkers, self._new_table_id(),
+                      fill_options(raw, self.config, self.thinkers.allowed), "", self.recorder,
+                      finish=self._finished)
+        self._open(table)
+        current.playing(table.id, starting)
+        seated = tuple(self._available(p) if p is not None else None for p in starting.present)
+        for session in seated:
+            if session is not None:
+                self.claim(session, table)
+        table.submit(None, Matched(seated))
+        log.info("tournament_game", table=table.id, number=starting.fixture.number,
+                 absent=sum(p is None for p in starting.present))
+
+    def _finished(self, table: Table, game: Game) -> None:
+        """A tournament's table has its game over (called in the table's task)."""
+        current = self.tournament
+        if current is None or not current.plays_at(table.id):
+            return
+        played = current.finished(table.id, game.exiled, game.winner,
+                                  frozenset(table.forsaken), len(game.history))
+        log.info("tournament_result", table=table.id, number=played.number,
+                 places=list(played.places), forfeit=played.forfeit)
+        self._tournament_changed()
 
 
 def _per_minute(lines: int) -> TokenBucket:

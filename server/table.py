@@ -32,7 +32,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -107,10 +107,16 @@ class Table:
     def __init__(self, host: TableHost, config: ServerConfig, thinkers: Thinkers,
                  table_id: str, options: dict, creator: str,
                  recorder: Recorder | None = None, row: int | None = None,
-                 position: Position | None = None) -> None:
+                 position: Position | None = None,
+                 finish: Callable[[Table, Game], None] | None = None) -> None:
         """A new table, or with `row` one the store kept, to `restore`; with `position`,
-        every game starts from it (see options.fill_options)."""
+        every game starts from it (see options.fill_options). With `finish`, a tournament's
+        table: told its game once it is over, it closes then (see _finish)."""
         self.host = host
+        self.finish = finish
+        #: Seats whose person left the game in play while the seat was still in it (a
+        #: tournament counts them as forfeits).
+        self.forsaken: set[int] = set()
         #: Where the table's changes are made durable, if the server keeps records, and the
         #: table's row there.
         self.recorder = recorder
@@ -446,12 +452,13 @@ class Table:
         log.info("seat_taken", table=self.id, seat=seat.index, name=session.name)
         return seat
 
-    def _seat_queued(self, sessions: Sequence[Session]) -> None:
+    def _seat_queued(self, sessions: Sequence[Session | None]) -> None:
         """The players the queue matched (the lobby claimed them for this table) take the
         first seats, in order, each told `joined` with no `re`; the game starts at once, the
         seats left to the table's bots."""
         for session, seat in zip(sessions, self.seats):
-            self._sit(session, seat, None)
+            if session is not None:
+                self._sit(session, seat, None)
         self._start()
 
     def _on_leave(self, session: Session, msg: Leave) -> None:
@@ -492,6 +499,8 @@ class Table:
             return
         game = self._current_game()
         forfeit = self.options["on_disconnect"] == "forfeit"
+        if self.status is TableStatus.PLAYING and game.alive[seat.index]:
+            self.forsaken.add(seat.index)
         if self.standing is not None and self.status is TableStatus.PLAYING:
             self.standing.leave(seat.index)  # ranked here, whatever the seat does next
         bot = self._seat_bot(seat, self.options.get("bots") or DEFAULT_BOT)
@@ -798,6 +807,19 @@ class Table:
             log.info("game_finished", table=self.id, winner=winner.name,
                      moves=len(game.history))
             self._changed()
+            if self.finish is not None:
+                self._finish(self.finish, game)
+
+    def _finish(self, finish: Callable[[Table, Game], None], game: Game) -> None:
+        """A tournament's table: the game's result goes to the tournament, and the table
+        closes, its members told after the game's last view and back in the lobby, to be
+        seated at their next game there (no rematch: the server schedules every game)."""
+        finish(self, game)
+        notice = Error(code="table_closed", message=f"The game {self.name} is over: you are "
+                       "in the lobby, for the tournament's next.")
+        for member, _ in self._audience():
+            self.handover.send(member, notice)
+        self.closed = True
 
     def _tell_bots(self, game: Game, events: Sequence[Event]) -> None:
         """Each bot seat sees what it may of `events`, while it plays or once the game is

@@ -29,8 +29,9 @@ from protocol import (
     Update, Welcome, choose_version,
 )
 from protocol.messages import (
-    Ban, CloseTable, GetLeaderboard, GetProfile, Identified, Identify, Kick, Leaderboard, Message,
-    Mute, Profile, Via,
+    Ban, CloseTable, EnterTournament, GetLeaderboard, GetProfile, Identified, Identify, Kick,
+    Leaderboard, LeaveTournament, Message, Mute, OpenTournament, Profile, StartTournament,
+    StopTournament, Tournament, Via,
 )
 
 #: Every wire type: what `codec.decode` accepts when a test does not care about direction.
@@ -403,6 +404,17 @@ def one_of_each() -> list[Message]:
         Mute(id=18, name="eli", minutes=30, reason="spam"),
         Ban(id=19, minutes=1440, name="eli", reason="cheating"),
         CloseTable(id=20, table=TABLE, reason="offensive name"),
+        OpenTournament(id=21, name="Friday cup", sizes=[2, 3], rounds=2),
+        StartTournament(id=22),
+        StopTournament(id=23),
+        EnterTournament(id=24),
+        LeaveTournament(id=25),
+        Tournament(name="Friday cup", status="running", entrants=["ana", "chen", "eli"],
+                   played=5, scheduled=24, standings=[
+                       {"name": "ana", "games": 4, "wins": 3, "win_rate": 0.75,
+                        "mean_place": 1.5, "ordinal": 3.2, "forfeits": 0},
+                       {"name": "eli", "games": 3, "wins": 0, "win_rate": 0.0,
+                        "mean_place": 3.0, "ordinal": -4.1, "forfeits": 1}]),
     ]
     assert [type(m) for m in msgs] == list(ALL), "one_of_each must follow ALL"
     return msgs

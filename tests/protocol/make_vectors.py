@@ -199,6 +199,9 @@ def _record() -> dict:
 
 RECORD = _record()
 #: A rated player's line of the leaderboard: ordinal, mu and sigma are msgpack floats.
+#: One entrant's row of a tournament's standings.
+STANDING_ROW = {"name": "ana", "games": 1, "wins": 1, "win_rate": 1.0, "mean_place": 1.0,
+                "ordinal": 0.5, "forfeits": 0}
 RANKED = {"player": "key:" + "c0" * 32, "name": "Alice", "rank": 1, "ordinal": 14.25,
           "mu": 31.5, "sigma": 5.75, "games": 42, "wins": 17}
 GAME_LINE = {
@@ -296,6 +299,15 @@ def valid_server() -> list:
         ("lift the ban of a key", {"t": "ban", "id": 19, "minutes": 0, "key": "c0" * 32}),
         ("ban an address", {"t": "ban", "id": 19, "minutes": 60, "address": "2001:db8::1"}),
         ("close_table", {"t": "close_table", "id": 20, "table": "t7"}),
+        ("list_tables, following the tournament",
+         {"t": "list_tables", "id": 1, "tournament": True}),
+        ("open_tournament, minimal", {"t": "open_tournament", "id": 21, "name": "Cup"}),
+        ("open_tournament at tables of 2 and 3, two rounds",
+         {"t": "open_tournament", "id": 21, "name": "Cup", "sizes": [2, 3], "rounds": 2}),
+        ("start_tournament", {"t": "start_tournament", "id": 22}),
+        ("stop_tournament", {"t": "stop_tournament", "id": 23}),
+        ("enter_tournament", {"t": "enter_tournament", "id": 24}),
+        ("leave_tournament", {"t": "leave_tournament", "id": 25}),
     ]
     cases += [ok(n, s, pack(m), [m]) for n, m in plain]
     cases += [
@@ -425,6 +437,15 @@ def valid_client() -> list:
         ("game_record", {"t": "game_record", "re": 11, "record": RECORD}),
         ("queued", {"t": "queued", "re": 12, "waiting": 1}),
         ("queue_status", {"t": "queue_status", "waiting": 3}),
+        ("tournament, open", {"t": "tournament", "name": "Cup", "status": "open",
+                              "entrants": ["ana", "bo"], "played": 0, "scheduled": 0,
+                              "standings": []}),
+        ("tournament, running", {"t": "tournament", "name": "Cup", "status": "running",
+                                 "entrants": ["ana", "bo"], "played": 1, "scheduled": 2,
+                                 "standings": [STANDING_ROW, dict(STANDING_ROW, name="bo",
+                                                                  wins=0, win_rate=0.0,
+                                                                  mean_place=2.0,
+                                                                  ordinal=-1.5)]}),
         ("leaderboard, a page with more after it",
          {"t": "leaderboard", "re": 15, "players": [RANKED], "next": 20}),
         ("leaderboard, empty", {"t": "leaderboard", "re": 15, "players": []}),
