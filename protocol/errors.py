@@ -88,8 +88,9 @@ LOBBY_ERRORS: dict[str, str] = {
     "muted": "an operator muted your name in chat for a time (the message says until when)",
     "kicked": "an operator or the table's creator removed you from your table: you are in the "
               "lobby",
-    "table_closed": "an operator closed your table, or the game of a tournament's table is over "
-                    "(the message says which): you are in the lobby",
+    "table_closed": "an operator closed your table: you are in the lobby",
+    "game_done": "the game of your tournament's table is over and the table closed: you are in "
+                 "the lobby, for your next game",
     "not_identified": "only an identified player may do that (enter a tournament): identify "
                       "with a key first",
     "no_tournament": "there is no tournament that takes that request now (none is open, or "

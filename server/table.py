@@ -815,7 +815,7 @@ class Table:
         closes, its members told after the game's last view and back in the lobby, to be
         seated at their next game there (no rematch: the server schedules every game)."""
         finish(self, game)
-        notice = Error(code="table_closed", message=f"The game {self.name} is over: you are "
+        notice = Error(code="game_done", message=f"The game {self.name} is over: you are "
                        "in the lobby, for the tournament's next.")
         for member, _ in self._audience():
             self.handover.send(member, notice)

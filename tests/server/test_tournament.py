@@ -92,7 +92,7 @@ async def entrant(peer: Peer, seed: int, games: list) -> None:
             await peer.play_random(rng)
             assert peer.view.over
             games.append((table, peer.view.seat, peer.view.winner))
-            closed = await peer.expect("error", code="table_closed")
+            closed = await peer.expect("error", code="game_done")
             assert "over" in closed.message
 
 
