@@ -112,8 +112,6 @@ class BotRunner:
         self.name = name or f"{strategy.name}-bot"
         self.seating = seating or Seating()
         self.games = games
-        #: Who the bot is on servers (None: a guest, unrated).
-        self.identity = identity
         self.played = 0
         self.wins = 0
         #: The table the bot sits at (None: none yet, or between two from the queue).
@@ -129,6 +127,18 @@ class BotRunner:
     def _queue_request(self) -> do.JoinQueue:
         assert self.seating.queue is not None  # only a runner from the queue queues
         return do.JoinQueue(self.seating.queue)
+
+    @property
+    def identity(self) -> Identity | None:
+        """Who the bot is on servers (None: a guest, unrated): the key its connections
+        identify with, set before `run` (`coup bot` loads it once the name is known)."""
+        identity = self.transport.identity
+        assert identity is None or isinstance(identity, Identity)  # a bot has no door
+        return identity
+
+    @identity.setter
+    def identity(self, identity: Identity | None) -> None:
+        self.transport.identity = identity
 
     @property
     def token(self) -> str | None:
