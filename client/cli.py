@@ -143,6 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--queue", action="store_true",
                        help="wait in the server's quick-play queue for a rated table, and "
                        "queue again after each game")
+    where.add_argument("--tournament", action="store_true",
+                       help="enter the server's open tournament (the bot's key is its "
+                       "entry), play every game the server seats it at, and print the "
+                       "standings once the tournament is over")
     bot.add_argument("--seats", type=_seats, metavar="N|A-B",
                      help="with --queue: the tables to sit at, N seats or A to B (2 to 6; "
                      "default 2-6)")
@@ -753,6 +757,7 @@ def _bot(args) -> int:
     from .identity import IdentityError, bot_path, load
     from .net import LinkError, parse_address
     from .runner import BotRunner, Seating
+    from .standings import standings_lines
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(message)s")
@@ -775,7 +780,8 @@ def _bot(args) -> int:
     try:
         host, port = parse_address(args.address)
         runner = BotRunner(host, port, strategy, name=args.name,
-                           seating=Seating(args.table, args.code, args.create, queue),
+                           seating=Seating(args.table, args.code, args.create, queue,
+                                           args.tournament),
                            games=args.games, fallback=fallback)
         # A bot's key is its own, never its owner's: a bot signing as its owner would take
         # the owner's seat back from them.
@@ -792,6 +798,8 @@ def _bot(args) -> int:
     finally:
         strategy.close()
     print(f"{runner.name}: {runner.played} games, {wins} won")
+    if runner.core.tournament is not None:
+        print("\n".join(standings_lines(runner.core.tournament)))
     return 0
 
 

@@ -494,6 +494,14 @@ def error_text(code: str) -> str:
         "muted": _("An operator muted you in chat for a while."),
         "kicked": _("You were removed from the table: you are in the lobby."),
         "table_closed": _("An operator closed your table: you are in the lobby."),
+        "game_done": _("The tournament's game is over: you are in the lobby, for your next."),
+        "not_identified": _("Only a player with a key enters a tournament: connect with "
+                            "your identity, not as a guest."),
+        "no_tournament": _("There is no tournament for that now."),
+        "tournament_exists": _("The server has a tournament open or running already: stop "
+                               "it first."),
+        "tournament_full": _("The tournament has as many entrants as it may."),
+        "tournament_started": _("The tournament has started: its entries are closed."),
         "banned": _("You are banned from this server for a while."),
         "bad_key": _("The server does not take this key: it cannot be anyone's. Make a new "
                      "identity file."),

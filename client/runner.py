@@ -68,13 +68,14 @@ class Dismissed(LinkError):
 @dataclass
 class Seating:
     """How the runner finds its table: one of table (an id, or a public table's name),
-    code, create (seats), queue (the seats wanted: a number, or a range {"min", "max"}), or
-    none."""
+    code, create (seats), queue (the seats wanted: a number, or a range {"min", "max"}),
+    tournament (enter the server's open tournament, and sit where it seats us), or none."""
 
     table: str | None = None
     code: str | None = None
     create: int | None = None
     queue: int | dict | None = None
+    tournament: bool = False
 
 
 @dataclass
@@ -179,6 +180,9 @@ class BotRunner:
         while not isinstance(connected, ev.Connected):
             connected = await self._next()
         self.name = connected.name or self.name
+        if self.seating.tournament:
+            await self._tournament(connected.given_back is not None)
+            return
         if connected.given_back:
             await self._seated("given back")
         elif not self.seating.queue:
@@ -215,6 +219,8 @@ class BotRunner:
                 # The seat was played out by a bot or its table closed while we were away:
                 # no snapshot will come for it.
                 raise Dismissed(f"the seat is gone (bad_token): {message}")
+            case ev.TableGone("game_done", _said, _message):
+                log.info("%s: the tournament's game is over", self.name)
             case ev.TableGone(code, _said, message) | ev.Refused(code, None, _said, message):
                 log.warning("%s: server says %s: %s", self.name, code, message)
             case ev.ConnectionLost(reason, said):
@@ -286,6 +292,32 @@ class BotRunner:
             elif isinstance(event, ev.TableJoined):
                 self._sat(event.table.table, event.table.seat, "from the queue")
                 return
+
+    async def _tournament(self, seated: bool) -> None:
+        """Enter the server's open tournament (unless the server gave us back a seat of its
+        game: we are in it already), then play every game it seats us at, until it is over
+        (done, or stopped by an operator)."""
+        if seated:
+            await self._seated("given back")
+            await self._play()
+        else:
+            asked = self.transport.submit(do.EnterTournament())
+            while not isinstance(event := await self._next(), ev.TournamentChanged):
+                if isinstance(event, ev.Refused) and event.re is not None and event.re == asked:
+                    raise Dismissed(f"could not enter the tournament: {event.code}: "
+                                    f"{event.message}")
+            log.info("%s: entered the tournament", self.name)
+        while not self._tournament_over():
+            event = await self._next()
+            if isinstance(event, ev.TableJoined):
+                self._sat(event.table.table, event.table.seat, "for the tournament")
+                await self._play()
+
+    def _tournament_over(self) -> bool:
+        """The tournament plays no more games, and none of ours is left to finish."""
+        tournament = self.core.tournament
+        return (tournament is not None and tournament.status in ("done", "stopped")
+                and self.core.table is None)
 
     async def _seated(self, how: str) -> None:
         """Wait for the seat the server gives us unasked: ours given back when it knew us
@@ -414,7 +446,8 @@ class BotRunner:
             self.wins += 1
         self._mind.tell(self._over, view)
         log.info("%s: game %d over, winner seat %s", self.name, self.played, view.winner)
-        if self.played < self.games and not self.seating.queue:
+        # From the queue a new table comes; a tournament's table closes at the game's end.
+        if self.played < self.games and not (self.seating.queue or self.seating.tournament):
             self.transport.submit(do.AskRematch())
 
     # ------------------------------------------------------------------ the strategy's calls

@@ -233,6 +233,11 @@ class QueueChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentChanged(Event):
+    """The server's tournament changed (the core's `tournament`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GamesPage(Event):
     re: int
     games: list[dict[str, Any]]

@@ -83,7 +83,13 @@ class Moderate(Intent):
 
 @dataclass(frozen=True, slots=True)
 class ListTables(Intent):
-    """The lobby's tables, asked by the player (the answer is `TablesListed(asked=True)`)."""
+    """The lobby's tables, asked by the player (the answer is `TablesListed(asked=True)`),
+    and the server's tournament followed (`TournamentChanged`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EnterTournament(Intent):
+    """Enter the server's open tournament (a bot's runner: a person types the command)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,8 +41,9 @@ from .table import Pending, TableState
 
 #: Errors, sent without `re`, that say the player's table is no longer theirs: the seat was
 #: given up while they were away (bad_token, after a reconnect), the table failed on the
-#: server or was closed, or they were kicked. Either way the server has them in its lobby.
-TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed"})
+#: server or was closed, they were kicked, or a tournament's game is over (game_done).
+#: Either way the server has them in its lobby.
+TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed", "game_done"})
 #: Codes (of errors and goodbyes) whose sentence from the server (who acted, and why) is
 #: worth showing after ours.
 ACTS = frozenset({"kicked", "table_closed", "muted", "banned"})
@@ -85,6 +86,8 @@ class Core:
         self.lobby_chat: list[tuple[str, str]] = []
         #: Our own ordinal on the server, when we are identified and rated there.
         self.rating: float | None = None
+        #: The server's tournament as it last said (we follow it with the list of tables).
+        self.tournament: wire.Tournament | None = None
         #: Ids of requests whose answers matter: our leave (in flight until answered), our
         #: operator's act, our own list of tables, our own profile, our place in the queue.
         self._leaving: int | None = None
@@ -133,7 +136,9 @@ class Core:
                        else None)
             return [ev.Connected(name, server, identified, operator, given_back, renamed)]
         out: list[ev.Event] = [ev.ConnectionBack(name, identified, operator, given_back)]
-        if self.table is None:  # back in a restarted server's lobby: its tables again
+        # Back in a restarted server's lobby: its tables again; and a tournament followed
+        # is followed on the new connection too, from a table as well.
+        if self.table is None or self.tournament is not None:
             out += self.intend(do.ListTables())
         return out
 
@@ -198,7 +203,9 @@ class Core:
                 return self._send(wire.Say(id=self.next_id(), text=text, scope=where))
             case do.ListTables():
                 self._list_asked = self.next_id()
-                return self._send(wire.ListTables(id=self._list_asked))
+                return self._send(wire.ListTables(id=self._list_asked, tournament=True))
+            case do.EnterTournament():
+                return self._send(wire.EnterTournament(id=self.next_id()))
             case do.ListGames(before, player):
                 return self._send(wire.ListGames(id=self.next_id(), before=before,
                                                  player=player))
@@ -310,6 +317,9 @@ class Core:
                 return [ev.QueueChanged(msg.waiting, msg.re)]
             case wire.QueueStatus():
                 return [ev.QueueChanged(msg.waiting, None)]
+            case wire.Tournament():
+                self.tournament = msg
+                return [ev.TournamentChanged()]
             case wire.Games():
                 return [ev.GamesPage(msg.re, msg.games, msg.next)]
             case wire.Leaderboard():
@@ -377,7 +387,10 @@ class Core:
         out = self._answered(msg.re)
         if msg.re is not None and msg.re == self._rating_asked:
             return out  # not rated there (or no records kept): no rating to show
-        said = msg.message if msg.code in ACTS else None
+        # An act of ours refused: the server's sentence says why (a tournament that cannot
+        # start says what it lacks).
+        acting = msg.re is not None and msg.re == self._acting
+        said = msg.message if msg.code in ACTS or acting else None
         if msg.re is not None and msg.re == self._queue_asked:
             self.queued = False
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:

@@ -1,0 +1,137 @@
+"""`coup bot --tournament` (issue 33): bots enter the server's tournament by their keys, play
+every game the server seats them at, and stop once it is over; the standings the server
+shows are the games its records keep. Real TCP, a real server, in-process runners (and one
+`coup bot` process)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+import trio
+
+from client.identity import load
+from client.runner import BotRunner, Dismissed, Seating
+from engine.bots import make
+from protocol import ListGames, ListTables, OpenTournament, StartTournament, StopTournament
+from server import Server, ServerConfig
+from tests.server.peer import Peer, new_id
+
+
+@pytest.fixture
+def keys(tmp_path):
+    return lambda n: load(str(tmp_path / f"key{n}.pem"))
+
+
+@pytest.fixture
+async def server(nursery, keys, tmp_path):
+    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                                 db=str(tmp_path / "coup.db"),
+                                 operators=f"key:{keys(1).key}"))
+    await nursery.start(server.serve)
+    yield server
+    nursery.cancel_scope.cancel()
+
+
+async def operator(server, keys) -> Peer:
+    """The operator, identified, following the tournament."""
+    op = await Peer.connect(server.address[1], "op")
+    welcome = next(f for f in op.frames if f["t"] == "welcome")
+    asked = keys(1).identify(new_id(), welcome["server_id"], welcome["nonce"])
+    assert (await op.request(asked)).TYPE == "identified"
+    assert (await op.request(ListTables(id=new_id(), tournament=True))).TYPE == "tables"
+    return op
+
+
+@pytest.mark.trio
+async def test_three_bots_play_a_tournament_out_and_its_standings_are_their_games(
+        server, keys) -> None:
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Bots", sizes=[2]))).TYPE == "ok"
+    runners = [BotRunner("127.0.0.1", server.address[1], make(strategy, seed=n),
+                         name=f"{strategy}-{n}", seating=Seating(tournament=True),
+                         identity=keys(n))
+               for n, strategy in enumerate(("heuristic", "honest", "random"), 2)]
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            for runner in runners:
+                nursery.start_soon(runner.run)
+            await op.expect("tournament", where=lambda m: len(m.entrants) == 3)
+            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+    done = await op.expect("tournament", where=lambda m: m.status == "done")
+    assert (done.played, done.scheduled) == (6, 6)
+    for runner in runners:  # each ended by itself, and heard the end
+        assert runner.played == 4 and runner.core.tournament.status == "done"
+    games = (await op.request(ListGames(id=new_id()))).games
+    assert sorted(g["table_name"] for g in games) == [f"Bots #{n}" for n in range(1, 7)]
+    rows = {row["name"]: row for row in done.standings}
+    for runner in runners:
+        mine = [g for g in games if runner.name in (p["name"] for p in g["players"])]
+        won = [g for g in mine if g["players"][g["winner"]]["name"] == runner.name]
+        assert (rows[runner.name]["games"], rows[runner.name]["wins"]) == (len(mine), len(won))
+        assert runner.wins == len(won)
+    await op.aclose()
+
+
+@pytest.mark.trio
+async def test_a_guest_bot_is_refused_its_entry_and_says_why(server, keys) -> None:
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Keys"))).TYPE == "ok"
+    guest = BotRunner("127.0.0.1", server.address[1], make("random", seed=1), name="anon",
+                      seating=Seating(tournament=True))
+    with pytest.raises(Dismissed, match="not_identified"):
+        await guest.run()
+    await op.aclose()
+
+
+@pytest.mark.trio
+async def test_coup_bot_tournament_exits_0_and_prints_the_standings(
+        server, keys, tmp_path) -> None:
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Cli"))).TYPE == "ok"
+    other = BotRunner("127.0.0.1", server.address[1], make("honest", seed=3), name="honest-3",
+                      seating=Seating(tournament=True), identity=keys(3))
+    done = {}
+
+    async def command() -> None:
+        done["bot"] = await trio.run_process(
+            [sys.executable, "-m", "client.cli", "bot", f"127.0.0.1:{server.address[1]}",
+             "--tournament", "--strategy", "random", "--name", "cli-bot",
+             "--identity", str(tmp_path / "key2.pem")],
+            capture_stdout=True, capture_stderr=True, check=False,
+            env=os.environ | {"LANGUAGE": "en", "COUP_DISCOVERY": "off"})
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(command)
+            nursery.start_soon(other.run)
+            await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
+            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+    result = done["bot"]
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode().splitlines()
+    assert out[0].startswith("cli-bot: 2 games, ")
+    assert out[1].startswith("Tournament Cli: over, 2 of 2 games played; leading: ")
+    assert sorted(line.split(": ")[0][3:] for line in out[2:]) == ["cli-bot", "honest-3"]
+    await op.aclose()
+
+
+@pytest.mark.trio
+async def test_a_key_given_to_a_runner_after_it_is_made_is_the_one_it_identifies_with(
+        server, keys) -> None:
+    """`coup bot` loads the key once the bot's name is known, after making the runner: the
+    key was kept by the runner and never reached its connection, so every `coup bot`
+    played as a guest (and a tournament refused it, not_identified)."""
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Late"))).TYPE == "ok"
+    runner = BotRunner("127.0.0.1", server.address[1], make("random", seed=1), name="late",
+                       seating=Seating(tournament=True))
+    runner.identity = keys(2)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(runner.run)
+            await op.expect("tournament", where=lambda m: m.entrants == ["late"])
+            assert (await op.request(StopTournament(id=new_id()))).TYPE == "ok"
+    assert runner.core.identified and runner.core.tournament.status == "stopped"
+    await op.aclose()
