@@ -38,6 +38,7 @@ from ..core import intents as do
 from ..discovery import Browser, enabled
 from ..i18n import _
 from ..launch import Launch, default_name, practice_server, practice_table
+from ..standings import standings_lines, tournament_line
 from ..narrate import (
     closed_text, error_text, event_text, move_label, move_refused_text, presence_text, prompt,
 )
@@ -131,7 +132,8 @@ class Plain:
             "repeat": self._repeat, "say": self._say, "list": self._list,
             "create": self._create, "join": self._join, "spectate": self._spectate,
             "leave": self._leave, "quit": self._quit, "kick": self._kick, "mute": self._mute,
-            "ban": self._ban, "close": self._close, "ready": self._ready,
+            "ban": self._ban, "close": self._close, "tournament": self._tournament,
+            "ready": self._ready,
             "unready": self._unready, "start": self._start, "rematch": self._rematch,
         }
 
@@ -509,6 +511,17 @@ class Plain:
     async def _close(self, rest: str) -> None:
         await self._moderate("close", rest)
 
+    async def _tournament(self, rest: str) -> None:
+        """`tournament` alone: the server's tournament and its standings; with more, an
+        entry or an operator's act (client/moderation.py reads it)."""
+        if rest.strip():
+            await self._moderate("tournament", rest)
+        elif self.core.tournament is None:
+            self.say(_("This server has no tournament."))
+        else:
+            for line in standings_lines(self.core.tournament):
+                self.say(line)
+
     async def _moderate(self, command: str, rest: str) -> None:
         """An operator's act (kick is the creator's too): the server says who may."""
         self.transport.submit(do.Moderate(command, rest))
@@ -587,6 +600,14 @@ class Plain:
                 self._left()
             case ev.Done():
                 self.say(_("Done."))
+            case ev.TournamentChanged():
+                tournament = self.core.tournament
+                assert tournament is not None  # the core keeps what it says changed
+                if tournament.status in ("done", "stopped"):  # its end: the standings
+                    for line in standings_lines(tournament):
+                        self.tell(line)
+                else:
+                    self.tell(tournament_line(tournament))
             case ev.CommandRefused(reason):
                 self.say(reason)
             case ev.ChatHeard(scope, name, text, seat):

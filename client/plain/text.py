@@ -72,7 +72,7 @@ def help_lines(operator: bool = False) -> list[str]:
             list=c["list"], create=c["create"], join=c["join"], spectate=c["spectate"]),
         _("{leave}: leave the table for the lobby (in a game, a bot plays your seat)").format(
             leave=c["leave"]),
-    ] + (moderation_usage() if operator else moderation_usage()[:1])
+    ] + moderation_usage(operator)
 
 
 @dataclass(frozen=True, slots=True)

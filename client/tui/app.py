@@ -27,6 +27,7 @@ from textual.notifications import SeverityLevel
 
 from engine import Move
 from engine.record import RecordError
+from protocol import Tournament
 from server import ServerConfig, default_path
 
 from ..core import Core, TableState
@@ -348,6 +349,11 @@ class CoupApp(App):
     def lobby_chat(self) -> list[tuple[str, str]]:
         return self.core.lobby_chat
 
+    @property
+    def tournament(self) -> Tournament | None:
+        """The server's tournament as it last said, if it has one."""
+        return self.core.tournament
+
     # ------------------------------------------------------------------ screens
 
     # The stack is Textual's default screen, the menu, and at most one screen above it
@@ -409,7 +415,7 @@ class CoupApp(App):
 
     def command(self, word: str, rest: str) -> None:
         if word == "help":
-            lines = moderation_usage() if self.operator else moderation_usage()[:1]
+            lines = moderation_usage(self.operator)
             self.notify("\n".join("/" + line for line in lines), title=_("Commands"),
                         timeout=15)
             return
@@ -605,7 +611,7 @@ class CoupApp(App):
                 self.tell(m.LeaderboardPage(re, players, after))
             case ev.ProfileCame(re, profile):
                 self.tell(m.ProfileCame(re, profile))
-            case ev.RatingChanged():
+            case ev.RatingChanged() | ev.TournamentChanged():
                 self.redraw()
             case ev.RecordCame(record):
                 self.show_replay(record)

@@ -15,6 +15,7 @@ from textual.widgets import (Checkbox, DataTable, Input, Label, RichLog, Select,
 from ...i18n import N_, _, ngettext
 from ..messages import ChatSaid, TableChanged
 from ...narrate import strategy_choices, variant_choices, variant_label
+from ...standings import standings_lines
 from ..widgets.footer import Footer
 from ..widgets.log import WrappingLog
 from ..widgets.tickbox import TickBox
@@ -83,6 +84,8 @@ class LobbyScreen(CoupScreen):
                 yield TableList(id="tables", cursor_type="row", zebra_stripes=True,
                                 cell_padding=0)
                 yield Static(id="no-tables")
+                # The server's tournament, while it has one: its line and standings.
+                yield Static(id="lobby-tournament")
             with Vertical(id="lobby-chat") as chat:
                 chat.border_title = _("Lobby chat")
                 yield WrappingLog(id="chat-log", max_lines=500)
@@ -100,6 +103,8 @@ class LobbyScreen(CoupScreen):
     #: the list is drawn again only when they change.
     rows: reactive[tuple[tuple[str, ...], ...] | None] = reactive(None, init=False,
                                                                    repaint=False)
+    #: The server's tournament in lines (standings.py), none while it has none.
+    tournament: reactive[tuple[str, ...]] = reactive((), init=False, repaint=False)
 
     def on_mount(self) -> None:
         # The chat so far is written once the log is laid out (it wraps what it is given at
@@ -138,6 +143,13 @@ class LobbyScreen(CoupScreen):
                            variant_label(t["options"].get("variant", "base")),
                            clocks_text(t["options"]), status_text(t["status"]), t["table"])
                           for t in app.tables)
+        self.tournament = (tuple(standings_lines(app.tournament))
+                           if app.tournament is not None else ())
+
+    def watch_tournament(self, lines: tuple[str, ...]) -> None:
+        pane = self.query_one("#lobby-tournament", Static)
+        pane.display = bool(lines)
+        pane.update(Text("\n".join(lines)))
 
     def watch_header(self, header: str) -> None:
         self.query_one("#lobby-header", Static).update(Text(header))
