@@ -916,12 +916,15 @@ class Lobby:
         comes or goes, a table changes, or an absent entrant's wait ends."""
         while True:
             current = self.tournament
-            wake = current.next_wake() if current is not None else None
+            # A tournament's tables count against --max-tables as any: when the server has
+            # them all, its games wait for one to close (which pokes this again).
+            full = len(self.tables) >= self.config.max_tables
+            wake = current.next_wake() if current is not None and not full else None
             with trio.move_on_at(math.inf if wake is None else wake):
                 await self._poke.wait()
             self._poke = trio.Event()
             current = self.tournament
-            if current is None:
+            if current is None or len(self.tables) >= self.config.max_tables:
                 continue
             status, played = current.status, len(current.results)
             started = current.due(trio.current_time(),

@@ -15,8 +15,8 @@ import trio
 
 from client.identity import load
 from protocol import (
-    EnterTournament, LeaveTournament, ListTables, OpenTournament, StartTournament,
-    StopTournament,
+    CreateTable, EnterTournament, Leave, LeaveTournament, ListTables, OpenTournament,
+    StartTournament, StopTournament,
 )
 from server import Server, ServerConfig
 from server.tournament import Tournament, TournamentStatus
@@ -297,3 +297,22 @@ async def test_forfeits_share_the_last_place_and_a_no_show_game_is_not_played():
     assert (played.places, played.winner) == ((1, 2, 2), 0)
     rows = {row["name"]: row for row in tournament.message().standings}
     assert (rows["b"]["forfeits"], rows["c"]["forfeits"], rows["a"]["forfeits"]) == (2, 2, 1)
+
+
+@pytest.mark.server_config(max_tables=1)
+async def test_a_game_waits_while_the_server_has_all_the_tables_it_allows(connect, served):
+    op = await connect("op", 1)
+    ana, bruno = await connect("ana", 2), await connect("bruno", 3)
+    host = await connect("host", None)
+    joined = await host.request(CreateTable(id=new_id(), options={"seats": 2}))
+    assert joined.TYPE == "joined"  # the one table the server allows
+    await ok(op, OpenTournament(id=new_id(), name="Full", sizes=[2]))
+    for peer in (ana, bruno):
+        await ok(peer, EnterTournament(id=new_id()))
+    await ok(op, StartTournament(id=new_id()))
+    with trio.move_on_after(0.5):
+        await ana.expect("joined")
+        raise AssertionError("a tournament's table opened beyond --max-tables")
+    await ok(host, Leave(id=new_id()))  # its table closes: room for the tournament's
+    await ana.expect("joined")
+    assert len(served.lobby.tables) == 1
