@@ -550,6 +550,7 @@ class Lobby:
                                 operator=self.moderation.is_operator(player) or None))
         if table is not None:
             table.submit(session, Reseat(player))
+        self._poke.set()  # an entrant that came back may be seated for its game
         log.info("identified", session=session.number, name=name, player=player,
                  reseated=table.id if table else None)
 

@@ -316,3 +316,23 @@ async def test_a_game_waits_while_the_server_has_all_the_tables_it_allows(connec
     await ok(host, Leave(id=new_id()))  # its table closes: room for the tournament's
     await ana.expect("joined")
     assert len(served.lobby.tables) == 1
+
+
+@pytest.mark.server_config(grace=60)
+async def test_an_entrant_who_comes_back_is_seated_at_once_not_after_the_grace(connect,
+                                                                              served):
+    op = await connect("op", 1)
+    ana, bruno = await connect("ana", 2), await connect("bruno", 3)
+    await ok(op, OpenTournament(id=new_id(), name="Back", sizes=[2]))
+    for peer in (ana, bruno):
+        await ok(peer, EnterTournament(id=new_id()))
+    await bruno.aclose()
+    await eventually(lambda: all(s.name != "bruno" for s in served.lobby.sessions))
+    await ok(op, StartTournament(id=new_id()))
+    with trio.move_on_after(0.3):
+        await ana.expect("joined")
+        raise AssertionError("the game started without waiting for bruno")
+    bruno = await connect("bruno", 3)  # back with his key, well within the grace
+    with trio.fail_after(5):
+        await bruno.expect("joined")
+        await ana.expect("joined")
