@@ -119,7 +119,8 @@ class BotRunner:
         self.table: str | None = None
         self.view: View | None = None
         # From the queue, a dropped connection comes back to queue again.
-        self.core = Core(keep_queue=bool(self.seating.queue), reconnect_for=reconnect_for)
+        self.core = Core(keep_queue=bool(self.seating.queue or self.seating.tournament),
+                         reconnect_for=reconnect_for)
         self._events_in, self._events = trio.open_memory_channel[ev.Event](math.inf)
         self.transport = Transport(self.core, self._told, identity=identity)
         self._connection = trio.CancelScope()
@@ -296,22 +297,27 @@ class BotRunner:
     async def _tournament(self, seated: bool) -> None:
         """Enter the server's open tournament (unless the server gave us back a seat of its
         game: we are in it already), then play every game it seats us at, until it is over
-        (done, or stopped by an operator)."""
+        (done, or stopped by an operator). The entry's refusal ends the run (Dismissed)."""
+        entry = None
         if seated:
             await self._seated("given back")
             await self._play()
         else:
-            asked = self.transport.submit(do.EnterTournament())
-            while not isinstance(event := await self._next(), ev.TournamentChanged):
-                if isinstance(event, ev.Refused) and event.re is not None and event.re == asked:
-                    raise Dismissed(f"could not enter the tournament: {event.code}: "
-                                    f"{event.message}")
-            log.info("%s: entered the tournament", self.name)
+            entry = self.transport.submit(do.EnterTournament())
+            log.info("%s: entering the tournament", self.name)
         while not self._tournament_over():
             event = await self._next()
             if isinstance(event, ev.TableJoined):
                 self._sat(event.table.table, event.table.seat, "for the tournament")
                 await self._play()
+            elif isinstance(event, ev.Refused) and event.re is not None and event.re == entry:
+                raise Dismissed(f"could not enter the tournament: {event.code}: "
+                                f"{event.message}")
+            elif isinstance(event, ev.ConnectionBack) and not event.given_back:
+                # An entry sent on the link that broke may be lost with it: the server takes
+                # one twice while the tournament is open (once it runs, it refuses it, and
+                # we are in it already).
+                self.transport.submit(do.EnterTournament())
 
     def _tournament_over(self) -> bool:
         """The tournament plays no more games, and none of ours is left to finish."""

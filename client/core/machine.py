@@ -67,8 +67,8 @@ class Core:
 
     def __init__(self, *, keep_queue: bool = False, reconnect_for: float = RECONNECT_FOR,
                  backoff: Backoff | None = None) -> None:
-        #: Come back after a drop to queue again (a bot runner's wish; a person's client
-        #: shows the lobby instead).
+        #: Come back after a drop to queue again, or to wait for the tournament's next game
+        #: (a bot runner's wish; a person's client shows the lobby instead).
         self.keep_queue = keep_queue
         self.reconnect_for = reconnect_for
         self.backoff = backoff or Backoff()
@@ -96,6 +96,8 @@ class Core:
         self._rating_asked: int | None = None
         self._queue_asked: int | None = None
         self.queued = False
+        #: We entered the server's tournament: it seats us between drops too.
+        self.entered = False
         #: Intents that came while our leave was in flight, in order.
         self._held: list[do.Intent] = []
         #: The server's goodbye on this connection, if it said one.
@@ -151,7 +153,8 @@ class Core:
             out += self._settle()
         said = self._bye.reason if self._bye is not None else None
         message = self._bye.message if self._bye is not None else None
-        if worth_coming_back(said, self.token is not None, self.queued and self.keep_queue):
+        waiting = self.queued or self.entered  # for a table the server forms
+        if worth_coming_back(said, self.token is not None, waiting and self.keep_queue):
             return out + [ev.ConnectionLost(reason, said, message)], Comeback(
                 self.reconnect_for, self.token is not None)
         return out + [ev.Disconnected(reason, said, message)], None
@@ -205,6 +208,7 @@ class Core:
                 self._list_asked = self.next_id()
                 return self._send(wire.ListTables(id=self._list_asked, tournament=True))
             case do.EnterTournament():
+                self.entered = True  # from the asking, as a queue: a drop is worth a return
                 return self._send(wire.EnterTournament(id=self.next_id()))
             case do.ListGames(before, player):
                 return self._send(wire.ListGames(id=self.next_id(), before=before,

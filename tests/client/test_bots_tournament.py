@@ -6,15 +6,19 @@ shows are the games its records keep. Real TCP, a real server, in-process runner
 from __future__ import annotations
 
 import os
+import socket
 import sys
 
 import pytest
 import trio
 
+from client import transport
 from client.identity import load
 from client.runner import BotRunner, Dismissed, Seating
 from engine.bots import make
-from protocol import ListGames, ListTables, OpenTournament, StartTournament, StopTournament
+from protocol import (
+    EnterTournament, ListGames, ListTables, OpenTournament, StartTournament, StopTournament,
+)
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
 
@@ -134,4 +138,38 @@ async def test_a_key_given_to_a_runner_after_it_is_made_is_the_one_it_identifies
             await op.expect("tournament", where=lambda m: m.entrants == ["late"])
             assert (await op.request(StopTournament(id=new_id()))).TYPE == "ok"
     assert runner.core.identified and runner.core.tournament.status == "stopped"
+    await op.aclose()
+
+
+@pytest.mark.trio
+async def test_a_bot_whose_connection_drops_in_the_lobby_comes_back_and_plays_on(
+        server, keys, monkeypatch) -> None:
+    """A tournament's bot waits in the lobby between its games, with no seat and no place
+    in a queue: a drop there ended it (nothing worth coming back for). It comes back,
+    enters again (the server takes an entry twice), and plays its games."""
+    entered = []
+
+    class DroppingLink(transport.Link):
+        async def send(self, msg) -> None:
+            await super().send(msg)
+            if isinstance(msg, EnterTournament):
+                entered.append(msg)
+                if len(entered) == 1:
+                    self.stream.socket.shutdown(socket.SHUT_RDWR)
+
+    monkeypatch.setattr(transport, "Link", DroppingLink)
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Drop"))).TYPE == "ok"
+    first, second = [BotRunner("127.0.0.1", server.address[1], make("random", seed=n),
+                               name=f"d{n}", seating=Seating(tournament=True),
+                               identity=keys(n)) for n in (2, 3)]
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(first.run)
+            while len(entered) < 2:  # dropped once, and entered again
+                await trio.sleep(0.01)
+            nursery.start_soon(second.run)
+            await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
+            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+    assert [first.played, second.played] == [2, 2]
     await op.aclose()
