@@ -17,7 +17,10 @@ lines shorter than a table's, within a rate per address and one for the whole lo
 Requests for records it hands to `history`, which answers them. Operators' acts
 (server/moderation.py keeps the operators, bans and mutes) are checked here: a banned key or
 address is turned away at hello, identify and reconnect, a muted name's chat is refused;
-kick and close_table are the table's.
+kick and close_table are the table's. The server's one tournament (server/tournament.py)
+is run from here: operators open, start and stop it, identified players enter it, and the
+lobby opens its games' tables as they come due (each tells it its result as its game ends)
+and pushes its standings to the sessions that follow it, as the list of tables.
 
 Names are unique among the server's players, and so are names a reader would take for one
 another (`alice`, `ALICE`, `аlice` with a Cyrillic а: server/names.py): a name is taken
@@ -37,8 +40,8 @@ from collections import Counter
 
 import trio
 
-from engine.position import Position
 from engine import Game
+from engine.position import Position
 from protocol import (
     MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
 )
@@ -238,7 +241,6 @@ class Lobby:
                   or self._unique(session.name, own=True))
         assert unique is not None  # the guest name a session was given is free for it
         self._take_name(session, unique)
-        self._poke.set()
         return unique
 
     def reconnect(self, session: Session, token: str) -> str | None:
@@ -901,7 +903,7 @@ class Lobby:
             raise Refused("no_tournament", "There is no tournament open.")
         if session.player is None:
             raise Refused("not_identified", "Only identified players enter a tournament: "
-                          "connect with a key (coup keygen), not as a guest.")
+                          "connect with your key, not as a guest.")
         if msg.TYPE == "enter_tournament":
             current.enter(session.player, session.name)
             log.info("tournament_entered", name=session.name, player=session.player)

@@ -21,7 +21,8 @@ items in hand are handled: one `table` message for a burst of them.
 
 A table knows the lobby only as its `TableHost`: it claims and releases the sessions that
 sit or watch at it, issues and revokes reconnect tokens, and says when the list of tables
-changed. It never sets a field of a session or of the lobby.
+changed. It never sets a field of a session or of the lobby. A tournament's table is given
+one more thing, `finish`, that it calls with its game once it is over; it closes then.
 """
 
 from __future__ import annotations
