@@ -154,13 +154,13 @@ class Lobby:
         self._keeping = False
         #: The server's tournament, if an operator opened one (server/tournament.py); the
         #: sessions that follow it (asked with list_tables, or entered), and its message
-        #: as packed since it last changed.
+        #: as packed last, while the tournament has not changed since.
         self.tournament: Tournament | None = None
         self.followers: set[Session] = set()
         self._standings: Frame | None = None
-        #: The tournament changed since its followers were last told; and the tables'
-        #: list since its subscribers were (both pushed by _push).
-        self._standings_changed = False
+        #: The tournament changed since its followers were last told (_push_standings);
+        #: the tables' list since its subscribers were (_push).
+        self._standings_due = trio.Event()
         self._tables_changed = False
         #: Set when something a tournament's next games wait for may have changed.
         self._poke = trio.Event()
@@ -173,6 +173,7 @@ class Lobby:
                 self._crowd = TokenBucket(1 / CODE_RETRY, CODE_TRIES)
                 self._lobby_lines = _per_minute(self.config.lobby_chat_per_minute)
                 nursery.start_soon(self._push)
+                nursery.start_soon(self._push_standings)
                 nursery.start_soon(self.quick.run)
                 nursery.start_soon(self._schedule)
                 recorder = self.recorder
@@ -837,34 +838,40 @@ class Lobby:
                 for session in readers:
                     session.send(update)
             self._tables_changed = False
-            if self._standings_changed and self.followers:
-                standings = self._standings_frame()
-                # Followers at a table too: an entrant in a game hears how the others do.
-                for session in self.followers:
-                    session.send(standings)
-            self._standings_changed = False
             await trio.sleep(LOBBY_PUSH)
 
     # ------------------------------------------------------------------ the tournament
 
-    def _standings_frame(self) -> Frame:
-        if self._standings is None:
-            assert self.tournament is not None  # followed only once there is one
-            self._standings = encode_once(self.tournament.message())
-        return self._standings
+    async def _push_standings(self) -> None:
+        """Until cancelled: tell the tournament's followers (at a table too: an entrant in a
+        game hears how the others do) when it changed, at most every LOBBY_PUSH seconds,
+        one message for a burst of changes. Its standings are added up in a worker thread
+        (see Tournament.message): the lobby's other work goes on meanwhile."""
+        while True:
+            await self._standings_due.wait()
+            self._standings_due = trio.Event()
+            current = self.tournament
+            if current is not None and self.followers:
+                frame = encode_once(await trio.to_thread.run_sync(current.message()))
+                if current is self.tournament:
+                    if not self._standings_due.is_set():  # else it changed meanwhile
+                        self._standings = frame
+                    for session in list(self.followers):
+                        session.send(frame)
+            await trio.sleep(LOBBY_PUSH)
 
     def _tournament_changed(self) -> None:
-        """Its followers hear it with the next push (one message for a burst of changes,
-        as the tables' list)."""
         self._standings = None
-        self._standings_changed = True
-        self._dirty.set()
+        self._standings_due.set()
 
     def _follow(self, session: Session) -> None:
-        """`session` gets the tournament's messages: the one there is now at once."""
+        """`session` gets the tournament's messages: the latest now, or with the next
+        push if it changed since."""
         self.followers.add(session)
-        if self.tournament is not None:
-            session.send(self._standings_frame())
+        if self._standings is not None:
+            session.send(self._standings)
+        elif self.tournament is not None:
+            self._standings_due.set()
 
     def _tournament_act(self, session: Session, msg) -> None:
         """An operator opens, starts or stops the server's one tournament."""

@@ -295,7 +295,7 @@ async def test_forfeits_share_the_last_place_and_a_no_show_game_is_not_played():
     tournament.playing("t1", started[0])
     played = tournament.finished("t1", [1, 2], 0, frozenset(), 30)
     assert (played.places, played.winner) == ((1, 2, 2), 0)
-    rows = {row["name"]: row for row in tournament.message().standings}
+    rows = {row["name"]: row for row in tournament.message()().standings}
     assert (rows["b"]["forfeits"], rows["c"]["forfeits"], rows["a"]["forfeits"]) == (2, 2, 1)
 
 
