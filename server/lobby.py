@@ -978,7 +978,7 @@ class Lobby:
         played = current.finished(table.id, game.exiled, game.winner,
                                   frozenset(table.forsaken), len(game.history))
         log.info("tournament_result", table=table.id, number=played.number,
-                 places=list(played.places), forfeit=played.forfeit)
+                 places=list(played.places), forfeits=list(played.forfeits))
         self._tournament_changed()
 
 

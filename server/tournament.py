@@ -22,7 +22,6 @@ one (`lost`), and sends what `message` makes.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -79,7 +78,6 @@ class Tournament:
         self._playing: dict[str, tuple[Fixture, frozenset[int]]] = {}
         self._started: set[int] = set()
         self.results: list[Played] = []
-        self._forfeits: Counter[str] = Counter()
         self.scheduled = 0
 
     # ------------------------------------------------------------------ entries
@@ -185,14 +183,12 @@ class Tournament:
     def _record(self, fixture: Fixture, exiled: Sequence[int], winner: int | None,
                 forfeits: frozenset[int], decisions: int) -> Played:
         seats = len(fixture.lineup)
-        placed = list(places(seats, sorted(forfeits)
-                             + [s for s in exiled if s not in forfeits]))
-        for seat in forfeits:
-            placed[seat] = seats - len(forfeits) + 1
-            self._forfeits[fixture.lineup[seat]] += 1
+        forfeited = tuple(sorted(forfeits))
+        placed = list(places(seats, [s for s in exiled if s not in forfeits], forfeited))
+        for seat in forfeited:  # no order among them here (absent from the start): shared
+            placed[seat] = seats - len(forfeited) + 1
         played = Played(fixture.number, fixture.lineup, tuple(placed),
-                        None if winner in forfeits else winner,
-                        min(forfeits, default=None), decisions)
+                        None if winner in forfeits else winner, forfeited, decisions)
         self.results.append(played)
         self._settle()
         return played
@@ -219,17 +215,17 @@ class Tournament:
         copies of its state, to be made in a worker thread (the standings rate every game
         played, about 0.1 ms a game: most of a second for thousands)."""
         return partial(_message, self.name, str(self.status), dict(self.entrants),
-                       tuple(self.results), dict(self._forfeits), self.scheduled)
+                       tuple(self.results), self.scheduled)
 
 
 def _message(name: str, status: str, entrants: dict[str, str], results: tuple[Played, ...],
-             forfeits: dict[str, int], scheduled: int) -> TournamentMessage:
+             scheduled: int) -> TournamentMessage:
     rows: list[dict[str, object]] = []
     if status != TournamentStatus.OPEN:
         table = rank(list(entrants), results, scheduled)
         rows = [{"name": entrants[e.name], "games": e.games, "wins": e.wins,
                  "win_rate": e.win_rate, "mean_place": e.mean_place,
-                 "ordinal": e.rating.ordinal, "forfeits": forfeits.get(e.name, 0)}
+                 "ordinal": e.rating.ordinal, "forfeits": e.forfeits}
                 for e in table.entries]
     return TournamentMessage(name=name, status=status, entrants=list(entrants.values()),
                              played=len(results), scheduled=scheduled, standings=rows)

@@ -281,7 +281,7 @@ async def test_a_due_game_waits_for_its_absent_entrant_then_seats_the_fallback()
     assert [s.present for s in late] == [("key:a", None)]
     tournament.playing("t1", late[0])
     played = tournament.finished("t1", [0], 1, frozenset(), 12)  # b's fallback won
-    assert (played.places, played.winner, played.forfeit) == ((1, 2), None, 1)
+    assert (played.places, played.winner, played.forfeits) == ((1, 2), None, (1,))
 
 
 async def test_forfeits_share_the_last_place_and_a_no_show_game_is_not_played():
