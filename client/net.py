@@ -243,7 +243,12 @@ class Link:
             try:
                 msg = self.conn.next_message()
             except ProtocolError as exc:
-                raise LinkError(f"the server broke the protocol: {exc}") from None
+                if exc.code != "unknown_type":
+                    raise LinkError(f"the server broke the protocol: {exc}") from None
+                # A message type a newer server sends that this client does not know:
+                # dropped, and the connection goes on (PROTOCOL.md, Versioning). A known
+                # message it cannot read is a broken server, and ends it.
+                continue
             if msg is CONNECTION_CLOSED:
                 return None
             if isinstance(msg, Ping):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from functools import partial
 
+import msgpack
 import pytest
 import trio
 import trio.testing
@@ -41,6 +42,18 @@ async def test_a_ping_is_answered_by_the_link_and_never_returned() -> None:
     assert isinstance(await link.receive(), Chat)
     server.receive_data(await theirs.receive_some())
     assert server.next_message() == Pong(re=7)
+
+
+@pytest.mark.trio
+async def test_a_message_type_from_a_newer_server_is_dropped_and_the_link_goes_on() -> None:
+    """PROTOCOL.md, Versioning: a server message an older client does not know is dropped
+    as unknown_type, which never closes; the next message arrives as usual. (A known
+    message with a field it cannot read is a broken server: tests/client/
+    test_hostile_server.py.)"""
+    link, theirs, server = await handshaken()
+    await theirs.send_all(msgpack.packb({"t": "from_the_future", "x": 1})
+                          + server.send(Chat(scope="lobby", name="Ana", text="hi")))
+    assert await link.receive() == Chat(scope="lobby", name="Ana", text="hi")
 
 
 @pytest.mark.trio
