@@ -25,6 +25,9 @@ class Options:
     two_player_draft: with exactly 2 players, deal by the seed's draft (R1.7); ignored otherwise.
     treasury: coins in the game in all, dealt coins included (R1.5).
     first_seat: who starts (R1.6); None draws it at random from the seed.
+    reformation: play the Reformation expansion (R12): factions, the Almshouse, Conversion
+    and Embezzlement. Written by to_dict only when on, so a table without it has the data
+    it had before the expansion, and data without it reads as off (R12.1).
     """
 
     players: int = 4
@@ -32,6 +35,7 @@ class Options:
     two_player_draft: bool = True
     treasury: int = 50
     first_seat: int | None = None
+    reformation: bool = False
 
     def __post_init__(self) -> None:
         if type(self.players) is not int or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -56,6 +60,8 @@ class Options:
                 f"The first seat must be a seat from 0 to {self.players - 1}, "
                 f"not {self.first_seat!r}."
             )
+        if type(self.reformation) is not bool:
+            raise OptionsError("reformation must be true or false.")
 
     @property
     def draft(self) -> bool:
@@ -64,13 +70,16 @@ class Options:
 
     def to_dict(self) -> dict[str, Any]:
         """The options as plain data, for the wire and for records."""
-        return {
+        data: dict[str, Any] = {
             "players": self.players,
             "variant": self.variant,
             "two_player_draft": self.two_player_draft,
             "treasury": self.treasury,
             "first_seat": self.first_seat,
         }
+        if self.reformation:
+            data["reformation"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Options:
