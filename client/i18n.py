@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.cards import (
-    AMBASSADOR, ASSASSIN, ASSASSINATE, CAPTAIN, CONTESSA, COUP, DUKE, EXAMINE, EXCHANGE,
-    FOREIGN_AID, INCOME, INQUISITOR, STEAL, TAX,
+    AMBASSADOR, ASSASSIN, ASSASSINATE, CAPTAIN, CONTESSA, CONVERT, COUP, DUKE, EMBEZZLE,
+    EXAMINE, EXCHANGE, FOREIGN_AID, INCOME, INQUISITOR, STEAL, TAX,
 )
 
 DOMAIN = "coup"
@@ -122,6 +122,8 @@ _ACTION_NAMES: dict[str, Callable[[], str]] = {
     STEAL: lambda: pgettext("action", "Steal"),
     EXCHANGE: lambda: pgettext("action", "Exchange"),
     EXAMINE: lambda: pgettext("action", "Examine"),
+    CONVERT: lambda: pgettext("action", "Convert"),
+    EMBEZZLE: lambda: pgettext("action", "Embezzle"),
 }
 
 

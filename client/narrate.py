@@ -442,6 +442,10 @@ def error_text(code: str) -> str:
         "bad_block": _("That character cannot block this action."),
         "card_not_held": _("You do not hold that card."),
         "bad_keep": _("Those cards cannot be kept."),
+        "same_faction": _("While the table is divided, you cannot aim at or block a player "
+                          "of your own faction."),
+        "almshouse_empty": _("The Almshouse has no coins to embezzle."),
+        "holds_duke": _("You hold a Duke: you cannot prove you hold none."),
         "no_such_table": _("There is no such table."),
         "table_full": _("That table is full."),
         "seat_taken": _("That seat is taken."),

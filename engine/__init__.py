@@ -16,7 +16,7 @@ Moves are shared immutable values made with `move(kind, target=…, card=…, ca
 with `Move.from_dict`; cards and actions are the ids of rules.md (see `cards`).
 """
 
-from .cards import ACTIONS, CHARACTERS, VARIANTS
+from .cards import ACTIONS, CHARACTERS, FACTIONS, VARIANTS
 from .errors import MOVE_ERRORS, IllegalMove, OptionsError
 from .events import FAIL_REASONS, Event, visible_to
 from .game import Game
@@ -27,7 +27,7 @@ from .summary import summarize
 from .views import FIELDS as VIEW_FIELDS, View, ViewField
 
 __all__ = [
-    "ACTIONS", "CHARACTERS", "FAIL_REASONS", "KINDS", "MOVE_ERRORS", "PHASES", "STEPS", "VARIANTS",
+    "ACTIONS", "CHARACTERS", "FACTIONS", "FAIL_REASONS", "KINDS", "MOVE_ERRORS", "PHASES", "STEPS", "VARIANTS",
     "VIEW_FIELDS", "Event", "Game", "IllegalMove", "Move", "Options", "OptionsError", "View",
     "ViewField",
     "check", "default_move", "legal_moves", "move", "summarize", "visible_to",

@@ -38,8 +38,11 @@ ASSASSINATE = "assassinate"
 STEAL = "steal"
 EXCHANGE = "exchange"
 EXAMINE = "examine"
+CONVERT = "convert"
+EMBEZZLE = "embezzle"
 
-ACTIONS: tuple[str, ...] = (INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE, EXAMINE)
+ACTIONS: tuple[str, ...] = (INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE, EXAMINE,
+                            CONVERT, EMBEZZLE)
 
 #: The character an action claims (R4); general actions claim none.
 CLAIM: dict[str, str | None] = {
@@ -51,7 +54,12 @@ CLAIM: dict[str, str | None] = {
     STEAL: CAPTAIN,
     EXCHANGE: AMBASSADOR,  # the Inquisitor in its variant: see claim_of()
     EXAMINE: INQUISITOR,
+    CONVERT: None,
+    EMBEZZLE: None,  # an inverse claim, of holding no Duke: see DENIED
 }
+
+#: The character an Embezzlement claims not to hold face down (R12.11.1), in both decks.
+DENIED = DUKE
 
 #: Paid when the action is declared (R4.1).
 COST: dict[str, int] = {COUP: 7, ASSASSINATE: 3}
@@ -63,6 +71,33 @@ ACTIONS_IN: dict[str, tuple[str, ...]] = {
     BASE: (INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE),
     INQUISITOR_VARIANT: (INCOME, FOREIGN_AID, COUP, TAX, ASSASSINATE, STEAL, EXCHANGE, EXAMINE),
 }
+
+#: The actions Reformation adds to either variant's (R12.9, R12.11).
+REFORMATION_ACTIONS: tuple[str, ...] = (CONVERT, EMBEZZLE)
+
+#: The actions of a game, by its variant and whether it plays Reformation.
+ALLOWED: dict[tuple[str, bool], frozenset[str]] = {
+    (v, reformation): frozenset(ACTIONS_IN[v] + (REFORMATION_ACTIONS if reformation else ()))
+    for v in VARIANTS for reformation in (False, True)
+}
+
+LOYALIST = "loyalist"
+REFORMIST = "reformist"
+FACTIONS: tuple[str, ...] = (LOYALIST, REFORMIST)
+#: Each faction's other one: what a Conversion turns a player into (R12.9.3).
+OTHER_FACTION = {LOYALIST: REFORMIST, REFORMIST: LOYALIST}
+
+
+def faction_deal(players: int, first_seat: int) -> list[str]:
+    """Each seat's faction at the deal (R12.3): the first player is Loyalist, and going
+    clockwise each next player takes the other faction than the one before."""
+    return [FACTIONS[(seat - first_seat) % players % 2] for seat in range(players)]
+
+
+def convert_cost(seat: int, target: int | None) -> int:
+    """What a Conversion of `target` by `seat` costs (R12.9.1): 1 for oneself, 2 else."""
+    return 1 if target == seat else 2
+
 
 #: Coins an action takes from the treasury (R1.5: never more than it holds).
 GAIN: dict[str, int] = {INCOME: 1, FOREIGN_AID: 2, TAX: 3}

@@ -25,6 +25,9 @@ MOVE_ERRORS: dict[str, str] = {
     "bad_block": "that character cannot block this action",
     "card_not_held": "the seat does not hold that card face down (or may not pick it)",
     "bad_keep": "the cards to keep are not the right number or not among the cards in hand",
+    "same_faction": "on a divided Reformation table, a target or a block of one's own faction",
+    "almshouse_empty": "an Embezzlement while the Almshouse holds no coin",
+    "holds_duke": "proving an Embezzlement while holding a Duke face down",
 }
 
 

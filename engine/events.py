@@ -39,6 +39,14 @@ event: where something is hidden, a public event says that it happened and a pri
   win          seat                   the game is over; seat won
   forfeit      seat                   the seat left the game for good (its cards follow,
                                       face up, as lose events, then exile)
+  convert      seat, target, amount, faction
+                                      seat converted target (itself, or another) for amount
+                                      coins paid into the Almshouse; target's faction is now
+                                      faction (R12.9)
+  embezzle     seat, amount           took amount coins, the whole Almshouse (R12.11)
+  disprove     seat, cards            showed every face-down card, none a Duke, to prove an
+                                      Embezzlement (R12.12.1); they go back to the deck, and
+                                      a redraw event follows for each
 Private kinds:
   drew         seat, cards            to seat: the cards it drew (replacement, exchange,
                                       examine swap, the draft's second card)
@@ -70,11 +78,12 @@ class Event(NamedTuple):
     action: str | None = None
     reason: str | None = None
     to: tuple[int, ...] | None = None
+    faction: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The event as plain data (audience left out: the recipient already passed it)."""
         d: dict[str, Any] = {"kind": self.kind}
-        for name in ("seat", "target", "card", "cards", "amount", "action", "reason"):
+        for name in ("seat", "target", "card", "cards", "amount", "action", "reason", "faction"):
             value = getattr(self, name)
             if value is not None:
                 d[name] = list(value) if name == "cards" else value

@@ -32,14 +32,14 @@ from .events import Event
 from .errors import IllegalMove
 from .legality import (
     ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
-    LOSE_PHASE, MOVES_IN, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, check_stale, explain,
+    LOSE_PHASE, MOVES_IN, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, check_stale, divided, explain,
 )
 from .moves import CHALLENGE, PASS, PROVE, Move
 from .options import Options
 from .views import View, game_fields, reveal_of, view_of
 
 # Events are built as _new(Event, (kind, seat, target, card, cards, amount, action, reason,
-# to)): a third of the cost of calling Event(...), and built on every move.
+# to, faction)): a third of the cost of calling Event(...), and built on every move.
 _new = tuple.__new__
 _second = itemgetter(1)
 
@@ -103,7 +103,7 @@ class Game:
         "deck", "removed", "drawn", "draft_sets", "shown", "first_seat",
         "actor", "action", "target", "claim", "claimant", "challenger",
         "blocker", "block_card", "step", "keep_count", "reason", "resume", "winner",
-        "offer", "offer_id", "draws",
+        "offer", "offer_id", "draws", "factions", "almshouse",
     )
     # The slots' types (annotations only: a value here would clash with the slot).
     options: Options
@@ -143,6 +143,8 @@ class Game:
     offer: tuple[Move, ...]
     offer_id: int
     draws: list[str]
+    factions: list[str]  # each seat's, with Reformation (R12.2); [] without it
+    almshouse: int  # the Almshouse's coins (R12.10); 0 without Reformation
 
     # ----------------------------------------------------------------- making games
 
@@ -155,6 +157,8 @@ class Game:
         cast = C.CAST[options.variant]
         rng = g.rng
         g.first_seat = options.first_seat if options.first_seat is not None else rng.randrange(n)
+        if options.reformation:  # R12.3: fixed by the first seat alone, so dealt at once
+            g.factions = C.faction_deal(n, g.first_seat)
         if options.draft:
             g.coins = [1 if s == g.first_seat else 2 for s in range(n)]  # R1.7.1
             g.draft_sets = [cast, cast]
@@ -200,7 +204,9 @@ class Game:
         """Any position, for tests: hands, face-up cards, coins and the deck (top card
         first) as given, `actor` to declare its action. Any other state field (phase,
         waiting, step, action, target, claim, claimant, …) may be set by keyword to open
-        another decision. The treasury holds the rest of the options' total."""
+        another decision. With Reformation the factions are dealt from `actor` (R12.3)
+        unless `factions` is given. The treasury holds the rest of the options' total, less
+        what the seats and the Almshouse hold."""
         n = len(hands)
         options = options or Options(players=n)
         if options.players != n:
@@ -221,11 +227,15 @@ class Game:
             _shuffle(deck, g.rng)
         g.deck = list(reversed(deck))
         g.first_seat = actor
+        if options.reformation:
+            g.factions = C.faction_deal(n, actor)
         g._next_turn([], actor)
         for name, value in fields.items():
             if name not in cls.__slots__ or name in ("options", "hands", "deck"):
                 raise ValueError(f"arrange cannot set {name!r}")
             setattr(g, name, value)
+        if "treasury" not in fields:
+            g.treasury = options.treasury - sum(g.coins) - g.almshouse
         return g
 
     @classmethod
@@ -277,6 +287,7 @@ class Game:
         g.removed = list(self.removed)
         g.drawn = list(self.drawn)
         g.draft_sets = list(self.draft_sets)
+        g.factions = list(self.factions)
         return g
 
     @classmethod
@@ -301,6 +312,8 @@ class Game:
         g.shown = None
         g.offer_id = -1
         g.draws = []
+        g.factions = []
+        g.almshouse = 0
         return g
 
     # ----------------------------------------------------------------- reading
@@ -346,9 +359,9 @@ class Game:
         if m.kind == PASS:  # legal only in a response window, and the commonest move of
             # all: applied right here, since a call through _APPLY costs 3% of a benchmark
             if self.step == BLOCK_STEP:  # the action goes unblocked by this seat
-                ev.append(_new(Event, ("pass", seat, self.actor, None, None, None, self.action, None, None)))
+                ev.append(_new(Event, ("pass", seat, self.actor, None, None, None, self.action, None, None, None)))
             else:  # the claim goes unchallenged by this seat
-                ev.append(_new(Event, ("pass", seat, self.claimant, self.claim, None, None, None, None, None)))
+                ev.append(_new(Event, ("pass", seat, self.claimant, self.claim, None, None, None, None, None, None)))
             waiting = list(self.waiting)
             waiting.remove(seat)
             self.waiting = tuple(waiting)
@@ -369,7 +382,7 @@ class Game:
                               "That seat is no longer in the game.")
         self.state_id += 1
         self.history.append((seat, None))
-        ev: list[Event] = [_new(Event, ("forfeit", seat, None, None, None, None, None, None, None))]
+        ev: list[Event] = [_new(Event, ("forfeit", seat, None, None, None, None, None, None, None, None))]
         if self.phase == DRAFT:
             self._end_draft()
         hand = self.hands[seat]
@@ -438,7 +451,7 @@ class Game:
         self.phase = ACTION
         self.waiting = (seat,)
         self.opened = self.state_id
-        ev.append(_new(Event, ("turn", seat, None, None, None, None, None, None, None)))
+        ev.append(_new(Event, ("turn", seat, None, None, None, None, None, None, None, None)))
 
     def _declare(self, seat: int, m: Move, ev: list[Event]) -> None:
         action = m.kind
@@ -448,16 +461,22 @@ class Game:
         if cost:  # R4.1
             self.coins[seat] -= cost
             self.treasury += cost
+        elif action == C.CONVERT:  # R12.9.2: paid when declared, into the Almshouse
+            cost = C.convert_cost(seat, m.target)
+            self.coins[seat] -= cost
+            self.almshouse += cost
         claim = C.CLAIMS_IN[self.options.variant][action]
-        ev.append(_new(Event, ("action", seat, m.target, claim, None, cost, action, None, None)))
+        ev.append(_new(Event, ("action", seat, m.target, claim, None, cost, action, None, None, None)))
         if claim is not None:
             self._open_challenge(CHALLENGE_ACTION, seat, claim)
         elif action == C.FOREIGN_AID:
             self._block_stage(ev)
+        elif action == C.EMBEZZLE:  # R12.11.3: an inverse claim, of no character
+            self._open_challenge(CHALLENGE_ACTION, seat, None)
         else:
             self._resolve(ev)
 
-    def _open_challenge(self, step: str, claimant: int, claim: str) -> None:
+    def _open_challenge(self, step: str, claimant: int, claim: str | None) -> None:
         """R6.1: any other seat with influence may challenge the claim."""
         self.step = step
         self.claimant = claimant
@@ -468,7 +487,7 @@ class Game:
 
     def _challenge_or_block(self, seat: int, m: Move, ev: list[Event]) -> None:
         if m.kind == CHALLENGE:  # R6.1: the first challenge ends the window
-            ev.append(_new(Event, ("challenge", seat, self.claimant, self.claim, None, None, None, None, None)))
+            ev.append(_new(Event, ("challenge", seat, self.claimant, self.claim, None, None, None, None, None, None)))
             self.challenger = seat
             claimant = self.claimant
             assert claimant is not None  # a challenge window always has its claimant
@@ -478,7 +497,7 @@ class Game:
             assert card is not None  # legality offers blocks only as a character
             self.blocker = seat
             self.block_card = card
-            ev.append(_new(Event, ("block", seat, self.actor, card, None, None, None, None, None)))
+            ev.append(_new(Event, ("block", seat, self.actor, card, None, None, None, None, None, None)))
             self._open_challenge(CHALLENGE_BLOCK, seat, card)
 
     def _window_closed(self, ev: list[Event]) -> None:
@@ -492,34 +511,51 @@ class Game:
             self._fail(ev)  # R7.1: the block stands
 
     def _answer_challenge(self, seat: int, m: Move, ev: list[Event]) -> None:
-        claim = self.claim
+        claim = self.claim  # None for an Embezzlement's inverse claim (R12.11.1)
         step = self.step
-        assert claim is not None and step is not None  # PROVE follows a challenged claim
+        assert step is not None  # PROVE follows a challenged claim
         proved = m.kind == PROVE
         resume = _AFTER_CHALLENGE[step, proved]
-        if proved:  # R6.3
-            hand = self.hands[seat]
-            hand.remove(claim)
-            self.deck.append(claim)
-            _shuffle(self.deck, self.rng)
-            new = self._draw()
-            hand.append(new)
-            ev.append(_new(Event, ("prove", seat, None, claim, None, None, None, None, None)))
-            ev.append(_new(Event, ("redraw", seat, None, None, None, None, None, None, None)))
-            ev.append(_new(Event, ("drew", seat, None, None, (new,), None, None, None, (seat,))))
+        if proved:
+            if claim is None:  # R12.12.1
+                self._disprove(seat, ev)
+            else:  # R6.3
+                hand = self.hands[seat]
+                hand.remove(claim)
+                self.deck.append(claim)
+                _shuffle(self.deck, self.rng)
+                new = self._draw()
+                hand.append(new)
+                ev.append(_new(Event, ("prove", seat, None, claim, None, None, None, None, None, None)))
+                ev.append(_new(Event, ("redraw", seat, None, None, None, None, None, None, None, None)))
+                ev.append(_new(Event, ("drew", seat, None, None, (new,), None, None, None, (seat,), None)))
             challenger = self.challenger
             assert challenger is not None
             self._lose(challenger, CHALLENGE, resume, ev)
-        else:  # R6.4
-            ev.append(_new(Event, ("concede", seat, None, claim, None, None, None, None, None)))
+        else:  # R6.4 (an Embezzlement cost nothing: there is nothing to refund, R12.12.2)
+            ev.append(_new(Event, ("concede", seat, None, claim, None, None, None, None, None, None)))
             action = self.action
             if step == CHALLENGE_ACTION and action is not None:
                 cost = C.COST.get(action, 0)
                 if cost:
                     self.coins[seat] += cost
                     self.treasury -= cost
-                    ev.append(_new(Event, ("refund", seat, None, None, None, cost, None, None, None)))
+                    ev.append(_new(Event, ("refund", seat, None, None, None, cost, None, None, None, None)))
             self._lose(seat, CHALLENGE, resume, ev)
+
+    def _disprove(self, seat: int, ev: list[Event]) -> None:
+        """R12.12.1: every face-down card is shown to all, goes back to the deck, and as many
+        are drawn; only the drawer learns which."""
+        hand = self.hands[seat]
+        shown = C.sort_cards(hand)
+        ev.append(_new(Event, ("disprove", seat, None, None, shown, None, None, None, None, None)))
+        self.deck.extend(hand)
+        _shuffle(self.deck, self.rng)
+        new = [self._draw() for _ in shown]
+        self.hands[seat] = new
+        redraw = _new(Event, ("redraw", seat, None, None, None, None, None, None, None, None))
+        ev.extend(redraw for _ in new)
+        ev.append(_new(Event, ("drew", seat, None, None, tuple(new), None, None, None, (seat,), None)))
 
     def _lose(self, seat: int, reason: str, resume: str, ev: list[Event]) -> None:
         """R2.1, R5.3: `seat` loses an influence, choosing which, before play resumes."""
@@ -548,7 +584,7 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.revealed[seat].append(card)
-        ev.append(_new(Event, ("lose", seat, None, card, None, None, None, None, None)))
+        ev.append(_new(Event, ("lose", seat, None, card, None, None, None, None, None, None)))
         if not hand:
             self._exile(seat, ev)
 
@@ -559,13 +595,13 @@ class Game:
         self.alive[seat] = False
         self.alive_mask &= ~(1 << seat)
         self.exiled.append(seat)
-        ev.append(_new(Event, ("exile", seat, None, None, None, coins, None, None, None)))
+        ev.append(_new(Event, ("exile", seat, None, None, None, coins, None, None, None, None)))
         mask = self.alive_mask
         if mask & (mask - 1) == 0:  # R2.3: one seat left
             winner = mask.bit_length() - 1
             self.winner = winner
             self._open(OVER, ())
-            ev.append(_new(Event, ("win", winner, None, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("win", winner, None, None, None, None, None, None, None, None)))
 
     def _gone(self, actor: int, target: int | None) -> bool:
         """R5.2: the actor or the target was exiled before the action resolved."""
@@ -579,6 +615,9 @@ class Game:
             return self._fail(ev)
         if action == C.FOREIGN_AID:
             blockers = self._others(actor)
+            if self.factions and divided(self):  # R12.7: not one's own faction
+                factions = self.factions
+                blockers = tuple(s for s in blockers if factions[s] != factions[actor])
         elif action == C.ASSASSINATE or action == C.STEAL:
             assert target is not None  # both are targeted (R4)
             blockers = (target,)
@@ -601,7 +640,7 @@ class Game:
             amount = gain if gain <= self.treasury else self.treasury
             self.treasury -= amount
             self.coins[actor] += amount
-            ev.append(_new(Event, ("gain", actor, None, None, None, amount, None, None, None)))
+            ev.append(_new(Event, ("gain", actor, None, None, None, amount, None, None, None, None)))
         elif action == C.COUP or action == C.ASSASSINATE:
             assert target is not None  # a targeted action (R4)
             return self._lose(target, action, END, ev)
@@ -610,18 +649,28 @@ class Game:
             amount = min(2, self.coins[target])
             self.coins[target] -= amount
             self.coins[actor] += amount
-            ev.append(_new(Event, ("steal", actor, target, None, None, amount, None, None, None)))
+            ev.append(_new(Event, ("steal", actor, target, None, None, amount, None, None, None, None)))
         elif action == C.EXCHANGE:  # R4.3
             k = C.exchange_draw(self.options.variant)
             drawn = [self._draw() for _ in range(k)]
             self.drawn = drawn
             self.keep_count = len(self.hands[actor])
-            ev.append(_new(Event, ("exchange", actor, None, None, None, k, None, None, None)))
-            ev.append(_new(Event, ("drew", actor, None, None, tuple(drawn), None, None, None, (actor,))))
+            ev.append(_new(Event, ("exchange", actor, None, None, None, k, None, None, None, None)))
+            ev.append(_new(Event, ("drew", actor, None, None, tuple(drawn), None, None, None, (actor,), None)))
             return self._open(KEEP_PHASE, (actor,))
+        elif action == C.CONVERT:  # R12.9.3: paid at the declaration; the faction flips now
+            assert target is not None  # a Conversion names its seat
+            faction = self.factions[target] = C.OTHER_FACTION[self.factions[target]]
+            paid = C.convert_cost(actor, target)
+            ev.append(_new(Event, ("convert", actor, target, None, None, paid, None, None, None, faction)))
+        elif action == C.EMBEZZLE:  # R12.11.4
+            amount = self.almshouse
+            self.almshouse = 0
+            self.coins[actor] += amount
+            ev.append(_new(Event, ("embezzle", actor, None, None, None, amount, None, None, None, None)))
         else:  # Examine, R4.4
             assert target is not None
-            ev.append(_new(Event, ("examine", actor, target, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("examine", actor, target, None, None, None, None, None, None, None)))
             hand = self.hands[target]
             if len(hand) == 1:
                 return self._show(target, hand[0], ev)
@@ -641,7 +690,7 @@ class Game:
             reason = "conceded"
         else:
             reason = "blocked"
-        ev.append(_new(Event, ("fail", self.actor, target, None, None, None, self.action, reason, None)))
+        ev.append(_new(Event, ("fail", self.actor, target, None, None, None, self.action, reason, None, None)))
         self._next_turn(ev)
 
     def _keep(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -654,8 +703,8 @@ class Game:
         self.drawn = []
         self.deck.extend(pool)
         _shuffle(self.deck, self.rng)
-        ev.append(_new(Event, ("keep", seat, None, None, None, len(pool), None, None, None)))
-        ev.append(_new(Event, ("kept", seat, None, None, kept, None, None, None, (seat,))))
+        ev.append(_new(Event, ("keep", seat, None, None, None, len(pool), None, None, None, None)))
+        ev.append(_new(Event, ("kept", seat, None, None, kept, None, None, None, (seat,), None)))
         self._next_turn(ev)
 
     def _choose_shown(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -666,7 +715,7 @@ class Game:
         actor = self.actor
         assert actor is not None
         self.shown = card
-        ev.append(_new(Event, ("shown", seat, actor, card, None, None, None, None, (seat, actor))))
+        ev.append(_new(Event, ("shown", seat, actor, card, None, None, None, None, (seat, actor), None)))
         self._open(DECIDE_PHASE, (actor,))
 
     def _decide(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -679,10 +728,10 @@ class Game:
             _shuffle(self.deck, self.rng)
             new = self._draw()
             hand.append(new)
-            ev.append(_new(Event, ("examine_swap", self.actor, target, None, None, None, None, None, None)))
-            ev.append(_new(Event, ("drew", target, None, None, (new,), None, None, None, (target,))))
+            ev.append(_new(Event, ("examine_swap", self.actor, target, None, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("drew", target, None, None, (new,), None, None, None, (target,), None)))
         else:
-            ev.append(_new(Event, ("examine_keep", self.actor, target, None, None, None, None, None, None)))
+            ev.append(_new(Event, ("examine_keep", self.actor, target, None, None, None, None, None, None, None)))
         self._next_turn(ev)
 
     def _draft(self, seat: int, m: Move, ev: list[Event]) -> None:
@@ -690,8 +739,8 @@ class Game:
         card = m.card
         assert card is not None  # a draft pick names its card
         self.hands[seat] = [card]
-        ev.append(_new(Event, ("drafted", seat, None, None, None, None, None, None, None)))
-        ev.append(_new(Event, ("picked", seat, None, card, None, None, None, None, (seat,))))
+        ev.append(_new(Event, ("drafted", seat, None, None, None, None, None, None, None, None)))
+        ev.append(_new(Event, ("picked", seat, None, card, None, None, None, None, (seat,), None)))
         waiting = tuple(s for s in self.waiting if s != seat)
         self.waiting = waiting
         if waiting:
@@ -700,7 +749,7 @@ class Game:
         for s in (self.first_seat, 1 - self.first_seat):
             new = self._draw()
             self.hands[s].append(new)
-            ev.append(_new(Event, ("drew", s, None, None, (new,), None, None, None, (s,))))
+            ev.append(_new(Event, ("drew", s, None, None, (new,), None, None, None, (s,), None)))
         self._next_turn(ev, self.first_seat)
 
     def _draw(self) -> str:

@@ -51,6 +51,7 @@ _CONCEDE_ONLY = (move(CONCEDE),)
 _KEEP_OR_SWAP = (move(EXAMINE_DECISION, swap=False), move(EXAMINE_DECISION, swap=True))
 
 _turn_cache: dict[tuple[str, int, int, int], tuple[Move, ...]] = {}
+_reformation_cache: dict[tuple[str, int, int, int, int, int, bool], tuple[Move, ...]] = {}
 _block_cache: dict[tuple[str, str], tuple[Move, ...]] = {}
 _card_cache: dict[tuple[str, ...], tuple[Move, ...]] = {}
 _keep_cache: dict[tuple[int | str, ...], tuple[Move, ...]] = {}
@@ -91,6 +92,36 @@ class Table(Protocol):
     def claim(self) -> str | None: ...
     @property
     def keep_count(self) -> int | None: ...
+    @property
+    def actor(self) -> int | None: ...
+    @property
+    def factions(self) -> Sequence[str]: ...
+    @property
+    def almshouse(self) -> int: ...
+
+
+def divided(s: Table) -> bool:
+    """Whether the table is divided (R12.5): the seats with influence include both
+    factions. Worked out from the factions and who is alive whenever it is asked, never
+    kept; a game without Reformation has no factions and is never divided."""
+    factions = s.factions
+    if not factions:
+        return False
+    alive = s.alive
+    first = None
+    for seat, faction in enumerate(factions):
+        if alive[seat]:
+            if first is None:
+                first = faction
+            elif faction != first:
+                return True
+    return False
+
+
+def _same_faction(s: Table, seat: int, other: int) -> bool:
+    """R12.6, R12.7: `seat` may not aim at or block `other`, of its own faction, now."""
+    factions = s.factions
+    return bool(factions) and factions[seat] == factions[other] and divided(s)
 
 
 def legal_moves(s: Table, seat: int) -> tuple[Move, ...]:
@@ -148,18 +179,23 @@ def explain(s: Table, seat: object, m: object) -> IllegalMove:
             need = "needs" if name in wanted else "takes no"
             return IllegalMove(code, f"A {m.kind} move {need} {name!r}.")
     variant = s.options.variant
-    if m.kind in C.ACTIONS and m.kind not in C.ACTIONS_IN[variant]:
+    if m.kind in C.ACTIONS and m.kind not in C.ALLOWED[variant, s.options.reformation]:
         return IllegalMove("not_in_variant", f"There is no {m.kind} in this game.")
     for card in (m.card,) if m.card is not None else m.cards or ():
         if card not in C.CAST[variant]:
             return IllegalMove("not_in_variant", f"There is no {card} in this game.")
     if m.target is not None and not 0 <= m.target < s.options.players:
         return IllegalMove("bad_target", f"There is no seat {m.target} at this table.")
-    if m.target == seat:
+    if m.target == seat and m.kind != C.CONVERT:  # R3.5; R12.9.1 may convert oneself
         return IllegalMove("bad_target", "You cannot target yourself.")
     if not s.alive[seat]:
         return IllegalMove("exiled", "You have no influence left.")
     if seat not in s.waiting:
+        actor = s.actor
+        if (m.kind == BLOCK and s.step == BLOCK_STEP and s.phase == RESPOND
+                and actor is not None and actor != seat and _same_faction(s, seat, actor)):
+            return IllegalMove("same_faction", "On a divided table you may not block a "
+                                               "player of your own faction.")
         return IllegalMove("not_your_turn", "You have no decision to make now.")
     return _REFUSE[s.phase](s, seat, m)
 
@@ -167,8 +203,9 @@ def explain(s: Table, seat: object, m: object) -> IllegalMove:
 def default_move(s: Table, seat: int, rng: random.Random) -> Move:
     """What the server plays for a seat whose deadline passed (R10).
 
-    A response passes; a turn takes Income, or Coups the next seat in turn order when 10+
-    coins force it; the card to lose, the card to show and the draft pick are drawn with
+    A response passes; a turn takes Income (never a Conversion or an Embezzlement,
+    R12.17.1), or Coups the next seat in turn order that may be aimed at when 10+ coins
+    force it (R12.17.2); the card to lose, the card to show and the draft pick are drawn with
     `rng` (the caller's, never the game's: replays must not depend on the clock); an Exchange
     keeps the original cards; the Inquisitor lets the target keep the card. A challenged
     claim R10 does not name: it is proved when the seat can (that loses it nothing) and
@@ -186,17 +223,48 @@ def default_move(s: Table, seat: int, rng: random.Random) -> Move:
 
 
 def _action_moves(s: Table, seat: int) -> tuple[Move, ...]:
+    options = s.options
+    if options.reformation:
+        return _reformation_turn(s, seat)
     coins = s.coins[seat]
     bucket = 3 if coins >= C.MUST_COUP else 2 if coins >= 7 else 1 if coins >= 3 else 0
-    key = (s.options.variant, seat, bucket, s.alive_mask)
+    key = (options.variant, seat, bucket, s.alive_mask)
     moves = _turn_cache.get(key)
     if moves is None:
-        moves = _turn_cache[key] = _turn_moves(s.options.variant, seat, bucket, s.alive)
+        alive = s.alive
+        targets = [t for t, a in enumerate(alive) if a and t != seat]
+        moves = _turn_cache[key] = _turn_moves(options.variant, bucket, targets)
     return moves
 
 
-def _turn_moves(variant: str, seat: int, bucket: int, alive: Sequence[bool]) -> tuple[Move, ...]:
-    targets = [t for t, a in enumerate(alive) if a and t != seat]
+def _reformation_turn(s: Table, seat: int) -> tuple[Move, ...]:
+    """A turn at a Reformation table: the base game's actions on the seats R12.6 allows,
+    then the Conversions the seat can pay for (R12.9) and an Embezzlement while the
+    Almshouse holds coins (R12.11); with 10+ coins only the Coups (R3.4)."""
+    coins = s.coins[seat]
+    bucket = 3 if coins >= C.MUST_COUP else 2 if coins >= 7 else 1 if coins >= 3 else 0
+    alive = s.alive
+    factions = s.factions
+    split = divided(s)
+    aims = sum(1 << t for t, a in enumerate(alive)
+               if a and t != seat and not (split and factions[t] == factions[seat]))
+    key = (s.options.variant, seat, bucket, s.alive_mask, aims, min(coins, 2), s.almshouse > 0)
+    moves = _reformation_cache.get(key)
+    if moves is None:
+        targets = [t for t in range(len(alive)) if aims >> t & 1]
+        moves = _turn_moves(s.options.variant, bucket, targets)
+        if bucket != 3:
+            others = [t for t, a in enumerate(alive) if a and t != seat]
+            converts = [t for t in [seat] + others if C.convert_cost(seat, t) <= coins]
+            moves += tuple(move(C.CONVERT, t) for t in converts)
+            if s.almshouse > 0:
+                moves += (move(C.EMBEZZLE),)
+        _reformation_cache[key] = moves
+    return moves
+
+
+def _turn_moves(variant: str, bucket: int, targets: list[int]) -> tuple[Move, ...]:
+    """The base game's actions for a coin bucket, aimed at `targets`."""
     coups = [move(C.COUP, t) for t in targets]
     if bucket == 3:
         return tuple(coups)  # R3.4
@@ -247,20 +315,26 @@ def _refuse_action(s: Table, seat: int, m: Move) -> IllegalMove:
     coins = s.coins[seat]
     if coins >= C.MUST_COUP and kind != C.COUP:
         return IllegalMove("must_coup", f"With {coins} coins you must Coup.")
-    cost = C.COST.get(kind, 0)
+    if kind == C.EMBEZZLE and s.almshouse == 0:
+        return IllegalMove("almshouse_empty", "The Almshouse holds no coin to embezzle.")
+    cost = C.convert_cost(seat, m.target) if kind == C.CONVERT else C.COST.get(kind, 0)
     if coins < cost:
         return IllegalMove("cannot_afford", f"{kind} costs {cost} coins; you have {coins}.")
-    if kind in C.TARGETED and m.target is not None and not s.alive[m.target]:
+    target = m.target
+    if target is not None and not s.alive[target]:
         return IllegalMove("bad_target", "That player is exiled.")
+    if kind in C.TARGETED and target is not None and _same_faction(s, seat, target):
+        return IllegalMove("same_faction", "On a divided table you may aim only at a player "
+                                           "of the other faction.")
     return IllegalMove("bad_move", "That move is malformed.")
 
 
 def _income_or_forced_coup(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> Move:
-    """Income, or a Coup on the next seat in turn order when 10+ coins force it (R3.4)."""
+    """Income, or a Coup on the next seat in turn order that may be aimed at when 10+ coins
+    force it (R3.4, R12.17.2): the first Coup offered after the seat's own number."""
     if s.coins[seat] >= C.MUST_COUP:
         n = s.options.players
-        nxt = next(t for t in ((seat + i) % n for i in range(1, n)) if s.alive[t])
-        return move(C.COUP, nxt)
+        return min(moves, key=lambda m: ((m.target or 0) - seat) % n)
     return move(C.INCOME)
 
 
@@ -285,10 +359,14 @@ def _pass(s: Table, seat: int, moves: tuple[Move, ...], rng: random.Random) -> M
 def _proof_moves(s: Table, seat: int) -> tuple[Move, ...]:
     hand = s.hands[seat]
     assert hand is not None  # the claimant sees its own hand
+    if s.action == C.EMBEZZLE:  # R12.12.1: proved by holding no Duke
+        return _CONCEDE_ONLY if C.DENIED in hand else _PROVE_OR_CONCEDE
     return _PROVE_OR_CONCEDE if s.claim in hand else _CONCEDE_ONLY
 
 
 def _refuse_proof(s: Table, seat: int, m: Move) -> IllegalMove:
+    if m.kind == PROVE and s.action == C.EMBEZZLE:
+        return IllegalMove("holds_duke", "You hold a Duke: you cannot prove you hold none.")
     if m.kind == PROVE:
         return IllegalMove("card_not_held", f"You have no {s.claim} to show.")
     return IllegalMove("not_allowed_now", "You must prove your claim or concede.")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any, NamedTuple
 
-from .cards import ACTIONS, CHARACTERS, TARGETED, sort_cards
+from .cards import ACTIONS, CHARACTERS, CONVERT, TARGETED, sort_cards
 from .errors import IllegalMove
 from .options import MAX_PLAYERS
 
@@ -40,7 +40,8 @@ _KINDS = frozenset(KINDS)
 class Move(NamedTuple):
     """One decision. Only the fields its kind needs are set:
 
-    target — coup, assassinate, steal, examine: the seat aimed at;
+    target — coup, assassinate, steal, examine: the seat aimed at; convert: the seat
+    converted (the mover's own for a self-Conversion, R12.9);
     card — block (the character claimed), lose, show, draft_pick;
     cards — keep: the cards kept after an Exchange, in canonical order;
     swap — examine_decision: True sends the shown card back for a new one, False keeps it.
@@ -119,6 +120,7 @@ def malformed(m: object) -> IllegalMove | None:
 
 _FIELDS: dict[str, tuple[str, ...]] = {k: () for k in KINDS}
 _FIELDS.update({k: ("target",) for k in TARGETED})
+_FIELDS[CONVERT] = ("target",)  # not TARGETED: it may name oneself (R12.9.1)
 _FIELDS.update({k: ("card",) for k in CARD_KINDS})
 _FIELDS[KEEP] = ("cards",)
 _FIELDS[EXAMINE_DECISION] = ("swap",)

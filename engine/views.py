@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import IllegalMove
-from .legality import OVER, check, legal_moves
+from .legality import OVER, check, divided, legal_moves
 from .moves import Move
 from .options import Options
 
@@ -81,6 +81,11 @@ def _deck_size(g: Game) -> int:
     return len(g.deck)
 
 
+def _unified(g: Game) -> bool:
+    """R12.5: worked out from the factions and exiles, as legality works it out."""
+    return not divided(g)
+
+
 def _seat(g: Game, seat: int | None) -> int | None:
     return seat
 
@@ -125,6 +130,9 @@ class View:
     card; keep_count: how many an Exchange keeps. drawn: an Exchange's draw (the exchanger
     only); shown: an Examine's card (those two only); draft_sets: a seat's draft set (its
     own only). exiled: seats in the order they went out; winner once the game is over.
+    With Reformation (R12.18): factions, each seat's; almshouse, its coins; unified, False
+    while the table is divided (R12.5). Without it factions is empty, the Almshouse 0 and
+    the table unified.
     """
 
     options: Options = _public("options", OPTIONS)
@@ -158,6 +166,9 @@ class View:
                                                           _draft_sets)
     exiled: tuple[int, ...] = _public("seats", LIST)
     winner: int | None = _public("seat")
+    factions: tuple[str, ...] = _public("factions", LIST)
+    almshouse: int = _public("coins")
+    unified: bool = _public("flag", ONE, _unified)
 
     @property
     def alive_mask(self) -> int:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import VIEW_FIELDS
-from engine.cards import ACTIONS_IN, CAST
+from engine.cards import ALLOWED, CAST
 
 from .schema import Invalid
 
@@ -41,15 +41,19 @@ def view(value: dict[str, Any], path: str = "view") -> None:
     """Invalid unless the view (its spec already checked) is one table's (see above)."""
     options = value["options"]
     seats, variant = options["players"], options["variant"]
+    reformation = options.get("reformation", False)
     for name in _PER_SEAT:
         if len(value[name]) != seats:
             raise Invalid(f"{path}.{name}", f"must have one entry a seat ({seats})")
+    if len(value["factions"]) != (seats if reformation else 0):
+        raise Invalid(f"{path}.factions", f"must have one entry a seat ({seats}) with "
+                      f"Reformation, none without (R12.2)")
     _seat(options["first_seat"], seats, f"{path}.options.first_seat")
     for name in _KINDS["seat"]:
         _seat(value[name], seats, f"{path}.{name}")
     for name in _KINDS["seats"]:
         _seats(value[name], seats, f"{path}.{name}")
-    cast, actions = CAST[variant], ACTIONS_IN[variant]
+    cast, actions = CAST[variant], ALLOWED[variant, reformation]
     for name in _KINDS["card"]:
         if value[name] is not None and value[name] not in cast:
             raise Invalid(f"{path}.{name}", f"must be a card of the {variant} game")

@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
-from engine import ACTIONS, CHARACTERS, FAIL_REASONS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
+from engine import ACTIONS, CHARACTERS, FACTIONS, FAIL_REASONS, PHASES, STEPS, VARIANTS, VIEW_FIELDS
 from engine import record as records
 
 from .schema import Bool, Enum, Field, Float, Int, List, Map, Nullable, OneOf, Str
@@ -114,6 +114,7 @@ GAME_OPTIONS = Map((
     Field("two_player_draft", Bool()),
     Field("treasury", Int(20, 1000)),
     Field("first_seat", Nullable(SEAT)),
+    Field("reformation", Bool(), False),  # sent only when true (R12.1)
 ))
 
 #: The wire spec of each kind of value a view holds. engine.View declares its fields once,
@@ -138,6 +139,8 @@ VIEW_VALUES: dict[str, Any] = {
     "deck_size": Int(0, 50),
     "reason": Nullable(Str(32)),
     "keep_count": Nullable(Int(0, 2)),
+    "factions": List(Enum(FACTIONS), 10),
+    "flag": Bool(),
 }
 
 #: engine.View.to_dict(): one viewer's complete knowledge of the game.
@@ -147,6 +150,7 @@ EVENT_KINDS = (
     "turn", "action", "pass", "challenge", "prove", "redraw", "concede", "refund", "block",
     "lose", "exile", "gain", "steal", "exchange", "keep", "examine", "examine_keep",
     "examine_swap", "drafted", "fail", "win", "forfeit", "drew", "kept", "shown", "picked",
+    "convert", "embezzle", "disprove",
 )
 
 #: engine.Event.to_dict(): what happened, as the recipient may see it.
@@ -159,6 +163,7 @@ EVENT = Map((
     Field("amount", COINS, False),
     Field("action", Enum(ACTIONS), False),
     Field("reason", Enum(FAIL_REASONS), False),
+    Field("faction", Enum(FACTIONS), False),
 ))
 
 #: engine.Move.to_dict(). Only the shape is checked here: the engine judges the move and

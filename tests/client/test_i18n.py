@@ -24,6 +24,7 @@ CARDS_PT = {
 ACTIONS_PT = {
     "income": "Renda", "foreign_aid": "Ajuda Externa", "coup": "Golpe de Estado", "tax": "Taxar",
     "assassinate": "Assassinar", "steal": "Extorquir", "exchange": "Trocar", "examine": "Investigar",
+    "convert": "Converter", "embezzle": "Desfalcar",
 }
 CARDS_EN = {
     "duke": "Duke", "assassin": "Assassin", "captain": "Captain",
@@ -32,6 +33,7 @@ CARDS_EN = {
 ACTIONS_EN = {
     "income": "Income", "foreign_aid": "Foreign Aid", "coup": "Coup", "tax": "Tax",
     "assassinate": "Assassinate", "steal": "Steal", "exchange": "Exchange", "examine": "Examine",
+    "convert": "Convert", "embezzle": "Embezzle",
 }
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 

@@ -317,6 +317,44 @@ def test_not_in_variant():
     g.apply(1, move("pass"))
     g.apply(2, move("pass"))
     refused(g, 1, move("block", card="ambassador"), "not_in_variant")
+    refused(three(), 0, move("convert", target=0), "not_in_variant")  # R12.1
+    refused(three(), 0, move("embezzle"), "not_in_variant")
+
+
+# ------------------------------------------------------------------ Reformation (R12)
+
+
+def reformation(**kw) -> Game:
+    """Four seats at a Reformation table: 0 and 2 Loyalist, 1 and 3 Reformist (R12.3)."""
+    return Game.arrange(Options(players=4, reformation=True),
+                        hands=kw.pop("hands", [["duke", "captain"], ["contessa", "assassin"],
+                                               ["duke", "ambassador"], ["captain", "contessa"]]),
+                        **kw)
+
+
+@covers("same_faction")
+def test_same_faction():
+    """R12.6: a target of one's own faction; R12.7: a block of one's own faction."""
+    g = reformation(coins=[7, 2, 2, 2])
+    refused(g, 0, move("coup", target=2), "same_faction")
+    refused(g, 0, move("steal", target=2), "same_faction")
+    g.apply(0, move("foreign_aid"))
+    refused(g, 2, move("block", card="duke"), "same_faction")
+
+
+@covers("almshouse_empty")
+def test_almshouse_empty():
+    """R12.11.2: an Embezzlement needs a coin in the Almshouse."""
+    refused(reformation(), 0, move("embezzle"), "almshouse_empty")
+
+
+@covers("holds_duke")
+def test_holds_duke():
+    """R12.12.1: a Duke held face down cannot be disproved."""
+    g = reformation(almshouse=2)
+    g.apply(0, move("embezzle"))
+    g.apply(1, move("challenge"))
+    refused(g, 0, move("prove"), "holds_duke")
 
 
 # ------------------------------------------------------------------ actions
