@@ -1,10 +1,13 @@
 """Properties over thousands of random complete games, every table size and both variants.
 
-After every move: the coins add up (R1.5), every card is in exactly one place with the right
+After every move: the coins add up (R1.5; with the Almshouse, R12.10.4), every card is in exactly one place with the right
 count of each character (R1.1–R1.3, R1.7), no exiled seat owes a decision or can be
 targeted (R2.2, R3.5), no view holds what its viewer may not see (R11), and legality on a
 seat's view equals legality on the game. Every game ends with exactly one winner (R2.3) and
-replays identically from its seed and moves.
+replays identically from its seed and moves. Reformation games (R12) hold the same, and
+after every move the faction rules: one faction a seat (R12.2), no targeted action or
+Foreign Aid block window against one's own faction while the table is divided (R12.6,
+R12.7), Conversion and Embezzlement only as R12.9 and R12.11 allow.
 """
 
 from __future__ import annotations
@@ -17,10 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, Options, View, legal_moves, visible_to
-from engine.cards import CAST, TARGETED, copies_for
+from engine.cards import CAST, FACTIONS, TARGETED, convert_cost, copies_for
+from engine.legality import divided
 from engine.views import public_dict, view_dict
 
 CONFIGS = [(p, v) for p in range(2, 11) for v in ("base", "inquisitor")]
+#: Reformation at every size, both decks, with and without the draft (which only 2 use).
+REFORMATION = [(p, v, d) for p in range(2, 11) for v in ("base", "inquisitor")
+               for d in ((True, False) if p == 2 else (True,))]
 PRIVATE_TO_SELF = {"drew", "kept", "picked"}
 
 
@@ -41,7 +48,8 @@ def all_cards(g: Game) -> Counter:
 def check_invariants(g: Game, total: Counter) -> None:
     n = g.options.players
     assert g.treasury >= 0 and all(c >= 0 for c in g.coins)
-    assert g.treasury + sum(g.coins) == g.options.treasury  # R1.5
+    assert g.almshouse >= 0
+    assert g.treasury + g.almshouse + sum(g.coins) == g.options.treasury  # R1.5, R12.10.4
     if g.phase != "draft":
         assert all_cards(g) == total  # every card in exactly one place
     for s in range(n):
@@ -54,6 +62,30 @@ def check_invariants(g: Game, total: Counter) -> None:
             if m.kind in TARGETED:
                 assert m.target != s and g.alive[m.target]  # R3.5
     assert set(g.exiled) == {s for s in range(n) if not g.alive[s]}
+    if g.options.reformation:
+        check_factions(g)
+    else:
+        assert g.factions == [] and g.almshouse == 0
+
+
+def check_factions(g: Game) -> None:
+    """R12.2, R12.6, R12.7, R12.9, R12.11 on the open decision."""
+    n = g.options.players
+    assert len(g.factions) == n and set(g.factions) <= set(FACTIONS)  # R12.2
+    split = divided(g)
+    assert split == (len({g.factions[s] for s in range(n) if g.alive[s]}) == 2)  # R12.5
+    if g.phase == "action":
+        actor = g.actor
+        for m in g.legal_moves(actor):
+            if m.kind in TARGETED and split:
+                assert g.factions[m.target] != g.factions[actor]  # R12.6
+            if m.kind == "convert":
+                assert g.alive[m.target] and g.coins[actor] < 10  # R12.9.4
+                assert convert_cost(actor, m.target) <= g.coins[actor]
+            if m.kind == "embezzle":
+                assert g.almshouse >= 1 and g.coins[actor] < 10  # R12.11.2
+    if g.phase == "respond" and g.step == "block" and g.action == "foreign_aid" and split:
+        assert all(g.factions[s] != g.factions[g.actor] for s in g.waiting)  # R12.7
 
 
 def check_views(g: Game) -> None:
@@ -65,6 +97,8 @@ def check_views(g: Game) -> None:
         for s in range(n):
             if s != viewer:
                 assert v.hands[s] is None and v.draft_sets[s] is None  # R11
+        assert v.factions == tuple(g.factions) and v.almshouse == g.almshouse  # R12.18
+        assert v.unified is not divided(g)
         if viewer is None:
             assert v.drawn == () and v.shown is None
         else:
@@ -131,6 +165,31 @@ def test_views_never_hold_another_seats_secrets(players: int, variant: str, seed
     play_random_game(Options(players=players, variant=variant), seed, views=True)
 
 
+@pytest.mark.parametrize("players,variant,draft", REFORMATION)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_reformation_games_keep_every_invariant(players: int, variant: str, draft: bool,
+                                                seed: int) -> None:
+    """R12.2-R12.12 and R12.10.4 over random complete Reformation games; each ends with one
+    winner (R12.13) and replays from its seed and moves."""
+    options = Options(players=players, variant=variant, two_player_draft=draft,
+                      reformation=True)
+    g = play_random_game(options, seed, views=False)
+    assert sum(g.alive) == 1 and g.winner == g.alive.index(True)  # R2.3, R12.13
+    replayed = Game.replay(options, seed, g.history)
+    assert replayed.reveal() == g.reveal() and replayed.almshouse == g.almshouse
+
+
+@pytest.mark.parametrize("players,variant,draft", REFORMATION)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_reformation_views_and_legality_agree(players: int, variant: str, draft: bool,
+                                             seed: int) -> None:
+    """R12.18 and R11 after every move; legality on each seat's view equals the game's."""
+    play_random_game(Options(players=players, variant=variant, two_player_draft=draft,
+                             reformation=True), seed, views=True)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_first_seat_is_kept_for_rematches(players: int) -> None:
     """R1.6: a given first seat starts, in every variant and with the draft."""
@@ -141,13 +200,18 @@ def test_first_seat_is_kept_for_rematches(players: int) -> None:
             assert g.waiting == (first,) and g.actor == first
 
 
-@pytest.mark.parametrize("players,variant", [(2, "base"), (4, "inquisitor"), (6, "base"), (9, "base")])
+@pytest.mark.parametrize("players,variant,reformation", [
+    (2, "base", False), (4, "inquisitor", False), (6, "base", False), (9, "base", False),
+    (2, "base", True), (5, "inquisitor", True), (8, "base", True),
+])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32))
-def test_forfeits_keep_every_invariant_and_replay(players: int, variant: str, seed: int) -> None:
+def test_forfeits_keep_every_invariant_and_replay(players: int, variant: str,
+                                                  reformation: bool, seed: int) -> None:
     """A seat that forfeits at any moment is exiled (R2.2) and play goes on by R5.2: the
-    invariants hold, the game still ends with one winner, and the replay matches."""
-    options = Options(players=players, variant=variant)
+    invariants hold, the game still ends with one winner, and the replay matches (at
+    Reformation tables too, R12.12.3)."""
+    options = Options(players=players, variant=variant, reformation=reformation)
     g = Game.new(options, seed)
     rng = random.Random(seed)
     total = expected_cards(options)
