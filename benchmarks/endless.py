@@ -1,13 +1,17 @@
 """Do games between bots end? Every size from 2 to 6 seats and every pairing of strategies.
 
-    python -m benchmarks.endless [--games N] [--search-games N] [--playouts N] [--json]
+    python -m benchmarks.endless [--games N] [--search-games N] [--playouts N] [--reformation]
+                                 [--json]
 
 For each size and each pair of strategies (a strategy paired with itself included), `--games`
 complete games in the arena (engine.bots.arena.play: every hook called as the server calls
 it), the two strategies seated alternately and the seating flipped every other game; pairs
 with `ismcts` play `--search-games` games, its budget cut to `--playouts` a decision (that
 changes how well it plays, not what ends its games). Games run in a process per core. The
-defaults play about 20,000 games in all, as issue 12 asks.
+defaults play about 20,000 games in all, as issue 12 asks. `--reformation` plays Reformation
+tables (R12) instead, at every size from 2 to 10 seats, the base deck and the Inquisitor's in
+turn: the arena then also finds any move a strategy makes that R12 forbids (the engine
+refuses it, and the run fails).
 
 Figures (`--json`: one object): `games`, `seconds`, `longest` (the most moves any game took),
 `over_1000` (games longer than 1,000 moves), `unfinished` (games the arena stopped at its
@@ -33,7 +37,8 @@ from engine.bots.arena import play
 LONG = 1_000
 
 
-def cell(players: int, first: str, second: str, games: int, playouts: int) -> list[int]:
+def cell(players: int, first: str, second: str, games: int, playouts: int,
+         reformation: bool = False) -> list[int]:
     """How many moves each of `games` games took (-1: stopped unfinished by the arena)."""
     lengths = []
     for n in range(games):
@@ -42,21 +47,25 @@ def cell(players: int, first: str, second: str, games: int, playouts: int) -> li
             seats.reverse()
         bots = [make(name, n * 10 + i, **({"playouts": playouts} if name == "ismcts" else {}))
                 for i, name in enumerate(seats)]
-        result = play(bots, Options(players=players), seed=n)
+        variant = "inquisitor" if reformation and n % 2 else "base"
+        options = Options(players=players, variant=variant, reformation=reformation)
+        result = play(bots, options, seed=n)
         lengths.append(result.decisions if result.winner is not None else -1)
     return lengths
 
 
-def plan(games: int, search_games: int, playouts: int) -> list[tuple[int, str, str, int, int]]:
+def plan(games: int, search_games: int, playouts: int,
+         reformation: bool = False) -> list[tuple[int, str, str, int, int, bool]]:
     """Every cell's arguments to `cell`: each size, each pairing, and its number of games."""
-    return [(players, a, b, search_games if "ismcts" in (a, b) else games, playouts)
-            for players in range(2, 7)
+    sizes = range(2, 11) if reformation else range(2, 7)
+    return [(players, a, b, search_games if "ismcts" in (a, b) else games, playouts, reformation)
+            for players in sizes
             for a, b in itertools.combinations_with_replacement(sorted(STRATEGIES), 2)]
 
 
-def survey(games: int, search_games: int, playouts: int = 2) -> dict:
+def survey(games: int, search_games: int, playouts: int = 2, reformation: bool = False) -> dict:
     """Play every cell (see the module docstring) and sum up what came out."""
-    cells = plan(games, search_games, playouts)
+    cells = plan(games, search_games, playouts, reformation)
     start = time.perf_counter()
     spawn = multiprocessing.get_context("spawn")  # no fork of a process that may hold threads
     # The bots' choices can follow the order of sets of strings, which Python shuffles per
@@ -93,13 +102,16 @@ def main() -> None:
                         help=f"games per size and pairing with ismcts (default {search_games})")
     parser.add_argument("--playouts", type=int, default=playouts,
                         help=f"ismcts's playouts a decision (default {playouts})")
+    parser.add_argument("--reformation", action="store_true",
+                        help="Reformation tables (R12) at 2 to 10 seats")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    figures = survey(args.games, args.search_games, args.playouts)
+    figures = survey(args.games, args.search_games, args.playouts, args.reformation)
     if args.json:
         print(json.dumps(figures))
         return
-    print(f"endless: every pairing of {len(STRATEGIES)} strategies at 2 to 6 seats")
+    where = "Reformation tables at 2 to 10" if args.reformation else "2 to 6"
+    print(f"endless: every pairing of {len(STRATEGIES)} strategies at {where} seats")
     targets = {  # issue 12's: every game ends within LONG moves
         "unfinished": ("= 0", figures["unfinished"] == 0),
         "over_1000": ("= 0", figures["over_1000"] == 0),

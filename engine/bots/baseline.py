@@ -232,10 +232,10 @@ class Baseline(Strategy):
                     and self.rng.random() < _STEAL_BLOCK):
                 return blocks[0]
             return kinds["pass"]
-        if "challenge" not in kinds:
-            return kinds["pass"]
         claimant, claim = view.claimant, view.claim
-        assert claimant is not None and claim is not None  # "challenge" is offered
+        if "challenge" not in kinds or claim is None:
+            return kinds["pass"]  # (no claim of a character: an Embezzlement, let stand)
+        assert claimant is not None  # "challenge" is offered
         if _unseen_copies(view, claim) == 0:
             return kinds["challenge"]
         if (view.step == "challenge_block" and view.actor == me

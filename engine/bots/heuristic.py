@@ -325,10 +325,10 @@ class Heuristic(Strategy):
                     and self.rng.random() < max(spite, knobs.steal_block * bold)):
                 return blocks[0]
             return kinds["pass"]
-        if "challenge" not in kinds:
-            return kinds["pass"]
         claimant, claim = view.claimant, view.claim
-        assert claimant is not None and claim is not None  # "challenge" is offered
+        if "challenge" not in kinds or claim is None:
+            return kinds["pass"]  # (no claim of a character: an Embezzlement, let stand)
+        assert claimant is not None  # "challenge" is offered
         bluff = self.bluff_chance(view, claimant, claim)
         if bluff >= 1.0:
             return kinds["challenge"]  # the claim is impossible: every copy is accounted for
