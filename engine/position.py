@@ -8,8 +8,8 @@ Contessa twice: what do I do?"), teachers set puzzles with them, and tools read 
 full state with `Position.of(game)`.
 
 `Position.game()` builds the Game after checking the position against the rules: card
-names and counts for the variant and table size, two influences a seat, coins and the
-treasury, exiled seats holding nothing, and an open decision that the rules could have
+names and counts for the variant and table size, two influences a seat, coins, the
+treasury and the Almshouse, factions (with Reformation only), exiled seats holding nothing, and an open decision that the rules could have
 opened from the rest (R4 to R7). Each refusal is a PositionError whose sentence names what
 is wrong. `Position.from_dict` and `Position.load` read the text form (a TOML file, see
 docs/BOTS.md; `load` checks it too); `to_dict` writes the same form back.
@@ -43,8 +43,10 @@ DECISION_PHASES = (RESPOND, PROVE_PHASE, LOSE_PHASE, KEEP_PHASE, SHOW_PHASE, DEC
 #: The events a position's history may hold: every public kind (engine.events).
 HISTORY_KINDS = ("turn", "action", "pass", "challenge", "prove", "redraw", "concede", "refund",
                  "block", "lose", "exile", "gain", "steal", "exchange", "keep", "examine",
-                 "examine_keep", "examine_swap", "drafted", "fail", "forfeit")
-_EVENT_FIELDS = ("kind", "seat", "target", "card", "cards", "amount", "action", "reason")
+                 "examine_keep", "examine_swap", "drafted", "fail", "forfeit", "convert",
+                 "embezzle", "disprove")
+_EVENT_FIELDS = ("kind", "seat", "target", "card", "cards", "amount", "action", "reason",
+                 "faction")
 #: The largest position file read (docs/BOTS.md): a position with a long history is a few
 #: kilobytes.
 MAX_FILE = 256 * 1024
@@ -109,6 +111,9 @@ class Position:
     HISTORY_KINDS), the story every seat saw: bots `observe` them before their first
     decision, and a table's log tells them. Their form is checked, not their agreement
     with the rest; `of` gives none (a game keeps its moves, not their events).
+    factions: with Reformation, each seat's faction (None: dealt from the first seat by
+    R12.3); without it, None. almshouse: the Almshouse's coins (R12.10; 0 without
+    Reformation).
     """
 
     options: Options
@@ -125,6 +130,8 @@ class Position:
     draws: tuple[str, ...] = ()
     history: tuple[Event, ...] = ()
     seed: int = 0
+    factions: tuple[str, ...] | None = None
+    almshouse: int = 0
 
     # ----------------------------------------------------------------- reading games
 
@@ -157,6 +164,8 @@ class Position:
             decision=decision,
             draws=tuple(game.draws),
             seed=game.seed,
+            factions=tuple(game.factions) or None,
+            almshouse=game.almshouse,
         )
 
     # ----------------------------------------------------------------- making games
@@ -187,14 +196,15 @@ class Position:
         number of seats unless given, and `two_player_draft` whether the position is in the
         draft or has cards out of the game), `seats` (a list of tables with `hand`,
         `revealed` and `coins`), `treasury`, `deck`, `removed`, `exiled`, `turn`,
-        `first_seat`, `draws`,
+        `first_seat`, `draws`, `almshouse`,
         `seed`, and `decision` (a table of Decision's fields). Unknown keys, and values of
         the wrong kind, raise PositionError. Nothing is checked against the rules until
         `game()`."""
         if not isinstance(data, dict):
             raise PositionError("A position must be a table (a map).")
         _known(data, ("options", "seats", "treasury", "deck", "removed", "exiled", "turn",
-                      "first_seat", "decision", "draws", "history", "seed"), "position")
+                      "first_seat", "decision", "draws", "history", "seed", "almshouse"),
+               "position")
         seats = data.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise PositionError("seats must be a list of tables, one a seat.")
@@ -205,7 +215,7 @@ class Position:
         drafted = bool(data.get("removed")) or (
             isinstance(decision, dict) and decision.get("phase") == DRAFT)
         for index, seat in enumerate(seats):
-            _known(seat, ("hand", "revealed", "coins"), f"seat {index}")
+            _known(seat, ("hand", "revealed", "coins", "faction"), f"seat {index}")
         coins = [seat.get("coins", 2) for seat in seats]
         if decision is not None:
             if not isinstance(decision, dict):
@@ -243,6 +253,9 @@ class Position:
             draws=_cards(data.get("draws", ()), "draws"),
             history=_events(data.get("history", [])),
             seed=data.get("seed", 0),
+            factions=(tuple(seat.get("faction") for seat in seats)
+                      if any("faction" in seat for seat in seats) else None),
+            almshouse=data.get("almshouse", 0),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -255,6 +268,11 @@ class Position:
             "seats": [{"hand": list(h), "revealed": list(r), "coins": c}
                       for h, r, c in zip(self.hands, revealed, coins)],
         }
+        if self.factions is not None:
+            for seat, faction in zip(data["seats"], self.factions):
+                seat["faction"] = faction
+        if self.almshouse:
+            data["almshouse"] = self.almshouse
         if self.treasury is not None:
             data["treasury"] = self.treasury
         if self.deck is not None:
@@ -321,6 +339,9 @@ class _Builder:
         self.p = position
         self.options = position.options
         self.decision = position.decision
+        options = position.options
+        self.actions = (C.ALLOWED[options.variant, options.reformation]
+                        if isinstance(options, Options) else frozenset())
 
     def fail(self, sentence: str) -> NoReturn:
         raise PositionError(sentence)
@@ -338,6 +359,7 @@ class _Builder:
         g = self.g = Game._blank(self.options, p.seed)
         self.check_table()
         self.check_cards()
+        self.check_factions()
         self.check_coins()
         alive = [bool(h) for h in self.hands]
         if self.phase == DRAFT:
@@ -348,7 +370,8 @@ class _Builder:
         g.hands = self.hands
         g.revealed = self.revealed
         g.coins = self.coins
-        g.treasury = self.options.treasury - sum(self.coins)
+        g.treasury = self.options.treasury - sum(self.coins) - self.p.almshouse
+        g.almshouse = self.p.almshouse
         g.alive = alive
         g.alive_mask = sum(1 << s for s in range(self.n) if alive[s])
         g.exiled = self.check_exiled()
@@ -357,6 +380,9 @@ class _Builder:
         g.draws = list(self.p.draws)
         first = self.p.first_seat
         g.first_seat = self.p.turn if first is None else self._seat(first, "first_seat")
+        if self.options.reformation:
+            given = self.p.factions
+            g.factions = list(given) if given is not None else C.faction_deal(self.n, g.first_seat)
         self.open_decision(g)
         return g
 
@@ -480,6 +506,26 @@ class _Builder:
             _shuffle(deck, self.g.rng)
         self.deck = deck
 
+    def check_factions(self) -> None:
+        """R12.2: one faction a seat, by name, and only at a Reformation table; the Almshouse
+        likewise (R12.10)."""
+        factions, almshouse = self.p.factions, self.p.almshouse
+        if not self.options.reformation:
+            if factions is not None or almshouse != 0:
+                self.fail("Factions and the Almshouse exist only with the reformation option "
+                          "(R12.1).")
+            return
+        if factions is not None:
+            if not isinstance(factions, (list, tuple)) or len(factions) != self.n:
+                self.fail(f"factions must name one faction a seat ({self.n} seats).")
+            for seat, faction in enumerate(factions):
+                if faction not in C.FACTIONS:
+                    self.fail(f"Seat {seat}'s faction must be one of {_names(C.FACTIONS)}, not "
+                              f"{faction!r}.")
+        if type(almshouse) is not int or almshouse < 0:
+            self.fail(f"The Almshouse holds a whole number of coins, 0 or more, not "
+                      f"{almshouse!r}.")
+
     def check_coins(self) -> None:
         for s, coins in enumerate(self.coins):
             if type(coins) is not int or coins < 0:
@@ -488,14 +534,20 @@ class _Builder:
             if not self.hands[s] and coins and self.phase != DRAFT:
                 self.fail(f"Seat {s} is exiled (no face-down card) and holds {coins} coins; "
                           f"an exiled seat's coins go back to the treasury (R2.2).")
-        total = sum(self.coins)
+        seats = sum(self.coins)
+        almshouse = self.p.almshouse
+        total = seats + almshouse
+        alms, rules = "", "R1.5"
+        if self.options.reformation:
+            alms, rules = f" and the Almshouse {almshouse}", "R1.5, R12.10.4"
         if total > self.options.treasury:
-            self.fail(f"The seats hold {total} coins; the game has {self.options.treasury} "
-                      f"in all (R1.5).")
+            self.fail(f"The seats hold {seats} coins{alms}; the game has "
+                      f"{self.options.treasury} in all ({rules}).")
         treasury = self.p.treasury
         if treasury is not None and treasury != self.options.treasury - total:
-            self.fail(f"The treasury holds {treasury!r} coins and the seats {total}: the game "
-                      f"has {self.options.treasury} in all (R1.5), so the treasury holds "
+            self.fail(f"The treasury holds {treasury!r} coins and the seats {seats}{alms}: "
+                      f"the game has "
+                      f"{self.options.treasury} in all ({rules}), so the treasury holds "
                       f"{self.options.treasury - total}.")
 
     def check_history(self) -> None:
@@ -516,7 +568,9 @@ class _Builder:
                     c not in self.cast for c in cards):
                 self.fail(f"{where}: its cards must be characters of the "
                           f"{self.options.variant} game ({_names(self.cast)}).")
-            if e.action is not None and e.action not in C.ACTIONS_IN[self.options.variant]:
+            if e.faction is not None and e.faction not in C.FACTIONS:
+                self.fail(f"{where}: faction must be one of {_names(C.FACTIONS)}.")
+            if e.action is not None and e.action not in self.actions:
                 self.fail(f"{where}: no action {e.action!r} in this variant.")
             if e.amount is not None and (type(e.amount) is not int or e.amount < 0):
                 self.fail(f"{where}: amount must be a whole number of 0 or more.")
@@ -576,11 +630,14 @@ class _Builder:
         g.phase = d.phase
 
     def check_action(self, d: Decision) -> None:
-        variant, turn = self.options.variant, self.p.turn
-        if d.action not in C.ACTIONS_IN[variant] or d.action == C.INCOME:
-            self.fail(f"The decision's action must be one of "
-                      f"{_names(C.ACTIONS_IN[variant][1:])} (Income opens no decision), not "
-                      f"{d.action!r}.")
+        turn = self.p.turn
+        opening = [a for a in C.ACTIONS if a in self.actions and a not in (C.INCOME, C.CONVERT)]
+        if d.action not in opening:
+            quiet = "Income and Conversion open" if self.options.reformation else "Income opens"
+            self.fail(f"The decision's action must be one of {_names(opening)} ({quiet} no "
+                      f"decision), not {d.action!r}.")
+        if d.action == C.EMBEZZLE and self.p.almshouse < 1:
+            self.fail("An Embezzlement needs a coin in the Almshouse (R12.11.2).")
         if d.action in C.TARGETED:
             if type(d.target) is not int or not 0 <= d.target < self.n or d.target == turn:
                 self.fail(f"{d.action} needs a target: another seat, not {d.target!r}.")
@@ -608,7 +665,9 @@ class _Builder:
         if d.step is not None and d.step not in STEPS:
             self.fail(f"The decision's step must be one of {', '.join(STEPS)}, not "
                       f"{d.step!r}.")
-        if d.step == CHALLENGE_ACTION:
+        if d.step == CHALLENGE_ACTION and action == C.EMBEZZLE:
+            g.claimant, g.claim = self.p.turn, None  # an inverse claim (R12.11.1)
+        elif d.step == CHALLENGE_ACTION:
             claim = C.claim_of(action, variant)
             if claim is None:
                 self.fail(f"{d.action} claims no character: there is nothing to challenge "

@@ -16,6 +16,7 @@ from engine import (
     Game, Options, OptionsError, View, default_move, legal_moves, move, summarize, visible_to,
 )
 from engine.legality import divided
+from engine.position import Decision, Position, PositionError
 from engine.record import replay as replay_record
 from tests.engine.helpers import kinds, only, pass_window, refused
 
@@ -467,3 +468,56 @@ def test_R12_1_a_reformation_game_replays_from_its_record():
     again = replay_record(record)
     assert again.reveal() == g.reveal() and again.factions == g.factions
     assert again.almshouse == g.almshouse
+
+
+# ------------------------------------------------------------------ positions
+
+
+def test_R12_10_a_position_holds_factions_and_the_almshouse_and_round_trips():
+    """R12.2, R12.10: a position states each seat's faction and the Almshouse; the game it
+    builds has them, and its text form reads back the same."""
+    p = Position(REF3, hands=(("duke", "captain"), ("contessa", "assassin"), ("duke", "captain")),
+                 coins=(3, 2, 2), factions=(R, R, L), almshouse=4)
+    g = p.game()
+    assert g.factions == [R, R, L] and g.almshouse == 4 and g.treasury == 50 - 7 - 4
+    read = Position.from_dict(p.to_dict())
+    assert (read.factions, read.almshouse) == ((R, R, L), 4)
+    assert read.to_dict() == p.to_dict()
+    again = Position.of(g)
+    assert again.factions == (R, R, L) and again.almshouse == 4
+    assert Position.from_dict(again.to_dict()).game().almshouse == 4
+    dealt = Position(REF3, hands=p.hands, turn=1).game()
+    assert dealt.factions == [L, L, R]  # R12.3 from the turn's seat when none are stated
+
+
+def test_R12_10_positions_are_refused_where_the_rules_forbid_them():
+    """Factions and an Almshouse only with the option; factions by name, one a seat; the
+    coin total holds (R12.10.4)."""
+    hands = (("duke", "captain"), ("contessa", "assassin"), ("duke", "captain"))
+    wrong = [
+        (Position(Options(players=3), hands=hands, factions=(L, R, L)), "reformation"),
+        (Position(Options(players=3), hands=hands, almshouse=2), "reformation"),
+        (Position(REF3, hands=hands, factions=(L, R)), "one faction a seat"),
+        (Position(REF3, hands=hands, factions=(L, R, "heretic")), "loyalist"),
+        (Position(REF3, hands=hands, almshouse=-1), "Almshouse"),
+        (Position(REF3, hands=hands, coins=(20, 20, 2), almshouse=9), "Almshouse 9"),
+        (Position(REF3, hands=hands, almshouse=4, treasury=44), "R12.10"),
+        (Position(REF3, hands=hands, decision=Decision("respond", action="embezzle",
+                                                       step="challenge_action")), "Almshouse"),
+    ]
+    for position, words in wrong:
+        with pytest.raises(PositionError) as info:
+            position.game()
+        assert words in str(info.value), (position, info.value)
+
+
+def test_R12_12_a_position_can_open_a_challenged_embezzlement():
+    """R12.12: a position at the challenged Embezzler's answer plays on by the rules."""
+    p = Position(REF3, hands=(("captain", "assassin"), ("contessa", "duke"), ("duke", "captain")),
+                 almshouse=3, decision=Decision("prove", action="embezzle",
+                                                step="challenge_action", challenger=2))
+    g = p.game()
+    assert g.waiting == (0,) and g.legal_moves(0) == (PROVE, CONCEDE)
+    g.apply(0, PROVE)
+    g.apply(2, move("lose", card="captain"))
+    assert g.coins[0] == 5 and g.almshouse == 0
