@@ -24,6 +24,7 @@ DOCUMENTED = {
                                 move("block", card="contessa")),
     "exchange_keep.toml": ('move("keep", cards=("duke", "assassin"))',
                            move("keep", cards=("duke", "assassin"))),
+    "divided_forced_coup.toml": ('move("coup", target=1)', move("coup", target=1)),  # R12.6
 }
 
 
