@@ -73,6 +73,8 @@ TABLE_OPTIONS = Map((
     Field("variant", Enum(VARIANTS), False),
     Field("two_player_draft", Bool(), False),
     Field("treasury", Int(20, 1000), False),
+    Field("reformation", Bool(), False),  # the Reformation expansion (R12); a summary
+    # carries it only when true
     Field("response_clock", Int(0, 600), False),
     Field("turn_clock", Int(0, 3600), False),
     Field("private", Bool(), False),
@@ -734,13 +736,15 @@ class GameRecord(Message):
 @dataclass(frozen=True, slots=True)
 class Queue(Message):
     """Wait for a rated table of `seats` seats (a number, or a range {min, max}) and
-    `variant`, formed by the server; answered by `queued`, then `joined` once it forms."""
+    `variant`, with Reformation (R12) if `reformation`, formed by the server; answered by
+    `queued`, then `joined` once it forms."""
 
     TYPE = "queue"
     SENDER = "client"
     id: int = spec(REQUEST_ID)
     seats: int | dict[str, Any] = spec(SEATS_WANTED)
     variant: str | None = spec(Enum(VARIANTS), None)
+    reformation: bool | None = spec(Bool(), None)
 
 
 @dataclass(frozen=True, slots=True)

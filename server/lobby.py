@@ -406,7 +406,7 @@ class Lobby:
             raise Refused("bad_options", f"A range of seats from {seats['min']} to "
                           f"{seats['max']} holds no table.")
         wish = Wish(session, seats["min"], seats["max"], msg.variant or "base",
-                    trio.current_time())
+                    trio.current_time(), bool(msg.reformation))
         session.send(Queued(re=msg.id, waiting=self.quick.waiting_like(wish) + 1))
         self.quick.add(wish)  # and if a table forms with it, `joined` follows
 
@@ -414,7 +414,7 @@ class Lobby:
         """Open the rated table the queue formed, its players claimed for it (they are in
         the lobby: the queue keeps no one who sits or has ended), and seat them."""
         raw = {"seats": formed.seats, "variant": formed.variant, "rated": True,
-               "name": "Quick play"}
+               "name": "Quick play", "reformation": formed.reformation}
         if formed.bots:
             raw["bots"] = self._fill_strategy()
         table = Table(self, self.config, self.thinkers, self._new_table_id(),

@@ -28,7 +28,8 @@ def fill_options(raw: dict[str, Any], config: ServerConfig, allowed: frozenset[s
     if position is not None:  # every seat is played: bots in those no one takes
         rules = position.options
         raw = dict(raw, seats=rules.players, variant=rules.variant, treasury=rules.treasury,
-                   two_player_draft=rules.two_player_draft, rated=False,
+                   two_player_draft=rules.two_player_draft, reformation=rules.reformation,
+                   rated=False,
                    bots=raw.get("bots") or (DEFAULT_BOT if DEFAULT_BOT in allowed
                                             else min(allowed)))
     options = {
@@ -42,6 +43,8 @@ def fill_options(raw: dict[str, Any], config: ServerConfig, allowed: frozenset[s
         "on_disconnect": raw.get("on_disconnect", "bot"),
         "rated": raw.get("rated", False),
     }
+    if raw.get("reformation"):  # written only when on, as engine.Options writes it (R12.1)
+        options["reformation"] = True
     if "name" in raw:
         options["name"] = name_or_none(raw["name"])
         if options["name"] is None:
@@ -54,7 +57,8 @@ def fill_options(raw: dict[str, Any], config: ServerConfig, allowed: frozenset[s
         options["bots"] = raw["bots"]
     try:
         Options(players=options["seats"], variant=options["variant"],
-                two_player_draft=options["two_player_draft"], treasury=options["treasury"])
+                two_player_draft=options["two_player_draft"], treasury=options["treasury"],
+                reformation=options.get("reformation", False))
     except OptionsError as exc:
         raise Refused("bad_options", str(exc)) from None
     return options

@@ -34,30 +34,35 @@ W = TypeVar("W", bound=Waiter)
 
 @dataclass(frozen=True, slots=True)
 class Wish(Generic[W]):
-    """`who` waits, since `since`, for a table of `lo` to `hi` seats of `variant`."""
+    """`who` waits, since `since`, for a table of `lo` to `hi` seats of `variant`, with
+    Reformation (R12) or without it."""
 
     who: W
     lo: int
     hi: int
     variant: str
     since: float
+    reformation: bool = False
 
-    def allows(self, seats: int, variant: str) -> bool:
-        return self.variant == variant and self.lo <= seats <= self.hi
+    def allows(self, seats: int, variant: str, reformation: bool) -> bool:
+        return (self.variant == variant and self.reformation == reformation
+                and self.lo <= seats <= self.hi)
 
     def like(self, other: Wish[W]) -> bool:
         """`other` waits for some table this one would sit at too."""
-        return self.variant == other.variant and self.lo <= other.hi and other.lo <= self.hi
+        return (self.variant == other.variant and self.reformation == other.reformation
+                and self.lo <= other.hi and other.lo <= self.hi)
 
 
 @dataclass(frozen=True, slots=True)
 class Formed(Generic[W]):
     """A table to open: its `seats`, `players` (whose wishes, oldest first) in the first ones
-    and server bots in the rest, of `variant`."""
+    and server bots in the rest, of `variant`, with Reformation or not."""
 
     players: tuple[Wish[W], ...]
     seats: int
     variant: str
+    reformation: bool = False
 
     @property
     def bots(self) -> int:
@@ -85,16 +90,17 @@ def _table_for(first: Wish[W], left: list[Wish[W]], now: float,
     largest size enough of them allow; else, once `first` has waited `fill_after`, the size
     with the most of them (the largest of those), its other seats for bots."""
     def others(seats: int) -> tuple[Wish[W], ...]:
-        return tuple(w for w in left if w.allows(seats, first.variant))[:seats]
+        return tuple(w for w in left
+                     if w.allows(seats, first.variant, first.reformation))[:seats]
 
     sizes = range(first.hi, first.lo - 1, -1)
     for seats in sizes:
         players = others(seats)
         if len(players) == seats:
-            return Formed(players, seats, first.variant)
+            return Formed(players, seats, first.variant, first.reformation)
     if fill_after > 0 and now - first.since >= fill_after:
         seats = max(sizes, key=lambda n: len(others(n)))  # max keeps the first, the largest
-        return Formed(others(seats), seats, first.variant)
+        return Formed(others(seats), seats, first.variant, first.reformation)
     return None
 
 

@@ -701,6 +701,7 @@ class Table:
             two_player_draft=self.options["two_player_draft"],
             treasury=self.options["treasury"],
             first_seat=first_seat,
+            reformation=self.options.get("reformation", False),
         )
         seeded = self.config.seed is not None
         if self.position is not None:
