@@ -19,7 +19,7 @@ from pathlib import Path
 
 import msgpack
 
-from engine import Game, Options, summarize, visible_to
+from engine import Game, Options, move, summarize, visible_to
 
 VECTORS = Path(__file__).parent / "vectors"
 
@@ -145,6 +145,9 @@ EVENTS_EVERY_KIND = [
     {"kind": "kept", "seat": 0, "cards": ["duke", "captain"]},
     {"kind": "shown", "seat": 2, "target": 0, "card": "contessa"},
     {"kind": "picked", "seat": 0, "card": "duke"},
+    {"kind": "convert", "seat": 0, "target": 2, "amount": 2, "faction": "reformist"},
+    {"kind": "embezzle", "seat": 0, "amount": 3},
+    {"kind": "disprove", "seat": 0, "cards": ["captain", "contessa"]},
 ]
 
 
@@ -198,6 +201,26 @@ def _record() -> dict:
 
 
 RECORD = _record()
+
+
+def _reformation() -> tuple[dict, list, dict, list]:
+    """A Reformation game (R12) of three: seat 0 converts itself, then embezzles, is
+    challenged and proves it (no Duke: every card shown, as many drawn). Seat 0's view and
+    events after the Conversion, and after the proof."""
+    options = Options(players=3, reformation=True, first_seat=0)
+    seed = next(s for s in range(100) if "duke" not in Game.new(options, s).hands[0])
+    g = Game.new(options, seed)
+    events = g.apply(0, move("convert", target=0), g.state_id)
+    converted = (g.view(0).to_dict(), [e.to_dict() for e in visible_to(events, 0)])
+    g.apply(1, move("income"), g.state_id)
+    g.apply(2, move("income"), g.state_id)
+    g.apply(0, move("embezzle"), g.state_id)
+    g.apply(1, move("challenge"), g.state_id)
+    events = g.apply(0, move("prove"), g.state_id)
+    return (*converted, g.view(0).to_dict(), [e.to_dict() for e in visible_to(events, 0)])
+
+
+REFORM_VIEW, REFORM_EVENTS, DISPROVED_VIEW, DISPROVED_EVENTS = _reformation()
 #: A rated player's line of the leaderboard: ordinal, mu and sigma are msgpack floats.
 #: One entrant's row of a tournament's standings.
 STANDING_ROW = {"name": "ana", "games": 1, "wins": 1, "win_rate": 1.0, "mean_place": 1.0,
@@ -407,6 +430,12 @@ def valid_client() -> list:
           "deadlines": DEADLINES, "events": EVENTS}),
         ("update", {"t": "update", "table": "k7tq2m", "view": VIEW, "events": EVENTS,
                     "deadlines": DEADLINES}),
+        ("update of a Reformation game: a Conversion (R12.9)",
+         {"t": "update", "table": "k7tq2m", "view": REFORM_VIEW, "events": REFORM_EVENTS,
+          "deadlines": []}),
+        ("update of a Reformation game: an Embezzlement proved (R12.12)",
+         {"t": "update", "table": "k7tq2m", "view": DISPROVED_VIEW,
+          "events": DISPROVED_EVENTS, "deadlines": []}),
         ("update with one event of every kind",
          {"t": "update", "table": "k7tq2m", "view": VIEW, "events": EVENTS_EVERY_KIND,
           "deadlines": []}),
