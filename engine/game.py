@@ -15,6 +15,11 @@ that may still answer it, and the first challenge or block closes it. A move is 
 the handler of the phase it answers (`_APPLY`, one per phase of legality.DECISIONS, which
 says what each phase allows).
 
+Reformation (R12) adds each seat's faction and the Almshouse to the state; whether the table
+is divided is never stored, but worked out by legality.divided when a rule asks. A
+Conversion resolves at its declaration; an Embezzlement opens the same challenge window as a
+claim, with no character claimed (`claim` None), and is proved by `_disprove`.
+
 The state is mutable and flat on purpose: copying it per move, or building objects that no
 caller asked for, is what makes engines slow. Views are built elsewhere, on demand.
 """

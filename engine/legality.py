@@ -462,10 +462,10 @@ MOVES_IN = {phase: d.moves for phase, d in DECISIONS.items()}
 #: apart rather than a test in the base game's turn: that test cost the base game 1% of
 #: its benchmark.
 REFORMATION_MOVES_IN = {**MOVES_IN, ACTION: _reformation_turn}
+_REFUSE = {phase: d.refuse for phase, d in DECISIONS.items()}
+_DEFAULT = {phase: d.default for phase, d in DECISIONS.items()}
 
 
 def moves_in(options: Options) -> dict[str, Callable[[Table, int], tuple[Move, ...]]]:
-    """The moves column of DECISIONS for a game of `options`."""
+    """The moves column of DECISIONS for a game of `options` (a Game keeps its own)."""
     return REFORMATION_MOVES_IN if options.reformation else MOVES_IN
-_REFUSE = {phase: d.refuse for phase, d in DECISIONS.items()}
-_DEFAULT = {phase: d.default for phase, d in DECISIONS.items()}
