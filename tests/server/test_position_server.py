@@ -128,3 +128,24 @@ async def test_the_history_is_told_in_the_snapshot_and_the_bots_remember_it(nurs
     assert seat_1.blocks[0, "contessa"] == 1 and seat_2.blocks[0, "contessa"] == 0
     assert seat_1.claims[0] == seat_2.claims[0] == {"contessa"}
     await ana.aclose()
+
+
+async def test_a_reformation_position_makes_reformation_tables(nursery, tmp_path):
+    """R12.1: a server that plays a Reformation position (docs/examples) opens tables with
+    the option, whatever was asked: the view carries the position's factions and Almshouse,
+    and the forced Coup may only name the other faction (R12.6)."""
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "examples",
+                           "positions", "divided_forced_coup.toml")
+    with open(example, encoding="utf-8") as f:
+        port, server = await serve(nursery, tmp_path, f.read())
+    ana = await Peer.connect(port, "ana")
+    assert (await ana.request(CreateTable(id=new_id(), options={"seats": 3}))).TYPE == "joined"
+    assert next(iter(server.lobby.tables.values())).options["reformation"] is True
+    assert (await ana.request(Start(id=new_id()))).TYPE == "ok"
+    view = (await ana.expect("snapshot")).view
+    assert view["options"]["reformation"] is True and view["almshouse"] == 3
+    assert view["factions"] == ["loyalist", "reformist", "loyalist"]
+    refused = await ana.request(MoveRequest(id=new_id(), state_id=view["state_id"], move={
+        "kind": "coup", "target": 2}))
+    assert (refused.TYPE, refused.code) == ("move_rejected", "same_faction")
+    await ana.aclose()
