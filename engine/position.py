@@ -32,7 +32,7 @@ from .events import FAIL_REASONS, Event
 from .game import _AFTER_CHALLENGE, END, Game, _shuffle
 from .legality import (
     ACTION, BLOCK_STEP, CHALLENGE_ACTION, CHALLENGE_BLOCK, DECIDE_PHASE, DRAFT, KEEP_PHASE,
-    LOSE_PHASE, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, STEPS,
+    LOSE_PHASE, OVER, PROVE_PHASE, RESPOND, SHOW_PHASE, STEPS, divided,
 )
 from .moves import CHALLENGE
 from .options import Options
@@ -641,6 +641,10 @@ class _Builder:
         if d.action in C.TARGETED:
             if type(d.target) is not int or not 0 <= d.target < self.n or d.target == turn:
                 self.fail(f"{d.action} needs a target: another seat, not {d.target!r}.")
+            factions = self.g.factions  # divided now, so divided when it was declared:
+            if divided(self.g) and factions[d.target] == factions[turn]:
+                self.fail(f"On a divided table {d.action} names a player of the other "
+                          f"faction (R12.6); seat {d.target} is of seat {turn}'s.")
         elif d.target is not None:
             self.fail(f"{d.action} has no target.")
 
@@ -712,6 +716,8 @@ class _Builder:
                       "influence (R5.2).")
         if d.step == BLOCK_STEP and d.action == C.FOREIGN_AID:
             may = self._others(self.p.turn)
+            if divided(g):  # R12.7: not the actor's own faction
+                may = tuple(s for s in may if g.factions[s] != g.factions[self.p.turn])
         elif d.step == BLOCK_STEP:
             assert d.target is not None  # check_action: the other blockables are targeted
             may = (d.target,)

@@ -503,3 +503,20 @@ def test_R12_12_a_position_can_open_a_challenged_embezzlement():
     g.apply(0, PROVE)
     g.apply(2, move("lose", card="captain"))
     assert g.coins[0] == 5 and g.almshouse == 0
+
+
+def test_R12_7_a_position_opens_the_block_window_to_the_other_faction_only():
+    """R12.7: a position's Foreign Aid block window on a divided table waits only for the
+    other faction, and naming a seat of the actor's faction in it is refused."""
+    hands = (("duke", "captain"), ("contessa", "assassin"), ("duke", "captain"),
+             ("ambassador", "contessa"))
+    window = Decision("respond", action="foreign_aid", step="block")
+    g = Position(REF4, hands=hands, decision=window).game()
+    assert g.waiting == (1, 3)
+    with pytest.raises(PositionError):
+        Position(REF4, hands=hands, decision=Decision("respond", action="foreign_aid",
+                                                      step="block", waiting=(2,))).game()
+    steal = Decision("respond", action="steal", target=2, step="challenge_action")
+    with pytest.raises(PositionError) as info:
+        Position(REF4, hands=hands, decision=steal).game()  # R12.6: seat 2 is a Loyalist
+    assert "R12.6" in str(info.value)
