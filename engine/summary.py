@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from . import cards as C
 from .events import Event
 from .game import Game
 
@@ -37,7 +38,8 @@ class Claimed:
 class Call:
     """One challenge a seat made."""
 
-    #: The seat whose claim was challenged, and the character it claimed.
+    #: The seat whose claim was challenged, and the character it claimed (`embezzle` for
+    #: an Embezzlement's claim of holding no Duke, R12.11).
     target: int
     card: str
     #: The claimant conceded: the challenge was right. None when the claimant left the game
@@ -70,8 +72,8 @@ def count(steps: Iterable[tuple[Game, Sequence[Event]]]) -> tuple[Numbers, ...]:
     then the game after each move with the events it made, one Game changed in place (as
     `engine.record.play` yields them). A claim is a bluff when the claimant held no
     face-down card of that character as it claimed (R6.1); a challenge is right when the
-    claimant conceded (R6.4), wrong when it proved (R6.3), and neither when it left the
-    game before answering."""
+    claimant conceded (R6.4), wrong when it proved (R6.3, or R12.12.1 by showing its cards),
+    and neither when it left the game before answering."""
     counts: list[_Counts] = []
     challenger: int | None = None
     claim: tuple[int, str, bool] | None = None  # the open claim: seat, card, a bluff
@@ -87,12 +89,17 @@ def count(steps: Iterable[tuple[Game, Sequence[Event]]]) -> tuple[Numbers, ...]:
                 bluff = e.card not in held[seat]
                 counts[seat].claim(e.card, bluff, kind == "block")
                 claim = (seat, e.card, bluff)
+            elif kind == "action" and e.action == C.EMBEZZLE:
+                # R12.11.1: the claim of holding no Duke, false while one is held. It is no
+                # character's claim (not among the claims by card), but it can be called.
+                claim = (seat, C.EMBEZZLE, C.DUKE in held[seat])
             elif kind == "challenge" and claim is not None:
                 challenger = seat
-            elif kind in ("prove", "concede") and challenger is not None and claim is not None:
+            elif (kind in ("prove", "disprove", "concede") and challenger is not None
+                    and claim is not None):
                 claimant, card, bluff = claim
                 counts[challenger].calls.append(Call(claimant, card, kind == "concede"))
-                if kind == "concede" and bluff:
+                if kind == "concede" and bluff and card != C.EMBEZZLE:
                     counts[claimant].caught(card)
                 challenger = None
             elif (kind == "forfeit" and challenger is not None and claim is not None

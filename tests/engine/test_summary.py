@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, Options, move
-from engine.summary import summarize
+from collections.abc import Iterator
+
+from engine import Event, Game, Move, Options, move
+from engine.summary import Call, count, summarize
 
 from .helpers import PASS
 
@@ -83,3 +85,28 @@ def test_R11_a_game_in_play_has_no_summary():
     g.apply(0, move("income"))
     with pytest.raises(ValueError):
         summarize(g)
+
+
+def _steps(g: Game, moves: list[tuple[int, Move]]) -> Iterator[tuple[Game, list[Event]]]:
+    """`g` and then each of `moves` applied to it, as count() reads a game."""
+    yield g, []
+    for seat, m in moves:
+        yield g, g.apply(seat, m)
+
+
+@pytest.mark.parametrize("hand, answer, right", [
+    (["captain", "assassin"], "prove", False),  # no Duke: proved by showing both (R12.12.1)
+    (["duke", "assassin"], "concede", True),  # a Duke held: only a concession (R12.12.2)
+])
+def test_R12_12_a_challenge_of_an_embezzlement_is_a_call_right_or_wrong(hand, answer, right):
+    g = Game.arrange(Options(players=4, reformation=True), almshouse=3,
+                     hands=[hand, ["contessa", "duke"], ["duke", "ambassador"],
+                            ["contessa", "captain"]])
+    lose = (1, move("lose", card="duke")) if answer == "prove" else (0, move("lose",
+                                                                              card="assassin"))
+    numbers = count(_steps(g, [(0, move("embezzle")), (1, move("challenge")),
+                               (0, move(answer)), lose]))
+    assert numbers[1].calls == (Call(0, "embezzle", right),)
+    assert numbers[1].challenges == 1 and numbers[1].challenges_right == int(right)
+    # An Embezzlement is no character's claim: none is counted for seat 0.
+    assert numbers[0].claims == 0 and numbers[0].by_card == ()
