@@ -2,7 +2,8 @@
 
 `machine.Core` takes the server's messages and the player's intents (intents.py) and
 returns typed events (events.py); `table.TableState` is what it knows of its table;
-`policy` says when to connect again after a drop. The terminal app, plain mode and the bot
+`aims` says whom an action may name and why not the others; `policy` says when to connect
+again after a drop. The terminal app, plain mode and the bot
 runner only render its events and forward intents; client/transport.py drives it over a
 connection. Nothing in this package imports trio, asyncio, Textual or a front end, or
 touches a socket or a clock.
