@@ -6,8 +6,8 @@ shown) so that `python -m client.i18n_catalogs` can extract it into the
 catalogs (`client/locale/<lang>/LC_MESSAGES/coup.po`, compiled to `.mo` beside them). The three
 functions always read the language chosen last by `set_language` (at import: the environment's
 locale), so the language can change while the program runs. The wire never carries text:
-`card_name` and `action_name` turn the engine's language-neutral ids into words, and nothing
-outside the client ever calls this module.
+`card_name`, `action_name` and `faction_name` turn the engine's language-neutral ids into
+words, and nothing outside the client ever calls this module.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from engine.cards import (
     AMBASSADOR, ASSASSIN, ASSASSINATE, CAPTAIN, CONTESSA, CONVERT, COUP, DUKE, EMBEZZLE,
-    EXAMINE, EXCHANGE, FOREIGN_AID, INCOME, INQUISITOR, STEAL, TAX,
+    EXAMINE, EXCHANGE, FOREIGN_AID, INCOME, INQUISITOR, LOYALIST, REFORMIST, STEAL, TAX,
 )
 
 DOMAIN = "coup"
@@ -127,6 +127,12 @@ _ACTION_NAMES: dict[str, Callable[[], str]] = {
 }
 
 
+_FACTION_NAMES: dict[str, Callable[[], str]] = {
+    LOYALIST: lambda: pgettext("faction", "Loyalist"),
+    REFORMIST: lambda: pgettext("faction", "Reformist"),
+}
+
+
 def card_name(card_id: str) -> str:
     """The name of a character (an id of engine.CHARACTERS) in the current language."""
     return _CARD_NAMES[card_id]()
@@ -135,6 +141,12 @@ def card_name(card_id: str) -> str:
 def action_name(action_id: str) -> str:
     """The name of an action (an id of engine.ACTIONS) in the current language."""
     return _ACTION_NAMES[action_id]()
+
+
+def faction_name(faction_id: str) -> str:
+    """The name of a Reformation faction (an id of engine.FACTIONS) in the current
+    language."""
+    return _FACTION_NAMES[faction_id]()
 
 
 set_language(None)

@@ -13,10 +13,10 @@ from typing import TypeVar
 
 from engine import VARIANTS, Event, Move, View
 from engine.bots import LEVELS, STRATEGIES
-from engine.cards import CLAIMS_IN, COST, MUST_COUP
+from engine.cards import CLAIMS_IN, CONVERT, COST, DENIED, EMBEZZLE, MUST_COUP, convert_cost
 
 from .core.table import Claim, Outcome
-from .i18n import N_, _, action_name, card_name, ngettext
+from .i18n import N_, _, action_name, card_name, faction_name, ngettext
 
 Names = Callable[[int | None], str]
 T = TypeVar("T")
@@ -71,6 +71,8 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     if kind == "turn":
         return _("— {name}'s turn —").format(name=who)
     if kind == "action":
+        if e.action == CONVERT:  # the convert event that follows at once says it all
+            return None
         return _action_text(e, who, target, e.target is not None and e.target == me)
     if kind == "pass":
         if e.card is not None:  # a challenge window: the claim stands as far as `who` goes
@@ -81,10 +83,21 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
                 name=who, target=target, card=_card(e.card))
         if e.action is not None:
             return _("{name} does not block").format(name=who)
+        if e.target is not None:  # a window on a claim of no card: an Embezzlement's
+            if e.target == me:
+                return _("{name} does not challenge your Embezzlement").format(name=who)
+            return _("{name} does not challenge {target}'s Embezzlement").format(
+                name=who, target=target)
         return _("{name} passes").format(name=who)
     if kind == "challenge":
+        if e.card is None:  # R12.11.1: an Embezzlement claims to hold no Duke
+            return _("{name} challenges {target}'s claim to hold no {card}").format(
+                name=who, target=target, card=card_name(DENIED))
         return _("{name} challenges {target}: {card}?").format(
             name=who, target=target, card=_card(e.card))
+    if kind == "disprove":  # R12.12.1
+        return _("{name} shows every card, none a {card}: {cards}").format(
+            name=who, card=card_name(DENIED), cards=cards_text(e.cards))
     if kind == "prove":
         return _("{name} shows the {card}: the claim was true").format(
             name=who, card=_card(e.card))
@@ -92,6 +105,8 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
         return _("{name} shuffles it into the deck and draws a new card").format(name=who)
     if kind == "concede":
         # R6.2: a claimant may concede with the card in hand, so this says no more than that
+        if e.card is None:  # R12.12.2: the claim of no card is an Embezzlement's
+            return _("{name} concedes the Embezzlement").format(name=who)
         return _("{name} concedes the {card} claim").format(name=who, card=_card(e.card))
     if kind == "refund":
         return ngettext("{name} gets {n} coin back", "{name} gets {n} coins back",
@@ -125,6 +140,12 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
             name=who, target=target)
     if kind == "drafted":
         return _("{name} picks a card").format(name=who)
+    if kind == "convert":
+        return _convert_text(e, who, target, me)
+    if kind == "embezzle":
+        return ngettext("{name} takes {n} coin from the Almshouse",
+                        "{name} takes {n} coins from the Almshouse",
+                        _given(e.amount, "amount")).format(name=who, n=e.amount)
     if kind == "fail":
         return _fail_text(e, who, target)
     if kind == "win":
@@ -143,6 +164,25 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
     if kind == "picked":
         return _("You pick: {card}").format(card=_card(e.card))
     return None
+
+
+def _convert_text(e: Event, who: str, target: str, me: int | None) -> str:
+    """R12.9, R12.18: a Conversion, its payer, its target, its cost and the new faction."""
+    faction = faction_name(_given(e.faction, "faction"))
+    n = _given(e.amount, "amount")
+    if e.target == e.seat:
+        text = ngettext("{name} converts to {faction}, paying {n} coin into the Almshouse",
+                        "{name} converts to {faction}, paying {n} coins into the Almshouse", n)
+    elif e.target == me:
+        text = ngettext("{name} converts you to {faction}, paying {n} coin into the Almshouse",
+                        "{name} converts you to {faction}, paying {n} coins into the "
+                        "Almshouse", n)
+    else:
+        text = ngettext("{name} converts {target} to {faction}, paying {n} coin into the "
+                        "Almshouse",
+                        "{name} converts {target} to {faction}, paying {n} coins into the "
+                        "Almshouse", n)
+    return text.format(name=who, target=target, faction=faction, n=n)
 
 
 def face_up_text(e: Event, names: Names, returned: Sequence[str] = ()) -> str | None:
@@ -174,7 +214,7 @@ def passes_text(passes: Sequence[Event], names: Names, me: int | None, everyone:
         raise ValueError("no passes to tell")
     if len(passes) == 1:
         return _given(event_text(passes[0], names, me), "sentence")
-    claim = passes[0].card is not None
+    claim = passes[0].action is None  # a block window's passes name the action
     if everyone:
         return _("No one challenges") if claim else _("No one blocks")
     who = [names(e.seat) for e in passes]
@@ -196,6 +236,9 @@ def _declared(action: str, card: str | None, who: str, target: str, at_me: bool)
     card = card_name(card) if card is not None else ""
     if action == "tax":
         return _("{name} claims {card} to collect Tax").format(name=who, card=card)
+    if action == EMBEZZLE:  # R12.11.1: an inverse claim
+        return _("{name} claims to hold no {card}, to embezzle the Almshouse").format(
+            name=who, card=card_name(DENIED))
     if action == "exchange":
         return _("{name} claims {card} to exchange cards").format(name=who, card=card)
     if action == "steal":
@@ -237,6 +280,8 @@ def _fail_text(e: Event, who: str, target: str) -> str:
         deed = _("{name}'s attempt to take Foreign Aid").format(name=who)
     elif action == "tax":
         deed = _("{name}'s attempt to collect Tax").format(name=who)
+    elif action == EMBEZZLE:
+        deed = _("{name}'s attempt to embezzle the Almshouse").format(name=who)
     else:  # an Exchange: Income and Coup cannot fail
         deed = _("{name}'s attempt to exchange cards").format(name=who)
     reason = e.reason
@@ -253,9 +298,21 @@ def _fail_text(e: Event, who: str, target: str) -> str:
     return _("{deed} fails: {why}").format(deed=deed, why=why)
 
 
-def move_label(mv: Move, names: Names) -> str:
-    """A move as its button says it."""
+def move_label(mv: Move, names: Names, view: View | None = None) -> str:
+    """A move as its button says it. `view`, the view the move is made on, if known: then a
+    Conversion says its cost and names its mover "yourself" (R12.9.1), and the proof of an
+    Embezzlement shows every card (R12.12.1)."""
     kind = mv.kind
+    me = view.seat if view is not None else None
+    if kind == CONVERT and me is not None:
+        cost = convert_cost(me, mv.target)
+        if mv.target == me:
+            text = ngettext("Convert yourself ({n} coin)", "Convert yourself ({n} coins)", cost)
+        else:
+            text = ngettext("Convert {target} ({n} coin)", "Convert {target} ({n} coins)", cost)
+        return text.format(target=names(mv.target), n=cost)
+    if kind == "prove" and view is not None and view.action == EMBEZZLE:
+        return _("Show all your cards")
     if kind == "challenge":
         return _("Challenge")
     if kind == "pass":
@@ -289,6 +346,8 @@ def _aimed(action: str, target: str) -> str:
         return _("Assassinate {target}").format(target=target)
     if action == "examine":
         return _("Examine {target}").format(target=target)
+    if action == CONVERT:
+        return _("Convert {target}").format(target=target)
     return _("Coup against {target}").format(target=target)
 
 
@@ -312,6 +371,13 @@ def prompt(view: View, names: Names) -> str:
         return _("{name}'s turn").format(name=names(view.actor))
     if phase == "respond":
         return _respond_prompt(view, names, mine)
+    if phase == "prove" and view.action == EMBEZZLE and view.claim is None:  # R12.12
+        if view.claimant == me:
+            return _("{name} challenges your Embezzlement: show all your cards, none a "
+                     "{card}, or concede").format(name=names(view.challenger),
+                                                  card=card_name(DENIED))
+        return _("{name} must show every card, none a {card}, or concede").format(
+            name=names(view.claimant), card=card_name(DENIED))
     if phase == "prove":
         if view.claimant == me:
             return _("{name} challenges your {card}: show it or concede").format(
@@ -351,6 +417,13 @@ def loss_reason(view: View, names: Names) -> str:
     if view.reason == "assassinate":
         return _("{name} assassinated you: choose the card you lose").format(
             name=names(view.actor))
+    if view.claim is None and view.action == EMBEZZLE:  # R12.12: a claim of no Duke
+        if view.seat == view.challenger:
+            return _("{name} showed every card, none a {card}: you lost your challenge. "
+                     "Choose the card you lose").format(name=names(view.claimant),
+                                                       card=card_name(DENIED))
+        return _("You conceded {name}'s challenge of your Embezzlement: choose the card you "
+                 "lose").format(name=names(view.challenger))
     if view.seat == view.challenger:  # the claim was proved
         return _("{name} showed the {card}: you lost your challenge. Choose the card you lose"
                  ).format(name=names(view.claimant), card=_card(view.claim))
@@ -409,11 +482,27 @@ def presence_text(status: str, name: str) -> str | None:
 def move_refused_text(code: str, kind: str | None) -> str:
     """Why our move of `kind` was refused: error_text's sentence, and for a move we cannot
     afford, what it costs (a newcomer cannot know that Assassinate needs 3)."""
+    if code == "cannot_afford" and kind == CONVERT:  # R12.9.1: its cost is its target's
+        return _("You do not have enough coins: {action} costs 1 coin for yourself, 2 for "
+                 "anyone else.").format(action=action_name(kind))
     cost = COST.get(kind) if kind is not None else None
     if code == "cannot_afford" and cost is not None and kind is not None:
         return _("You do not have enough coins: {action} costs {cost}.").format(
             action=action_name(kind), cost=cost)
     return error_text(code)
+
+
+def almshouse_text(coins: int) -> str:
+    """The Almshouse's coins (R12.10), as a status line says them."""
+    return ngettext("Almshouse: {n} coin", "Almshouse: {n} coins", coins).format(n=coins)
+
+
+def unity_text(view: View) -> str:
+    """Whether a Reformation table is divided or unified (R12.5), and what that means for
+    aiming (R12.6)."""
+    if view.unified:
+        return _("The table is unified: anyone may be aimed at")
+    return _("The table is divided: aim only at the other faction")
 
 
 def closed_text(reason: str | None, said: str | None, said_message: str | None = None) -> str:
