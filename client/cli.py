@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", default="base", choices=["base", "inquisitor"],
                       help="base, or inquisitor: the Inquisitor replaces the Ambassador "
                       "(default base)")
+    play.add_argument("--reformation", action="store_true",
+                      help="play the Reformation expansion: factions, Conversion, the Almshouse "
+                      "and Embezzlement (docs/RULES.md), with either variant")
     play.add_argument("--seed", type=int,
                       help="deal the games from this seed (default: a new deal each time)")
     position = sub.add_parser(
@@ -396,6 +399,7 @@ def _practice_launch(args):
         launch.bot_delay = max(0.0, args.bot_delay)
     if args.command == "play":
         launch.bots, launch.variant, launch.seed = args.bots, args.variant, args.seed
+        launch.reformation = args.reformation
         return launch
     try:
         rules = Position.load(args.file)
@@ -403,6 +407,7 @@ def _practice_launch(args):
         print(f"coup position: {shown(str(exc))}", file=sys.stderr)
         return None
     launch.bots, launch.variant = rules.options.players - 1, rules.options.variant
+    launch.reformation = rules.options.reformation
     launch.position = os.path.abspath(args.file)
     return launch
 

@@ -44,6 +44,8 @@ class Launch:
     #: The bots' difficulty level, or a strategy's name (both are a table's `bots` option).
     strategy: str = DEFAULT_LEVEL
     variant: str = "base"
+    #: The Reformation expansion at the practice table (R12.1), with either variant.
+    reformation: bool = False
     seed: int | None = None
     #: Seconds a bot seat waits before it moves (the embedded server's setting).
     bot_delay: float = 0.6
@@ -86,12 +88,15 @@ def practice_server(launch: Launch) -> ServerConfig:
 
 def practice_table(launch: Launch) -> dict:
     """The options of the private table `coup play` creates: the player and the bots."""
-    return {
+    options = {
         "seats": launch.bots + 1, "variant": launch.variant, "bots": launch.strategy,
         "name": _("Practice"), "private": True,
         # On the table, not the server: the practice server outlives one launch.
         "response_clock": launch.response_clock, "turn_clock": launch.turn_clock,
     }
+    if launch.reformation:  # asked only when on, as the table's options write it (R12.1)
+        options["reformation"] = True
+    return options
 
 
 #: Login names that name an account's role, not a person: no one wants "root (you)".

@@ -148,6 +148,22 @@ def test_play_clock_chooses_the_practice_tables_clocks(argv, clocks, monkeypatch
     assert (launch.response_clock, launch.turn_clock) == clocks
 
 
+@pytest.mark.parametrize("argv,reformation", [
+    (["play"], None),
+    (["play", "--reformation"], True),
+    (["play", "--reformation", "--variant", "inquisitor"], True),
+])
+def test_play_reformation_asks_the_practice_table_for_it(argv, reformation, monkeypatch):
+    """R12.1: `coup play --reformation` creates the practice table with the option, beside
+    either variant; without the flag the table is asked nothing about it (off)."""
+    from client.launch import practice_table
+
+    launch = launched(argv, monkeypatch)
+    options = practice_table(launch)
+    assert options.get("reformation") == reformation
+    assert options["variant"] == ("inquisitor" if "inquisitor" in argv else "base")
+
+
 def test_play_clock_refuses_other_names():
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--clock", "slow"])
