@@ -29,10 +29,11 @@ import trio
 
 from engine import IllegalMove, View, check, legal_moves, move
 from engine.bots import known
-from engine.cards import TARGETED
+from engine.cards import CONVERT, TARGETED
 from protocol.text import whole_number
 
 from ..core import Arrival, Core, TableState
+from ..core.aims import aims
 from ..core import events as ev
 from ..core import intents as do
 from ..discovery import Browser, enabled
@@ -53,6 +54,7 @@ from .text import (
     help_lines,
     matches,
     prompt_line,
+    reformation_word,
     results_lines,
     seat_line,
     seats_line,
@@ -253,7 +255,8 @@ class Plain:
                           ("over", view.state_id))
         if table.pending is not None or view.seat is None or view.seat not in view.waiting:
             return None
-        choices = tuple((move_label(mv, self.names), mv) for mv in legal_moves(view, view.seat))
+        choices = tuple((move_label(mv, self.names, view), mv)
+                        for mv in legal_moves(view, view.seat))
         # Not keyed by the decision's state: others answering beside us (the draft's other
         # pick) leave our question as it was, and it is not asked twice. A decision of ours
         # that follows the last one is asked anew, since choosing forgets the prompt shown.
@@ -337,7 +340,7 @@ class Plain:
                 return
             await self.choose(p.choices[number - 1][1])
             return
-        found = matches(line, [label for label, _value in p.choices]) if p else []
+        found = matches(line, [label for label, _value in p.choices], self._own(p)) if p else []
         if p is not None and len(found) == 1:
             await self.choose(p.choices[found[0]][1])
         elif p is not None and found:
@@ -361,22 +364,43 @@ class Plain:
                and not (self.shown is not None and self._unanswered)):
             await self._looked.wait()
 
+    def _own(self, p: Prompt) -> tuple[int, ...]:
+        """The indexes of the choices of `p` that name the player themself (a Conversion of
+        oneself, R12.9.1): what "convert me" names."""
+        me = self.table.seat if self.table is not None else None
+        return tuple(i for i, (_label, mv) in enumerate(p.choices)
+                     if me is not None and getattr(mv, "target", None) == me)
+
     def _refuse_action(self, typed: str) -> bool:
-        """An action named that is not legal now: say why, in the engine's terms (as the
-        terminal app does for a key); False if `typed` names no action."""
+        """An action named that is not legal now, with the player it names if it names one
+        ("steal from bot 3"): say why, in the engine's terms (as the terminal app does for a
+        key); False if `typed` names no action."""
         table = self.table
         if table is None or table.view is None or table.view.over or table.seat is None:
             return False
         view = table.view
-        kind = action_named(typed, view.options.variant)
-        if kind is None:
+        named = action_named(typed, view.options)
+        if named is None:
             return False
-        target = None
-        if kind in TARGETED:
-            target = next((s for s in range(len(view.alive))
-                           if view.alive[s] and s != table.seat), None)
+        kind, rest = named
+        mv = move(kind)
+        if kind in TARGETED or kind == CONVERT:
+            offered = aims(view, kind)
+            labels = [move_label(a.move, self.names, view) for a in offered]
+            found = matches(typed, labels, tuple(i for i, a in enumerate(offered)
+                                                 if a.seat == table.seat))
+            if rest and len(found) != 1:  # no one (or no one alone) named as typed
+                return False
+            # With no one named, the first the action could name says why the action
+            # itself is refused (it cannot be afforded, it must be a Coup...).
+            if found:
+                mv = offered[found[0]].move
+            elif offered:
+                mv = offered[0].move
+            else:
+                mv = move(kind, target=None)
         try:
-            check(view, table.seat, move(kind, target=target))
+            check(view, table.seat, mv)
         except IllegalMove as exc:
             self.say(move_refused_text(exc.code, kind))
         else:  # legal, and yet not offered: the open decision is another's
@@ -444,12 +468,17 @@ class Plain:
 
     async def _create(self, rest: str) -> None:
         words = rest.split()
+        reformation = [w for w in words[1:] if fold(w) in (fold(reformation_word()),
+                                                          "reformation")]
+        words = [w for w in words if w not in reformation]
         seats = words[0] if words else "4"
         number = whole_number(seats, 10)
         if number is None or number < 2:
             self.say(_("SEATS is a number from 2 to 10."))
             return
         options: dict = {"seats": number}
+        if reformation:  # R12.1
+            options["reformation"] = True
         if len(words) > 1:
             if not known(words[1]):
                 self.say(error_text("unknown_strategy"))

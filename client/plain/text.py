@@ -13,15 +13,15 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from engine import View
-from engine.cards import ACTIONS_IN
+from engine import Options, View
+from engine.cards import ACTIONS, ALLOWED
 
 from ..core.table import TableState
-from ..i18n import _, action_name, ngettext, pgettext
+from ..i18n import _, action_name, faction_name, ngettext, pgettext
 from ..moderation import MODERATION
 from ..moderation import command_names as moderation_names
 from ..moderation import usage as moderation_usage
-from ..narrate import Names, cards_text, claim_text, variant_label
+from ..narrate import Names, almshouse_text, cards_text, claim_text, unity_text, variant_label
 
 #: Commands, by their English word; each has its translated word too (`command_words`).
 COMMANDS = ("help", "status", "hand", "log", "repeat", "say", "list", "create", "join",
@@ -70,6 +70,10 @@ def help_lines(operator: bool = False) -> list[str]:
         _("In a lobby: {list} the tables; {create} SEATS [BOTS] a table, with bots of that "
           "level in the empty seats when it starts; {join} ID or CODE; {spectate} ID").format(
             list=c["list"], create=c["create"], join=c["join"], spectate=c["spectate"]),
+        _("{create} SEATS [BOTS] {reformation}: a table of the Reformation expansion. At one, "
+          "\"convert bot 2\" or \"convert me\" converts, \"embezzle\" embezzles; {status} "
+          "says each faction and the Almshouse").format(
+            create=c["create"], reformation=reformation_word(), status=c["status"]),
         _("{leave}: leave the table for the lobby (in a game, a bot plays your seat)").format(
             leave=c["leave"]),
     ] + moderation_usage(operator)
@@ -106,22 +110,46 @@ def _words(text: str) -> list[str]:
     return fold(text).replace(",", " ").replace("(", " ").replace(")", " ").split()
 
 
-def matches(typed: str, labels: list[str]) -> list[int]:
+def reformation_word() -> str:
+    """The word `create` takes for a Reformation table, in the player's language."""
+    return pgettext("command", "reformation")
+
+
+def self_words() -> set[str]:
+    """The words by which a player names themself in a typed move ("convert me"), in
+    English and in the player's language."""
+    return {"me", "myself", *_words(pgettext("typed", "me myself"))}
+
+
+def matches(typed: str, labels: list[str], own: tuple[int, ...] = ()) -> list[int]:
     """The indexes of the labels `typed` names: a label typed whole, else those that hold
-    every typed word ("coup 2" names "Coup against Bot 2")."""
+    every typed word ("coup 2" names "Coup against Bot 2"). Typed with a word for oneself
+    ("convert me"), only the labels at the indexes `own` (the moves that name the player,
+    such as a self-Conversion) are named, by the other words."""
     wanted = fold(typed)
     whole = [i for i, label in enumerate(labels) if fold(label) == wanted]
     if whole:
         return whole
     words = _words(typed)
+    me = self_words()
+    if any(w in me for w in words):
+        rest = [w for w in words if w not in me]
+        return [i for i in own if all(w in _words(labels[i]) for w in rest)]
     return [i for i, label in enumerate(labels)
             if words and all(w in _words(label) for w in words)]
 
 
-def action_named(typed: str, variant: str) -> str | None:
-    """The action of the game's variant whose name is `typed` ("renda": income), if any."""
-    wanted = fold(typed)
-    return next((a for a in ACTIONS_IN[variant] if fold(action_name(a)) == wanted), None)
+def action_named(typed: str, options: Options) -> tuple[str, str] | None:
+    """The action of the game (its variant's, and Reformation's at such a table) whose name
+    begins `typed` ("renda": income; "converter bot 2": convert), and the words after its
+    name, if any action's name does."""
+    words = fold(typed).split()
+    allowed = ALLOWED[options.variant, options.reformation]
+    for action in (a for a in ACTIONS if a in allowed):
+        name = fold(action_name(action)).split()
+        if words[:len(name)] == name:
+            return action, " ".join(words[len(name):])
+    return None
 
 
 def seat_line(state: TableState, view: View, seat: int) -> str:
@@ -129,6 +157,9 @@ def seat_line(state: TableState, view: View, seat: int) -> str:
     name = state.name(seat)
     if seat == view.seat:
         name = _("{name} (you)").format(name=name)
+    if view.factions:  # R12.4: every seat's faction, said in words, the exiled's too
+        name = _("{name}, {faction}").format(name=name,
+                                             faction=faction_name(view.factions[seat]))
     if not view.alive[seat]:
         line = _("{name}: out of the game").format(name=name)
     else:
@@ -142,10 +173,15 @@ def seat_line(state: TableState, view: View, seat: int) -> str:
 
 
 def table_line(view: View) -> str:
-    """The treasury and the Court deck, the table's own public state."""
-    return _("Treasury: {coins}; Court deck: {cards}").format(
-        coins=ngettext("{n} coin", "{n} coins", view.treasury).format(n=view.treasury),
-        cards=ngettext("{n} card", "{n} cards", view.deck_size).format(n=view.deck_size))
+    """The treasury and the Court deck, the table's own public state; at a Reformation
+    table the Almshouse beside the treasury, and whether the table is divided (R12.18)."""
+    coins = ngettext("{n} coin", "{n} coins", view.treasury).format(n=view.treasury)
+    cards = ngettext("{n} card", "{n} cards", view.deck_size).format(n=view.deck_size)
+    if view.options.reformation:
+        return _("Treasury: {coins}; {almshouse}; Court deck: {cards}; {unity}").format(
+            coins=coins, almshouse=almshouse_text(view.almshouse), cards=cards,
+            unity=unity_text(view))
+    return _("Treasury: {coins}; Court deck: {cards}").format(coins=coins, cards=cards)
 
 
 def hand_line(view: View) -> str:
@@ -172,10 +208,12 @@ def tables_lines(tables: list[dict]) -> list[str]:
     lines = []
     for t in tables:
         taken = sum(1 for s in t["seats"] if s["name"] or s["bot"])
+        variant = variant_label(t["options"].get("variant", "base"))
+        if t["options"].get("reformation"):
+            variant = _("{variant}, Reformation").format(variant=variant)
         lines.append(_("Table {id}: {name}, {variant}, {taken} of {seats} seats taken, "
                        "{status}").format(
-            id=t["table"], name=t["name"], variant=variant_label(
-                t["options"].get("variant", "base")), taken=taken, seats=len(t["seats"]),
+            id=t["table"], name=t["name"], variant=variant, taken=taken, seats=len(t["seats"]),
             status=statuses.get(t["status"], t["status"])))
     return lines
 
