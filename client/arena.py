@@ -6,7 +6,8 @@ share (seats rotated, seeds derived from --seed), and the standings are added up
 line of engine.bots.arena.lineups (one process per line, --jobs at a time) and prints two
 matrices of win rates, heads-up and one against three. A name may be a bot process's,
 "exec:CMD ARGS" (client/botproc.py): each process of the pool starts its own, kept from game
-to game; a game it breaks in is forfeited, counted, and the run goes on.
+to game; a game it breaks in is forfeited, counted, and the run goes on. With
+`--reformation` every game is played at a Reformation table (R12.1).
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ NAME = 14
 
 
 def _share(args: tuple) -> dict[str, tuple[int, int, list[int], int]]:
-    names, games, seed, variant, budget, seconds = args
+    names, games, seed, variant, budget, seconds, reformation = args
     settings = {"ismcts": {"playouts": budget}} if budget is not None else None
     with Entrants(settings, seconds=seconds) as maker:
-        standings = tournament(names, games, seed=seed, variant=variant, maker=maker)
+        standings = tournament(names, games, seed=seed, variant=variant, maker=maker,
+                               reformation=reformation)
     return {n: (s.games, s.wins, s.decisions, s.forfeits) for n, s in standings.items()}
 
 
@@ -48,8 +50,14 @@ def _unknown(names: list[str]) -> bool:
     return True
 
 
+def _rules(variant: str, reformation: bool) -> str:
+    """The games' rules as a heading says them: "inquisitor with Reformation"."""
+    return f"{variant} with Reformation" if reformation else variant
+
+
 def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
-        budget: int | None, as_json: bool, seconds: float = SECONDS) -> int:
+        budget: int | None, as_json: bool, seconds: float = SECONDS,
+        reformation: bool = False) -> int:
     if _unknown(names) or not 2 <= len(names) <= 10:
         return 2
     jobs = max(1, min(jobs, games))
@@ -62,7 +70,8 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
     while left > 0:
         n = min(chunk, left)
         # Each share starts on a rotation boundary so seats stay balanced overall.
-        shares.append((names, n, seed * 100_003 + index, variant, budget, seconds))
+        shares.append((names, n, seed * 100_003 + index, variant, budget, seconds,
+                       reformation))
         left -= n
         index += 1
     standings = {n: Standing(n, names.count(n)) for n in names}
@@ -87,7 +96,7 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
         return 0
     _progress_done()
     lengths = next(iter(standings.values())).decisions
-    print(f"{games} games, {len(names)} players, {variant}, seed {seed}")
+    print(f"{games} games, {len(names)} players, {_rules(variant, reformation)}, seed {seed}")
     print(f"{'strategy':<{NAME}} {'seats':>5} {'win rate':>9} {'95% interval':>17}")
     for s in sorted(standings.values(), key=lambda s: -s.win_rate):
         low, high = s.interval()
@@ -104,15 +113,17 @@ def run(names: list[str], games: int, seed: int, variant: str, jobs: int,
 
 
 def _line(args: tuple) -> dict[str, tuple[float, float, float]]:
-    seated, games, seed, variant, budget, seconds = args
+    seated, games, seed, variant, budget, seconds, reformation = args
     settings = {"ismcts": {"playouts": budget}} if budget is not None else None
     with Entrants(settings, seconds=seconds) as maker:
-        standings = tournament(seated, games, seed=seed, variant=variant, maker=maker)
+        standings = tournament(seated, games, seed=seed, variant=variant, maker=maker,
+                               reformation=reformation)
     return {n: (s.win_rate, *s.interval()) for n, s in standings.items()}
 
 
 def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
-          budget: int | None, as_json: bool, seconds: float = SECONDS) -> int:
+          budget: int | None, as_json: bool, seconds: float = SECONDS,
+          reformation: bool = False) -> int:
     """A round-robin of distinct `names`, `games` games a line; two matrices (row's win
     rate against column, with its 95% interval) or, with `as_json`, one object:
     {"games", "heads_up": {row: {column: [rate, low, high]}}, "one_against_three": ...}."""
@@ -125,7 +136,8 @@ def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
     alone: dict[str, dict[str, tuple[float, float, float]]] = {n: {} for n in names}
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        work = [(list(seated), games, seed, variant, budget, seconds) for seated in lines]
+        work = [(list(seated), games, seed, variant, budget, seconds, reformation)
+                for seated in lines]
         for done, (seated, result) in enumerate(zip(lines, pool.map(_line, work)), 1):
             first, other = seated[0], seated[1]
             if len(seated) == 2:
@@ -142,7 +154,7 @@ def table(names: list[str], games: int, seed: int, variant: str, jobs: int,
                           "one_against_three": rounded(alone)}))
         return 0
     _progress_done()
-    print(f"{games} games a line, {variant}, seed {seed}")
+    print(f"{games} games a line, {_rules(variant, reformation)}, seed {seed}")
     _matrix("heads-up: the row's win rate against the column (parity 50%)", names, heads_up)
     _matrix(f"one against {TABLE_SEATS - 1}: the row alone against {TABLE_SEATS - 1} of the "
             f"column (parity {1 / TABLE_SEATS:.0%})", names, alone)

@@ -178,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the seed the games' deals derive from (default 0)")
     arena.add_argument("--variant", default="base", choices=["base", "inquisitor"],
                        help="(default base)")
+    arena.add_argument("--reformation", action="store_true",
+                       help="play every game at a Reformation table, with either variant (not "
+                       "yet with --tournament)")
     arena.add_argument("--jobs", type=int,
                        help="processes to play in (default 1; with --tournament, one a core)")
     arena.add_argument("--playouts", type=int, help=playouts)
@@ -316,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         arena = table if args.table else run
         return arena(_entrants(args.strategies), 1000 if args.games is None else args.games,
                      args.seed, args.variant, args.jobs or 1, args.playouts, args.json,
-                     args.time)
+                     args.time, reformation=args.reformation)
     return _client(args)
 
 
@@ -326,6 +329,10 @@ def _tournament(args) -> int:
 
     if not args.tournament:
         print("coup arena: --sizes goes with --tournament", file=sys.stderr)
+        return 2
+    if args.reformation:  # engine.bots.tournament's fixtures are base rules' for now
+        print("coup arena: --reformation goes with a table's seats or --table, not yet with "
+              "--tournament", file=sys.stderr)
         return 2
     if args.table:
         print("coup arena: --tournament or --table, not both", file=sys.stderr)

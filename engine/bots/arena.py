@@ -127,15 +127,16 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     settings: dict[str, dict[str, float]] | None = None,
     maker: Maker | None = None,
+    reformation: bool = False,
 ) -> dict[str, Standing]:
     """`games` games of len(names) players; game g seats names rotated by g. `settings`
     gives a strategy's keyword settings by name (e.g. {"ismcts": {"playouts": 350}}).
     `maker` makes each game's strategies instead of `make` (a host's, for names `make` does
-    not know, such as a bot process's)."""
+    not know, such as a bot process's). `reformation`: the games are Reformation's (R12.1)."""
     settings = settings or {}
     players = len(names)
     standings = {n: Standing(n, names.count(n)) for n in names}
-    options = Options(players=players, variant=variant)
+    options = Options(players=players, variant=variant, reformation=reformation)
 
     def made(name: str, seed: int, entrant: int) -> Strategy:
         return make(name, seed, **settings.get(name, {}))

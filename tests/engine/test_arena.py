@@ -98,3 +98,31 @@ def test_levels_play_in_the_arena_by_name():
     standings = tournament(["easy", "medium"], games=20, seed=2)
     assert sum(s.wins for s in standings.values()) == 20
     assert standings["medium"].win_rate > standings["easy"].win_rate
+
+
+def test_R12_1_the_arena_deals_reformation_tables_when_asked():
+    """R12.1: `reformation=True` seats every game at a Reformation table (each decision's
+    view says so, and Conversions are offered); without it none is."""
+    from engine.bots import Strategy
+
+    seen: dict[bool, set[str]] = {}
+
+    class Watching(Strategy):
+        """Random play that notes each view's option and the kinds of moves offered."""
+
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed)
+            self.inner = make("random", seed)
+
+        def choose(self, view, moves):
+            seen.setdefault(view.options.reformation, set()).update(m.kind for m in moves)
+            return self.inner.choose(view, moves)
+
+    def watching(name: str, seed: int, entrant: int) -> Strategy:
+        return Watching(seed)
+
+    tournament(["random"] * 3, games=3, seed=1, maker=watching, reformation=True)
+    assert set(seen) == {True} and "convert" in seen[True]
+    seen.clear()
+    tournament(["random"] * 3, games=3, seed=1, maker=watching)
+    assert set(seen) == {False} and "convert" not in seen[False]
