@@ -27,7 +27,7 @@ from typing import TextIO
 
 import trio
 
-from engine import IllegalMove, View, check, legal_moves, move
+from engine import IllegalMove, Move, View, check, legal_moves, move
 from engine.bots import known
 from engine.cards import CONVERT, TARGETED
 from protocol.text import whole_number
@@ -369,36 +369,28 @@ class Plain:
         oneself, R12.9.1): what "convert me" names."""
         me = self.table.seat if self.table is not None else None
         return tuple(i for i, (_label, mv) in enumerate(p.choices)
-                     if me is not None and getattr(mv, "target", None) == me)
+                     if me is not None and isinstance(mv, Move) and mv.target == me)
 
     def _refuse_action(self, typed: str) -> bool:
         """An action named that is not legal now, with the player it names if it names one
-        ("steal from bot 3"): say why, in the engine's terms (as the terminal app does for a
-        key); False if `typed` names no action."""
+        ("steal from bot 3"), or a proof that cannot be made (R6.2, R12.12.1): say why, in
+        the engine's terms (as the terminal app does for a key); False if `typed` names
+        neither."""
         table = self.table
         if table is None or table.view is None or table.view.over or table.seat is None:
             return False
         view = table.view
+        proof = move("prove")
         named = action_named(typed, view.options)
-        if named is None:
+        kind: str | None = None
+        mv: Move | None = None
+        if view.phase == "prove" and matches(typed, [move_label(proof, self.names, view)]):
+            mv = proof
+        elif named is not None:
+            kind, rest = named
+            mv = self._aimed(view, kind, rest, typed)
+        if mv is None:
             return False
-        kind, rest = named
-        mv = move(kind)
-        if kind in TARGETED or kind == CONVERT:
-            offered = aims(view, kind)
-            labels = [move_label(a.move, self.names, view) for a in offered]
-            found = matches(typed, labels, tuple(i for i, a in enumerate(offered)
-                                                 if a.seat == table.seat))
-            if rest and len(found) != 1:  # no one (or no one alone) named as typed
-                return False
-            # With no one named, the first the action could name says why the action
-            # itself is refused (it cannot be afforded, it must be a Coup...).
-            if found:
-                mv = offered[found[0]].move
-            elif offered:
-                mv = offered[0].move
-            else:
-                mv = move(kind, target=None)
         try:
             check(view, table.seat, mv)
         except IllegalMove as exc:
@@ -407,6 +399,26 @@ class Plain:
             self.say(error_text("not_your_turn"))
         self.ask(again=True)
         return True
+
+    def _aimed(self, view: View, kind: str, rest: str, typed: str) -> Move | None:
+        """The move of `kind` that `typed` names: the player named after the action's name
+        (`rest`), else the first the action could name; None if the player typed is none
+        the action could name, or several."""
+        mv = move(kind)
+        if kind in TARGETED or kind == CONVERT:
+            offered = aims(view, kind)
+            labels = [move_label(a.move, self.names, view) for a in offered]
+            found = matches(typed, labels, tuple(i for i, a in enumerate(offered)
+                                                 if a.seat == view.seat))
+            if rest and len(found) != 1:  # no one (or no one alone) named as typed
+                return None
+            # With no one named, the first the action could name says why the action
+            # itself is refused (it cannot be afforded, it must be a Coup...).
+            if found:
+                mv = offered[found[0]].move
+            elif offered:
+                mv = offered[0].move
+        return mv
 
     async def choose(self, value) -> None:
         self._unanswered = False

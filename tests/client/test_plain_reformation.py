@@ -13,6 +13,7 @@ ends. No escape sequence is ever written.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from server import ServerConfig
 from tests.client.test_plain import leaves_cleanly
@@ -169,3 +170,55 @@ def test_join_creates_a_reformation_table_and_lists_it_as_such() -> None:
     finally:
         t.close()
         server.stop()
+
+
+#: Ana (seat 0) embezzled holding a Duke, and Bot 2 challenged: she can only concede.
+CHALLENGED = """
+turn = 0
+almshouse = 2
+
+[options]
+players = 2
+reformation = true
+two_player_draft = false
+
+[[seats]]
+hand = ["duke", "captain"]
+
+[[seats]]
+hand = ["contessa", "assassin"]
+
+[decision]
+phase = "prove"
+action = "embezzle"
+step = "challenge_action"
+challenger = 1
+"""
+
+
+def test_a_challenged_embezzler_holding_a_duke_is_told_why_she_cannot_prove(
+        tmp_path: Path) -> None:
+    """R12.12: the question says what proving takes; holding a Duke, "show all your cards"
+    is refused in words (holds_duke), and conceding asks for the card to lose."""
+    position = tmp_path / "challenged.toml"
+    position.write_text(CHALLENGED, encoding="utf-8")
+    t = Transcript("position", str(position), "--plain", "--strategy", "random",
+                   "--bot-delay", "0", "--clock", "off", "--name", "Ana")
+    try:
+        assert t.prompt() == ["Ready", "Start the game"]
+        t.send("start")
+        assert t.prompt() == ["Concede"]
+        assert t.lines[-1].startswith("Bot 2 challenges your Embezzlement: show all your "
+                                      "cards, none a Duke, or concede: ")
+        t.send("show all your cards")
+        assert t.line() == "You hold a Duke: you cannot prove you hold none."
+        assert t.prompt() == ["Concede"]
+        t.send("concede")
+        assert t.prompt() == ["Lose Duke", "Lose Captain"]
+        assert t.lines[-1].startswith("You conceded Bot 2's challenge of your Embezzlement: "
+                                      "choose the card you lose")
+        t.send("quit")
+        t.until("Type quit again to leave.")
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
