@@ -15,6 +15,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from client.i18n import set_language
+from client.narrate import move_label
+from client.plain.text import matches
+from engine import Game, Options
 from server import ServerConfig
 from tests.client.test_plain import leaves_cleanly
 from tests.client.transcript import Transcript
@@ -222,3 +226,24 @@ def test_a_challenged_embezzler_holding_a_duke_is_told_why_she_cannot_prove(
         leaves_cleanly(t, "quit")
     finally:
         t.close()
+
+
+def test_convert_me_names_the_self_conversion_in_either_language() -> None:
+    """R12.9.1: "convert me" ("converter eu") is the Conversion of oneself, and a player's
+    name after the action's the Conversion of that player; the English words always work
+    for oneself, as the commands' do."""
+    view = Game.arrange(Options(players=3, reformation=True),
+                        hands=[["duke", "captain"], ["contessa", "assassin"],
+                               ["ambassador", "duke"]]).view(0)
+    convert = [mv for mv in view.legal_moves() if mv.kind == "convert"]
+    names = ("Ana", "Bot 2", "Bot 3").__getitem__
+    try:
+        for lang, me, bot in (("en", "convert me", "convert bot 3"),
+                              ("pt_BR", "converter eu", "converter bot 3")):
+            set_language(lang)
+            labels = [move_label(mv, names, view) for mv in convert]
+            assert matches(me, labels, own=(0,)) == [0]
+            assert matches(bot, labels, own=(0,)) == [2]
+            assert matches(me.split()[0] + " me", labels, own=(0,)) == [0]
+    finally:
+        set_language("en")
