@@ -153,14 +153,16 @@ def test_the_status_and_the_help_in_portuguese() -> None:
 def test_join_creates_a_reformation_table_and_lists_it_as_such() -> None:
     """R12.1 over TCP: `create 2 random reformation` asks the server for the option; the
     lobby lists the table as a Reformation one, and its game deals factions, shown from the
-    draft on (R12.3, R12.14)."""
+    draft on (R12.3, R12.14), to a spectator too (R12.18)."""
     server = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
                                        seed=3)).start()
-    t = Transcript("join", f"127.0.0.1:{server.port}", "--plain", "--name", "Ana")
+    address = f"127.0.0.1:{server.port}"
+    t = Transcript("join", address, "--plain", "--name", "Ana")
+    watcher = Transcript("join", address, "--plain", "--name", "Bruno")
     try:
         t.until("Connected to")
         t.send("create 2 random reformation")
-        t.until("You sit at table")
+        table_id = t.until("You sit at table").removeprefix("You sit at table ").rstrip(".")
         assert t.prompt() == ["Ready", "Start the game"]
         t.send("list")
         assert ", Base game, Reformation, 1 of 2 seats taken, waiting" in t.until("Table ")
@@ -170,8 +172,17 @@ def test_join_creates_a_reformation_table_and_lists_it_as_such() -> None:
         factions, me, table = status(t)
         assert me == "Ana" and sorted(factions.values()) == ["Loyalist", "Reformist"]
         assert "; Almshouse: 0 coins; Court deck: " in table and "table is divided" in table
+        watcher.until("Connected to")
+        watcher.send(f"spectate {table_id}")
+        watcher.until(f"You are watching table {table_id}.")
+        # The snapshot: the game is seen (retold if it has events yet).
+        watcher.until(lambda line: line in ("Earlier in this game:", "A new game begins."))
+        seen, _me, table = status(watcher)
+        assert seen == factions and "; Almshouse: 0 coins; " in table
+        leaves_cleanly(watcher, "quit")
         leaves_cleanly(t, "quit")
     finally:
+        watcher.close()
         t.close()
         server.stop()
 
