@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine import Move
+from engine import Move, View
 from engine.review import Budget, Judged, Mark, Numbers, Option, decisions, numbers, review
 from protocol.text import shown
 
@@ -35,9 +35,10 @@ def names_of(record: dict[str, Any]) -> list[str]:
     return [shown(name(seat)) for seat in range(len(players))]
 
 
-def option_label(move: Move, names: Sequence[str]) -> str:
-    """An option as its button says it: "Steal from Bruno", translated."""
-    return move_label(move, lambda seat: "?" if seat is None else names[seat])
+def option_label(move: Move, names: Sequence[str], view: View | None = None) -> str:
+    """An option as its button says it: "Steal from Bruno", translated; said from `view`,
+    the decision's (a Judged's), where the words depend on it."""
+    return move_label(move, lambda seat: "?" if seat is None else names[seat], view)
 
 
 def mark_label(mark: Mark | None) -> str:
@@ -153,8 +154,8 @@ def text(record: dict[str, Any], seat: int, judged: Sequence[Judged],
         best = j.options[0]
         lines.append(_("Move {step}: {played} ({played_chance}); best {best} ({best_chance}): "
                        "{mark}, {cost} points.").format(
-            step=j.step, played=option_label(j.played.move, names),
-            played_chance=chance_text(j.played), best=option_label(best.move, names),
+            step=j.step, played=option_label(j.played.move, names, j.view),
+            played_chance=chance_text(j.played), best=option_label(best.move, names, j.view),
             best_chance=chance_text(best), mark=mark_label(j.mark),
             cost=round(j.cost * 100)))
     mine = numbers[seat]

@@ -108,6 +108,9 @@ class Judged:
     mark: Mark | None
     #: The 95% half-width of the cost, from the two options' scores world by world.
     cost_spread: float = 0.0
+    #: The seat's view at the decision: what it knew, and what its options are said from
+    #: (a proof of an Embezzlement shows every card, of a claim one).
+    view: View | None = None
 
 
 def decisions(record: dict[str, Any], seat: int) -> list[int]:
@@ -184,7 +187,7 @@ def _judge(expert: Ismcts, view: View, played: Move, *, step: int, budget: Budge
     sure = _half_width([b - p for b, p in zip(scores[best], scores[chosen])])
     return Judged(step=step, seat=seat, options=tuple(options[i] for i in order),
                   played=options[chosen], cost=cost,
-                  mark=mark_of(cost) if cost > sure else None, cost_spread=sure)
+                  mark=mark_of(cost) if cost > sure else None, cost_spread=sure, view=view)
 
 
 def _option(m: Move, scores: Sequence[float]) -> Option:

@@ -14,8 +14,9 @@ import pytest
 from client.cli import main
 from client.i18n import set_language
 from client.review import mark_label, names_of, option_label, run, summary
-from engine import move
-from engine.review import WORLDS, Budget, Mark, decisions, numbers, review
+from engine import Game, Options, move
+from engine.views import view_of
+from engine.review import WORLDS, Budget, Mark, decisions, judge, numbers, review
 from tests.client.records import keep
 from tests.engine.test_review import records_md_example, three_seats
 
@@ -240,3 +241,18 @@ def test_labels_in_both_languages():
     assert option_label(move("block", card="duke"), names) == "Bloquear como Duque"
     assert [mark_label(m) for m in (Mark.INACCURACY, Mark.MISTAKE, Mark.BLUNDER)] == [
         "imprecisão", "erro", "erro grave"]
+
+
+def test_a_proof_of_an_embezzlement_is_said_as_showing_every_card():
+    """R12.12.1: the review judges the decision from the seat's view, and says its options
+    from it: proving an Embezzlement shows every face-down card, not one."""
+    game = Game.arrange(Options(players=4, reformation=True), almshouse=3,
+                        hands=[["captain", "assassin"], ["contessa", "duke"],
+                               ["duke", "ambassador"], ["contessa", "captain"]])
+    game.apply(0, move("embezzle"))
+    game.apply(1, move("challenge"))
+    judged = judge(view_of(game, 0), [], move("prove"), budget=Budget.QUICK)
+    assert judged.view == view_of(game, 0)
+    names = ["Ana", "Bruno", "Cy", "Di"]
+    labels = {option_label(o.move, names, judged.view) for o in judged.options}
+    assert labels == {"Show all your cards", "Concede"}

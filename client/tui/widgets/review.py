@@ -127,7 +127,7 @@ def options_table(review: ReviewState) -> Table | Text:
         played = option == judged.played
         cells = round(BAR * option.win)
         grid.add_row("▸" if played else " ",
-                     option_label(option.move, review.names),
+                     option_label(option.move, review.names, judged.view),
                      Text("█" * cells + "·" * (BAR - cells), style="green"),
                      chance_text(option),
                      style="bold" if played else "")
