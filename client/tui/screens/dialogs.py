@@ -44,7 +44,9 @@ class ChooseDialog(DecisionDialog):
     """Pick one of `options` ((label, value) pairs) with the arrows and enter, a digit, or
     the mouse. Returns the value (a move, or whatever else was offered), or None on escape.
     `opened`: the decision it answers. `help_line`: the line under the choices, with `{keys}`
-    for the digits that choose (None: escape goes back to the table)."""
+    for the digits that choose (None: escape goes back to the table). `refused`: (label,
+    reason) pairs listed after the choices, greyed, with no digit: what the rules do not
+    allow now, and why (a target of one's own faction on a divided table, R12.6)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", N_("Back to the table")),
@@ -52,11 +54,13 @@ class ChooseDialog(DecisionDialog):
     ]
 
     def __init__(self, title: str, options: Sequence[tuple[str, object]],
-                 opened: int | None = None, help_line: str | None = None) -> None:
+                 opened: int | None = None, help_line: str | None = None,
+                 refused: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__(opened)
         self.title_text = title
         self.options = options
         self.help_line = help_line
+        self.refused = refused
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -65,6 +69,9 @@ class ChooseDialog(DecisionDialog):
             yield OptionList(*(Option(Content.assemble((str(n), "bold"), "  ", label),
                                       id=str(n))
                                for n, (label, _v) in enumerate(self.options, 1)),
+                             *(Option(Content.assemble("–  ", label, "\n   ", (reason, "italic")),
+                                      disabled=True)
+                               for label, reason in self.refused),
                              id="choices")
             keys = "1" if len(self.options) == 1 else f"1–{len(self.options)}"
             help_line = self.help_line or _("{keys} or ⏎ to choose · esc: back to the table")

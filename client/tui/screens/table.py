@@ -32,29 +32,33 @@ from textual.events import Key
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
-from engine import Move, View, move
-from engine.cards import TARGETED
+from engine import IllegalMove, Move, View, move
+from engine.cards import CONVERT, DENIED, EMBEZZLE, OTHER_FACTION, TARGETED
 
 from ...i18n import N_, _, action_name, card_name, ngettext
 from ..messages import ChatSaid, PresenceChanged, PromptReplaced, TableChanged
+from ...core.aims import Aim, aims
 from ...core.table import TableState
-from ...narrate import choice_title, move_label, variant_label
+from ...narrate import choice_title, move_label, move_refused_text, variant_label
 from ..widgets.footer import Footer
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
 from ..widgets.faceup import FaceUpPanel
 from ..widgets.hand import HandPanel
 from ..widgets.log import TableLog
-from ..widgets.players import PlayersPanel
+from ..widgets.players import PlayersPanel, faction_text
 from ..widgets.reference import ActionsCard
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
 from .results import ResultsScreen
 from .rules import RulesScreen
 
-#: The key of each action on your turn.
+#: The key of each action on your turn. Reformation's two (R12.9, R12.11) take letters of
+#: their names that no other move, no answer and none of the table's keys use: cOnvert and
+#: eMbezzle (c and e are Coup's and Exchange's).
 ACTION_KEYS = {"income": "i", "foreign_aid": "f", "coup": "c", "tax": "t",
-               "assassinate": "a", "steal": "s", "exchange": "e", "examine": "x"}
+               "assassinate": "a", "steal": "s", "exchange": "e", "examine": "x",
+               "convert": "o", "embezzle": "m"}
 #: The key of each answer to a claim that needs no choosing. Proving and conceding have keys
 #: that no action and no other answer uses: a reflex key from the step before never gives up
 #: a claim (nor shows a card).
@@ -84,6 +88,12 @@ def rules_line(options: dict | None) -> str:
     else:
         clocks = _("no clocks")
     return f"{variant_label(options.get('variant', 'base'))} · {clocks}"
+
+
+def by_dialog(view: View) -> bool:
+    """Whether the open decision is made in a dialog: a choice of DIALOG_PHASES, or the
+    answer to a challenged Embezzlement, which shows every face-down card (R12.12)."""
+    return view.phase in DIALOG_PHASES or (view.phase == "prove" and view.action == EMBEZZLE)
 
 
 def asked_of_us(state: TableState) -> int | None:
@@ -232,7 +242,7 @@ class TableScreen(CoupScreen):
         if view.over and self._results_for != view.state_id and state.reveal is not None:
             self._results_for = view.state_id
             self.app.push_screen(ResultsScreen(state))
-        elif (view.seat in view.waiting and view.phase in DIALOG_PHASES
+        elif (view.seat in view.waiting and by_dialog(view)
               and self._dialog_for != view.opened and state.pending is None
               and self.app.screen is self):
             self.action_choose()
@@ -276,7 +286,7 @@ class TableScreen(CoupScreen):
                 items.extend(Item(ACTION_KEYS[kind], action_name(kind),
                                   partial(self.declare, kind, view.opened))
                              for kind in dict.fromkeys(mv.kind for mv in moves))
-            elif view.phase in DIALOG_PHASES:
+            elif by_dialog(view):
                 items.append(Item("enter", _("Choose…"), self.action_choose))
             else:
                 items.extend(self._response_items(moves, view.opened))
@@ -388,29 +398,59 @@ class TableScreen(CoupScreen):
                 others = [s for s in range(len(view.alive))
                           if view.alive[s] and s != state.seat]
                 return move(kind, target=others[0] if others else None)
+            if kind == CONVERT:  # the cheaper Conversion, of oneself, for the core to judge
+                return move(kind, target=state.seat)
             return move(kind)
         return None
 
     def declare(self, kind: str, opened: int) -> None:
-        """Your action, on your turn opened at `opened`; a targeted one asks whom it aims
-        at first, unless only one player can be its target."""
+        """Your action, on your turn opened at `opened`; a targeted one (or a Conversion)
+        asks whom it aims at first, unless only one player can be its target and no other
+        is refused. The seats the rules refuse now are listed too, each with the reason
+        (R12.6: one's own faction on a divided table; R12.9: a cost one cannot pay)."""
         view = self.game_view
-        targets = [mv for mv in view.legal_moves() if mv.kind == kind]
-        if len(targets) == 1:
-            self.coup.play_move(targets[0], opened)
+        if kind not in TARGETED and kind != CONVERT:
+            self.coup.play_move(move(kind), opened)
             return
-        options = [(self._seat_line(mv.target), mv) for mv in targets if mv.target is not None]
+        found = aims(view, kind)
+        allowed = [aim for aim in found if aim.refused is None]
+        refused = [aim for aim in found if aim.refused is not None]
+        if len(allowed) == 1 and not refused:
+            self.coup.play_move(allowed[0].move, opened)
+            return
+        label = self._conversion_line if kind == CONVERT else self._target_line
         self.app.push_screen(
             ChooseDialog(_("{action}: choose the target").format(action=action_name(kind)),
-                         options, opened),
+                         [(label(aim), aim.move) for aim in allowed], opened,
+                         refused=[(label(aim), move_refused_text(aim.refused, kind))
+                                  for aim in refused if aim.refused is not None]),
             partial(self._chosen, opened))
 
-    def _seat_line(self, seat: int) -> str:
+    def _target_line(self, aim: Aim) -> str:
+        """A target as its picker lists it: "Bruno — 4¢, 2 cards", and its faction at a
+        Reformation table."""
         view = self.game_view
+        seat = aim.seat
         cards = view.influence[seat]
-        return ngettext("{name} — {coins}¢, {cards} card", "{name} — {coins}¢, {cards} cards",
+        line = ngettext("{name} — {coins}¢, {cards} card", "{name} — {coins}¢, {cards} cards",
                         cards).format(name=self.table.name(seat), coins=view.coins[seat],
                                       cards=cards)
+        if view.factions:
+            line += " · " + faction_text(view.factions[seat]).plain
+        return line
+
+    def _conversion_line(self, aim: Aim) -> str:
+        """A Conversion's target with what it costs and the faction it makes them (R12.9):
+        "Ana (you) — 1¢: ◇ Reformist becomes ◆ Loyalist"."""
+        view = self.game_view
+        name = self.table.name(aim.seat)
+        if aim.seat == view.seat:
+            name = _("{name} (you)").format(name=name)
+        faction = view.factions[aim.seat]
+        return _("{name} — {cost}¢: {faction} becomes {new}").format(
+            name=name, cost=aim.cost,
+            faction=faction_text(faction).plain,
+            new=faction_text(OTHER_FACTION[faction]).plain)
 
     def _choose_block(self, blocks, opened: int) -> None:
         self.app.push_screen(
@@ -422,13 +462,41 @@ class TableScreen(CoupScreen):
         """The dialog for a decision made by choosing: a card, cards to keep, keep or swap."""
         state = self.table
         view = state.view
-        if view is None or view.seat not in view.waiting or view.phase not in DIALOG_PHASES:
+        if view is None or view.seat not in view.waiting or not by_dialog(view):
             return
         self._dialog_for = view.opened
         moves = view.legal_moves()
+        if view.phase == "prove":
+            self._answer_embezzlement_challenge(view, moves)
+            return
         self.app.push_screen(
             ChooseDialog(choice_title(view, state.name),
                          [(move_label(mv, state.name), mv) for mv in moves], view.opened),
+            partial(self._chosen, view.opened))
+
+    def _answer_embezzlement_challenge(self, view: View, moves: tuple[Move, ...]) -> None:
+        """Prove by showing every face-down card, or concede (R12.12). Holding a Duke, only
+        conceding is offered: showing is listed as refused, with the engine's reason."""
+        hand = view.hands[view.seat] if view.seat is not None else None
+        show = _("{label}: {cards}").format(
+            label=move_label(move("prove"), self.table.name, view),
+            cards=", ".join(card_name(card) for card in hand or ()))
+        options: list[tuple[str, object]] = []
+        refused: list[tuple[str, str]] = []
+        if move("prove") in moves:
+            options.append((show, move("prove")))
+        else:
+            try:
+                view.check(move("prove"))
+            except IllegalMove as refusal:
+                refused.append((show, move_refused_text(refusal.code, "prove")))
+        options.append((_("Concede: lose an influence, the Almshouse keeps its coins"),
+                         move("concede")))
+        self.app.push_screen(
+            ChooseDialog(_("{name} challenges your Embezzlement: you claimed to hold no "
+                           "{card}").format(name=self.table.name(view.challenger),
+                                            card=card_name(DENIED)),
+                         options, view.opened, refused=refused),
             partial(self._chosen, view.opened))
 
     def _chosen(self, opened: int, mv: Move | None) -> None:

@@ -1,8 +1,10 @@
-"""The players: each seat's name, coins, face-down cards, face-up cards, marks (you, bot,
-away, out), whose turn it is, the seconds left to each seat that owes a decision, and under
+"""The players: each seat's name, coins, face-down cards, face-up cards, its faction at a
+Reformation table (a mark and the word: never colour alone), marks (you, bot, away, out),
+whose turn it is, the seconds left to each seat that owes a decision, and under
 each the characters it has claimed this game and, where the panel has room (a tall
 terminal), its latest claims; the seats of the last action highlighted for a moment; the
-treasury and the deck's size under them.
+treasury (and the Almshouse) and the deck's size under them, and above them whether a
+Reformation table is divided or unified (R12.5).
 
 It draws the TableState it is given (`state`), never the app's. Only time changes it between
 two states: while a clock runs or the spotlight is on, it draws itself again when the next
@@ -23,9 +25,10 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Static
 
-from engine.cards import CHARACTERS
+from engine import View
+from engine.cards import CHARACTERS, LOYALIST, REFORMIST
 
-from ...i18n import _, card_name
+from ...i18n import _, card_name, faction_name
 from ...core.table import Claim, TableState
 from ...narrate import claim_text, recent_claim_text
 from .items import pack
@@ -37,6 +40,34 @@ BETWEEN_CLAIMS = " · "
 
 #: How the seats of the last action stand out while it is highlighted (TableState.lit).
 SPOTLIGHT_STYLES = {"acted": "bold reverse", "targeted": "bold reverse red"}
+
+
+#: Each faction's mark and colour: the mark tells them apart where colour does not show.
+FACTION_MARKS = {LOYALIST: ("◆", "bold blue"), REFORMIST: ("◇", "bold yellow")}
+
+
+def faction_text(faction: str, alive: bool = True) -> Text:
+    """A seat's faction as its mark and its name, e.g. "◆ Loyalist"; dim once the seat is
+    out, where it counts for nothing (R12.4)."""
+    mark, style = FACTION_MARKS[faction]
+    return Text(f"{mark} {faction_name(faction)}", style=style if alive else "dim")
+
+
+def table_title(view: View | None) -> str:
+    """The panel's title: "Players", and at a Reformation table whether it is divided or
+    unified (R12.5)."""
+    if view is None or not view.factions:
+        return _("Players")
+    return _("Players · unified") if view.unified else _("Players · divided")
+
+
+def table_totals(view: View) -> str:
+    """The coins off the players and the deck's size: the treasury, the Almshouse beside it
+    at a Reformation table (R12.10), the deck."""
+    if view.options.reformation:
+        return _("Treasury {n}¢ · Almshouse {a}¢ · Deck {d}").format(
+            n=view.treasury, a=view.almshouse, d=view.deck_size)
+    return _("Treasury {n}¢ · Deck {d}").format(n=view.treasury, d=view.deck_size)
 
 
 def seconds(left: float) -> str:
@@ -109,7 +140,7 @@ class PlayersPanel(Static):
         self._tick: Timer | None = None
 
     def on_mount(self) -> None:
-        self.border_title = _("Players")
+        self.border_title = table_title(None)
 
     def watch_state(self) -> None:
         self._draw()
@@ -130,15 +161,16 @@ class PlayersPanel(Static):
             # A hundredth of a second late: the second has changed for certain by then.
             self._tick = self.set_timer(wait + 0.01, self._draw)
         view = state.view
+        self.border_title = table_title(view)
         if view is not None:
-            self.border_subtitle = _("Treasury {n}¢ · Deck {d}").format(n=view.treasury,
-                                                                        d=view.deck_size)
+            self.border_subtitle = table_totals(view)
         rows = [self._row(state, info) for info in state.seats]
         # Every seat's line, in columns as wide as their widest cell, so that no name is
         # cut; under it the seat's claims when the panel has room for a line under every
         # seat, else (a crowded table on a small terminal) at the end of the seat's line.
+        columns = min((len(row[0]) for row in rows), default=1) - 1
         widths = [max((cell_len(row[0][i].plain) for row in rows), default=0)
-                  for i in range(4)]
+                  for i in range(columns)]
         # Whether there is room is asked of every seat, claims or not yet: the layout must
         # not jump when a claim is made. The claims wrap between claims, each whole, when
         # every seat's fit so (issue 30: "Ambassador,…" cut at 80 columns), else each seat's
@@ -175,8 +207,9 @@ class PlayersPanel(Static):
     @staticmethod
     def _row(state: TableState,
              info: dict[str, Any]) -> tuple[list[Text], str, list[str], list[str]]:
-        """A seat's cells (turn mark, name, coins, cards, marks), the row's style, the
-        items of its claims counted, and those of its latest claims."""
+        """A seat's cells (turn mark, name, coins, cards, at a Reformation table its
+        faction, marks), the row's style, the items of its claims counted, and those of its
+        latest claims."""
         view = state.view
         seat = info["seat"]
         name = Text(state.name(seat))
@@ -220,5 +253,8 @@ class PlayersPanel(Static):
             status.append((" " if marks else "") + "…", style="bold")
         lit = state.lit(seat)
         style = SPOTLIGHT_STYLES[lit] if lit is not None else ""
-        return ([turn, name, coins, cards, status], style, claim_items(state.claims.get(seat)),
+        cells = [turn, name, coins, cards, status]
+        if view.factions:
+            cells.insert(4, faction_text(view.factions[seat], view.alive[seat]))
+        return (cells, style, claim_items(state.claims.get(seat)),
                 recent_items(state.recent.get(seat), state.name))

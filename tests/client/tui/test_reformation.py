@@ -1,0 +1,183 @@
+"""Reformation (R12) at the table: every seat's faction in words and a mark (R12.4), the
+Almshouse beside the treasury and the table's divided or unified status (R12.5, R12.10,
+R12.18) for players and spectators alike; Convert and Embezzle on the action bar on keys of
+their own; Convert's picker with oneself and each cost (R12.9), the targeted actions'
+pickers with the seats R12.6 refuses and why; the prove-by-showing dialog of a challenged
+Embezzlement (R12.12); the rules card's Reformation page.
+
+The table is fed the server's messages (tests/client/tui/reformation.py) with no network,
+except the whole game, played at 80×24 against bots on a real server.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from client.i18n import set_language
+from client.tui.app import Launch
+from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen
+from client.tui.widgets.players import PlayersPanel
+from engine import move
+
+from .helpers import (bar_keys, bar_text, dialog, dialog_labels, from_server,
+                      pretend_connected, run_app, sent_by, shown, until)
+from .reformation import position, seated, update
+
+
+async def at_table(app, pilot, messages) -> TableScreen:
+    pretend_connected(app)
+    for msg in messages:
+        from_server(app, msg)
+    return await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                       and app.table.view is not None and app.screen, "the table")
+
+
+@pytest.mark.parametrize("viewer", [0, None], ids=["player", "spectator"])
+def test_every_seat_s_faction_the_almshouse_and_the_divided_table_are_shown(viewer):
+    """R12.4, R12.18: factions by mark and word, the Almshouse's coins and the status, to a
+    player and to a spectator alike."""
+    async def body(app, pilot):
+        screen = await at_table(app, pilot, seated(position(), viewer))
+        panel = shown(screen.query_one(PlayersPanel))
+        lines = panel.splitlines()
+        for name, faction in (("Ana", "◇ Reformist"), ("Bruno", "◆ Loyalist"),
+                              ("Bot 3", "◇ Reformist"), ("Carla", "◆ Loyalist")):
+            [line] = [line for line in lines if name in line]
+            assert faction in line
+        assert "Players · divided" in lines[0]
+        assert "Treasury 33¢ · Almshouse 3¢ · Deck" in lines[-1]
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_a_unified_table_says_so_in_portuguese():
+    """R12.5: with Bruno and Carla out, every player left is Reformist."""
+    set_language("pt_BR")
+    game = position()
+    game.alive = [True, False, True, False]
+    game.hands[1], game.hands[3] = [], []
+
+    async def body(app, pilot):
+        screen = await at_table(app, pilot, seated(game))
+        lines = shown(screen.query_one(PlayersPanel)).splitlines()
+        assert "Jogadores · mesa unificada" in lines[0]
+        assert "◇ Reformista" in next(line for line in lines if "Ana" in line)
+        assert "Asilo 3¢" in lines[-1]
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_convert_and_embezzle_have_keys_no_other_move_nor_the_table_uses():
+    """R12.9, R12.11 on the action bar: o and m, clashing with no action, no answer, no key
+    of the table screen, and no key of the table's bar before and after the game."""
+    table_keys = {key for binding in TableScreen.BINDINGS
+                  for key in binding.key.split(",")} | {"r", "s", "enter"}
+    assert len(set(ACTION_KEYS.values())) == len(ACTION_KEYS)
+    for key in (ACTION_KEYS["convert"], ACTION_KEYS["embezzle"]):
+        assert key not in set(RESPONSE_KEYS.values()) | table_keys
+
+    async def body(app, pilot):
+        await at_table(app, pilot, seated(position()))
+        text = bar_text(app)
+        assert "o Convert" in text and "m Embezzle" in text
+        assert bar_keys(app) == ["i", "f", "t", "a", "s", "e", "o", "m"]
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_convert_s_picker_offers_yourself_first_with_each_cost():
+    """R12.9.1: oneself for 1 coin, anyone else with influence for 2, each with the
+    faction it leaves and the one it takes; the choice is sent as a Conversion."""
+    async def body(app, pilot):
+        await at_table(app, pilot, seated(position()))
+        sent = sent_by(app)
+        await pilot.press("o")
+        picker = await until(pilot, lambda: dialog(app), "Convert's picker")
+        assert picker.title_text == "Convert: choose the target"
+        assert dialog_labels(app) == [
+            "Ana (you) — 1¢: ◇ Reformist becomes ◆ Loyalist",
+            "Bruno — 2¢: ◆ Loyalist becomes ◇ Reformist",
+            "Bot 3 — 2¢: ◇ Reformist becomes ◆ Loyalist",
+            "Carla — 2¢: ◆ Loyalist becomes ◇ Reformist",
+        ]
+        assert picker.refused == []
+        await pilot.press("1")
+        await until(pilot, lambda: sent, "the Conversion sent")
+        assert sent[0].move == {"kind": "convert", "target": 0}
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_with_one_coin_only_your_own_conversion_is_offered_the_others_say_why():
+    async def body(app, pilot):
+        await at_table(app, pilot, seated(position(coins=1)))
+        await pilot.press("o")
+        picker = await until(pilot, lambda: dialog(app), "Convert's picker")
+        assert dialog_labels(app) == ["Ana (you) — 1¢: ◇ Reformist becomes ◆ Loyalist"]
+        assert [why for _label, why in picker.refused] == [
+            "You do not have enough coins: Convert costs 1 coin for yourself, 2 for anyone "
+            "else."] * 3
+        await pilot.press("2")  # a refused target has no digit: nothing is chosen
+        assert dialog(app) is picker
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_a_steal_on_a_divided_table_lists_your_own_faction_as_refused_with_why():
+    """R12.6: Ana (Reformist) may steal from Bruno and Carla (Loyalist), not from Bot 3."""
+    async def body(app, pilot):
+        await at_table(app, pilot, seated(position()))
+        await pilot.press("s")
+        picker = await until(pilot, lambda: dialog(app), "Steal's picker")
+        assert dialog_labels(app) == ["Bruno — 4¢, 2 cards · ◆ Loyalist",
+                                      "Carla — 5¢, 2 cards · ◆ Loyalist"]
+        assert picker.refused == [(
+            "Bot 3 — 2¢, 1 card · ◇ Reformist",
+            "While the table is divided, you cannot aim at or block a player of your own "
+            "faction.")]
+        text = shown(picker.query_one("#choices"))
+        assert "Bot 3" in text and "own faction" in text
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_a_challenged_embezzlement_is_proved_by_showing_every_card():
+    """R12.12.1: Ana holds no Duke; Bruno challenges; the dialog opens by itself and shows
+    her cards; proving is sent."""
+    game = position()
+    messages = seated(game) + [update(game, 0, 0, move("embezzle")),
+                               update(game, 0, 1, move("challenge"))]
+
+    async def body(app, pilot):
+        await at_table(app, pilot, messages[:3])
+        sent = sent_by(app)
+        for msg in messages[3:]:
+            from_server(app, msg)
+        picker = await until(pilot, lambda: dialog(app), "the proof's dialog")
+        assert picker.title_text == ("Bruno challenges your Embezzlement: you claimed to hold "
+                                     "no Duke")
+        assert dialog_labels(app) == [
+            "Show all your cards: Captain, Contessa",
+            "Concede: lose an influence, the Almshouse keeps its coins"]
+        await pilot.press("1")
+        await until(pilot, lambda: sent, "the proof sent")
+        assert sent[0].move == {"kind": "prove"}
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_holding_a_duke_a_challenged_embezzler_may_only_concede_and_is_told_why():
+    """R12.12: proving is refused to a Duke's holder (holds_duke)."""
+    game = position(hand=("duke", "contessa"))
+    messages = seated(game) + [update(game, 0, 0, move("embezzle")),
+                               update(game, 0, 1, move("challenge"))]
+
+    async def body(app, pilot):
+        await at_table(app, pilot, messages)
+        picker = await until(pilot, lambda: dialog(app), "the proof's dialog")
+        assert dialog_labels(app) == [
+            "Concede: lose an influence, the Almshouse keeps its coins"]
+        assert picker.refused == [("Show all your cards: Duke, Contessa",
+                                   "You hold a Duke: you cannot prove you hold none.")]
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
