@@ -1,8 +1,10 @@
 """The rules card on `?`: the game on one screen, in the chosen language.
 
-At a table the card lists the actions of the variant in play, and keeps the open decision
-and its clock in sight at its foot: the game does not wait while the card is read. Outside a
-table (the menu, the lobby) it lists the base game and then what the Inquisitor changes.
+At a table the card lists the actions of the variant in play (with Reformation's, and its
+page: factions, the Almshouse, proving an Embezzlement), and keeps the open decision and its
+clock in sight at its foot: the game does not wait while the card is read. Outside a table
+(the menu, the lobby) it lists the base game, then what the Inquisitor changes, then what
+Reformation adds.
 The actions come from the engine's own tables (engine.cards), so the card cannot tell
 another game than the one the server plays.
 """
@@ -18,8 +20,8 @@ from textual.reactive import reactive
 from textual.widgets import Markdown, Static
 
 from engine.cards import (
-    ACTIONS_IN, BASE, EXAMINE, EXCHANGE, INQUISITOR_VARIANT, blockers_of, claim_of,
-    exchange_draw,
+    ACTIONS_IN, BASE, DENIED, EMBEZZLE, EXAMINE, EXCHANGE, INQUISITOR_VARIANT,
+    REFORMATION_ACTIONS, blockers_of, claim_of, exchange_draw,
 )
 
 from ...i18n import N_, _, action_name, card_name, ngettext
@@ -38,6 +40,9 @@ EFFECTS = {
     "assassinate": lambda: _("pay 3: the target loses an influence"),
     "steal": lambda: _("take up to 2 coins from the target"),
     "examine": lambda: _("see a card the target picks; you say if they swap it"),
+    "convert": lambda: _("pay 1 to change your own faction, 2 to change another "
+                         "player's, into the Almshouse"),
+    "embezzle": lambda: _("take every coin in the Almshouse"),
 }
 
 
@@ -60,10 +65,18 @@ def actions_table(variant: str, actions: tuple[str, ...]) -> Table:
     for action in actions:
         claim = claim_of(action, variant)
         blockers = blockers_of(action, variant)
-        grid.add_row(action_name(action), card_name(claim) if claim else "–",
+        grid.add_row(action_name(action), claimed(action, claim),
                      effect(action, variant),
                      ", ".join(card_name(c) for c in blockers) if blockers else "–")
     return grid
+
+
+def claimed(action: str, claim: str | None) -> str:
+    """What an action claims as the card's column says it: a character, "no Duke" for an
+    Embezzlement (R12.11.1, an inverse claim), or a dash."""
+    if action == EMBEZZLE:
+        return _("no {card}").format(card=card_name(DENIED))
+    return card_name(claim) if claim else "–"
 
 
 def rules_intro() -> str:
@@ -82,6 +95,32 @@ def inquisitor_note() -> str:
     return _("""\
 **The Inquisitor variant:** the Inquisitor replaces the Ambassador. It blocks Steal, and
 claims these two actions instead of the Ambassador's Exchange:
+""")
+
+
+def reformation_page() -> str:
+    """R12 for players: factions, the divided table, the Almshouse; its two actions follow
+    in a table, then `reformation_proof`."""
+    return _("""\
+## Reformation
+
+**Factions:** every player is Loyalist (◆) or Reformist (◇), dealt in turn from the first
+player; anyone may see them. While both factions still have players in the game the table
+is **divided**: Coup, Assassinate, Steal and Examine may name only a player of the other
+faction, and nobody blocks a player of their own faction. Once everyone left shares one
+faction the table is **unified**, and anyone may be aimed at. Challenges ignore factions.
+
+**The Almshouse** is a pile of coins beside the treasury, empty at the start: Conversions
+pay into it, and an Embezzlement takes all of it. Two actions are added:
+""")
+
+
+def reformation_proof() -> str:
+    return _("""\
+Nobody challenges or blocks a Conversion. An Embezzlement claims that you hold no Duke:
+anyone may challenge it. You then prove it by showing all your face-down cards, none of
+them a Duke (the challenger loses an influence, and your cards are shuffled back and
+replaced), or you concede and lose an influence. Holding a Duke, you can only concede.
 """)
 
 
@@ -119,11 +158,17 @@ class RulesScreen(CoupModal):
                     yield Static(actions_table(variant, ACTIONS_IN[variant]),
                                  id="rules-actions")
                 else:
+                    variant = BASE
                     yield Static(actions_table(BASE, ACTIONS_IN[BASE]), id="rules-actions")
                     yield Markdown(inquisitor_note())
                     yield Static(actions_table(INQUISITOR_VARIANT, (EXCHANGE, EXAMINE)),
                                  id="rules-inquisitor")
                 yield Markdown(rules_rest())
+                if view is None or view.options.reformation:
+                    yield Markdown(reformation_page(), id="rules-reformation")
+                    yield Static(actions_table(variant, REFORMATION_ACTIONS),
+                                 id="rules-reformation-actions")
+                    yield Markdown(reformation_proof())
             if view is not None and not view.over:
                 yield DecisionPanel(id="decision").data_bind(RulesScreen.state)
 

@@ -12,9 +12,11 @@ except the whole game, played at 80×24 against bots on a real server.
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Markdown
 
 from client.i18n import set_language
 from client.tui.app import Launch
+from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen
 from client.tui.widgets.players import PlayersPanel
 from engine import move
@@ -179,5 +181,45 @@ def test_holding_a_duke_a_challenged_embezzler_may_only_concede_and_is_told_why(
             "Concede: lose an influence, the Almshouse keeps its coins"]
         assert picker.refused == [("Show all your cards: Duke, Contessa",
                                    "You hold a Duke: you cannot prove you hold none.")]
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_the_rules_card_at_a_reformation_table_has_its_page(lang):
+    """R12: after the base game's actions, the card's Reformation page explains factions,
+    the divided table and the Almshouse, lists Convert (1 or 2 coins, into the Almshouse)
+    and Embezzle (claims no Duke), and how an Embezzlement is proved, in both languages."""
+    set_language(lang)
+
+    async def body(app, pilot):
+        await at_table(app, pilot, seated(position()))
+        await pilot.press("question_mark")
+        rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen,
+                            "the rules card")
+        actions = " ".join(shown(rules.query_one("#rules-reformation-actions")).split())
+        page = " ".join(markdown.source for markdown in rules.query(Markdown))
+        if lang == "en":
+            assert "Convert – pay 1 to change your own faction" in actions
+            assert "Embezzle no Duke take every coin in the Almshouse" in actions
+            assert "Loyalist" in page and "divided" in page and "Almshouse" in page
+            assert "Holding a Duke, you can only concede" in page
+        else:
+            assert "Converter" in actions and "Desfalcar" in actions
+            assert "Legalista" in page and "dividida" in page and "Asilo" in page
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_the_rules_card_outside_a_table_ends_with_reformation():
+    async def body(app, pilot):
+        await pilot.press("question_mark")
+        rules = await until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen,
+                            "the rules card")
+        assert "Reformation" in rules.query_one("#rules-reformation", Markdown).source
+        base = shown(rules.query_one("#rules-actions"))
+        assert "Convert" not in base  # the base game's list stays the base game's
+        added = " ".join(shown(rules.query_one("#rules-reformation-actions")).split())
+        assert "Convert" in added and "Embezzle" in added
 
     run_app(Launch(name="Ana"), body, size=(80, 24))
