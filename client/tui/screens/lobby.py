@@ -14,7 +14,7 @@ from textual.widgets import (Checkbox, DataTable, Input, Label, RichLog, Select,
 
 from ...i18n import N_, _, ngettext
 from ..messages import ChatSaid, TableChanged
-from ...narrate import strategy_choices, variant_choices, variant_label
+from ...narrate import strategy_choices, variant_choices
 from ...standings import standings_lines
 from ..widgets.footer import Footer
 from ..widgets.log import WrappingLog
@@ -23,7 +23,7 @@ from .base import CoupScreen
 from .menu import Form, join_command, lan_address
 from .quick import quick_play
 from .ratings import rating_text
-from .rules import RulesScreen
+from .rules import RulesScreen, game_label
 
 
 def clocks_text(options: dict) -> str:
@@ -140,7 +140,7 @@ class LobbyScreen(CoupScreen):
                 command=join_command(lan_address(), app.servers["lan"]))
         self.header = header
         self.rows = tuple((t["table"], t["name"], who_sits(t["seats"]),
-                           variant_label(t["options"].get("variant", "base")),
+                           game_label(t["options"]),
                            clocks_text(t["options"]), status_text(t["status"]), t["table"])
                           for t in app.tables)
         self.tournament = (tuple(standings_lines(app.tournament))
@@ -304,6 +304,8 @@ class CreateTableForm(Form):
                 # R1.7: on unless turned off
                 yield TickBox(_("Two-player draft"), value=True, id="draft", compact=True)
                 yield TickBox(_("Rated (games move ratings)"), id="rated", compact=True)
+                yield TickBox(_("Reformation: factions and the Almshouse"), id="reformation",
+                              compact=True)
 
     def answer(self):
         try:
@@ -338,6 +340,8 @@ class CreateTableForm(Form):
         }
         if bots := self.query_one("#bots", Select).value:
             options["bots"] = bots
+        if self.query_one("#reformation", Checkbox).value:  # R12.1: asked only when on
+            options["reformation"] = True
         # Unnamed, the table is named in the creator's language (the server's default name
         # is in English).
         name = self.query_one("#table-name", Input).value.strip()

@@ -277,9 +277,15 @@ class PlayForm(NamedForm):
         yield Label(_("Level"))
         yield Select(strategy_choices(), value=DEFAULT_LEVEL,
                      allow_blank=False, id="strategy", compact=True)
-        yield Label(_("Variant"))
-        yield Select(variant_choices(), value="base",
-                     allow_blank=False, id="variant", compact=True)
+        with Horizontal(classes="row"):  # side by side: the form fits 80x24
+            with Vertical():
+                yield Label(_("Variant"))
+                yield Select(variant_choices(), value="base",
+                             allow_blank=False, id="variant", compact=True)
+            with Vertical():
+                yield Label(_("Expansion"))
+                yield TickBox(_("Reformation: factions and the Almshouse"),
+                              id="reformation", compact=True)
         yield Label(_("Clocks"))
         yield Select(clock_choices(), value="relaxed", allow_blank=False, id="clock",
                      compact=True)
@@ -292,6 +298,7 @@ class PlayForm(NamedForm):
         return Launch("play", name=name, bots=self.choice("#bots", int),
                       strategy=self.choice("#strategy", str),
                       variant=self.choice("#variant", str),
+                      reformation=self.query_one("#reformation", Checkbox).value,
                       response_clock=answer, turn_clock=turn)
 
 

@@ -39,7 +39,7 @@ from ...i18n import N_, _, action_name, card_name, ngettext
 from ..messages import ChatSaid, PresenceChanged, PromptReplaced, TableChanged
 from ...core.aims import Aim, aims
 from ...core.table import TableState
-from ...narrate import choice_title, move_label, move_refused_text, variant_label
+from ...narrate import choice_title, move_label, move_refused_text
 from ..widgets.footer import Footer
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
@@ -51,7 +51,7 @@ from ..widgets.reference import ActionsCard
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
 from .results import ResultsScreen
-from .rules import RulesScreen
+from .rules import RulesScreen, game_label
 
 #: The key of each action on your turn. Reformation's two (R12.9, R12.11) take letters of
 #: their names that no other move, no answer and none of the table's keys use: cOnvert and
@@ -76,8 +76,9 @@ CROWDED = 4
 
 
 def rules_line(options: dict | None) -> str:
-    """The variant in play and the table's clocks, e.g. "Inquisitor · 20 s to answer, 60 s a
-    turn" ("no clocks" when neither runs); "" before the table is known."""
+    """The variant in play (with Reformation, if on) and the table's clocks, e.g.
+    "Inquisitor · 20 s to answer, 60 s a turn" ("no clocks" when neither runs); "" before
+    the table is known."""
     if not options:
         return ""
     answer, turn = options.get("response_clock", 0), options.get("turn_clock", 0)
@@ -87,7 +88,7 @@ def rules_line(options: dict | None) -> str:
             turn=_("{n} s").format(n=turn) if turn else _("no clock"))
     else:
         clocks = _("no clocks")
-    return f"{variant_label(options.get('variant', 'base'))} · {clocks}"
+    return f"{game_label(options)} · {clocks}"
 
 
 def by_dialog(view: View) -> bool:

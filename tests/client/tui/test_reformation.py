@@ -12,17 +12,19 @@ except the whole game, played at 80×24 against bots on a real server.
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Markdown
+from textual.widgets import Checkbox, Markdown
 
 from client.i18n import set_language
 from client.tui.app import Launch
+from client.tui.screens.lobby import CreateTableForm, LobbyScreen
+from client.tui.screens.menu import MenuScreen, PlayForm
 from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen
 from client.tui.widgets.players import PlayersPanel
 from engine import move
 
-from .helpers import (bar_keys, bar_text, dialog, dialog_labels, from_server,
-                      pretend_connected, run_app, sent_by, shown, until)
+from .helpers import (bar_keys, bar_text, create_table, dialog, dialog_labels, from_server,
+                      pretend_connected, run_app, sent_by, shown, start_practice, until)
 from .reformation import position, seated, update
 
 
@@ -223,3 +225,47 @@ def test_the_rules_card_outside_a_table_ends_with_reformation():
         assert "Convert" in added and "Embezzle" in added
 
     run_app(Launch(name="Ana"), body, size=(80, 24))
+
+
+def test_the_play_form_s_reformation_option_opens_a_reformation_practice_table():
+    """The menu's practice options: Reformation ticked, the table dealt has factions and the
+    Almshouse (R12.1, R12.3); the header names it."""
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("p")
+        form = await until(pilot, lambda: isinstance(app.screen, PlayForm) and app.screen,
+                           "the play form")
+        box = form.query_one("#reformation", Checkbox)
+        assert box.value is False  # off unless asked for (R12.1)
+        box.value = True
+        await pilot.click("#ok")
+        await start_practice(app, pilot)
+        view = await until(pilot, lambda: app.table.view, "the game")
+        assert view.options.reformation and len(view.factions) == 4
+        header = shown(app.screen.query_one("#table-header"))
+        assert "Base game, Reformation" in header
+        assert "Almshouse 0¢" in shown(app.screen.query_one(PlayersPanel))
+
+    run_app(Launch(name="Ana", bot_delay=0, response_clock=0, turn_clock=0), body,
+            size=(80, 24))
+
+
+def test_the_create_form_s_reformation_option_and_the_lobby_listing(server):
+    """R12.1: the form asks for Reformation only when ticked; the lobby lists the table as
+    a Reformation one."""
+    async def body(app, pilot):
+        bruno = await server.peer("Bruno")
+        await server.run(create_table, bruno, seats=3, reformation=True)
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                            and app.screen.rows and app.screen, "Bruno's table listed")
+        assert "Base game, Reformation" in lobby.rows[0]
+        await pilot.press("c")
+        form = await until(pilot, lambda: isinstance(app.screen, CreateTableForm)
+                           and app.screen, "the form")
+        form.query_one("#reformation", Checkbox).value = True
+        await pilot.click("#ok")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.info,
+                    "the new table")
+        assert app.table.info["options"]["reformation"] is True
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body, size=(120, 40))
