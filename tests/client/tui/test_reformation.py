@@ -19,11 +19,15 @@ from client.tui.app import Launch
 from client.tui.screens.lobby import CreateTableForm, LobbyScreen
 from client.tui.screens.menu import MenuScreen, PlayForm
 from client.tui.screens.rules import RulesScreen
-from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen
+from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen, by_dialog
+from client.tui.widgets.log import TableLog
 from client.tui.widgets.players import PlayersPanel
 from engine import move
+from engine.bots import STRATEGIES
+from engine.bots.random import RandomStrategy
 
-from .helpers import (bar_keys, bar_text, create_table, dialog, dialog_labels, from_server,
+from .helpers import (answer_key, bar_keys, bar_text, create_table, dialog,
+                      dialog_labels, from_server, log_lines, my_decision, practice,
                       pretend_connected, run_app, sent_by, shown, start_practice, until)
 from .reformation import position, seated, update
 
@@ -269,3 +273,94 @@ def test_the_create_form_s_reformation_option_and_the_lobby_listing(server):
         assert app.table.info["options"]["reformation"] is True
 
     run_app(Launch(mode="join", port=server.port, name="Ana"), body, size=(120, 40))
+
+
+class Doubter(RandomStrategy):
+    """A bot that challenges every Embezzlement, and otherwise plays at random among the
+    base game's moves (it leaves the Almshouse to Ana, who is to embezzle it)."""
+
+    name = "doubter"
+
+    def choose(self, view, moves):
+        if move("challenge") in moves and view.action == "embezzle":
+            return move("challenge")
+        plain = [mv for mv in moves if mv.kind not in ("convert", "embezzle")]
+        return super().choose(view, plain or moves)
+
+
+async def answer(app, pilot, view) -> str:
+    """Ana's answer to a decision that is not her turn: pass a response, the first choice
+    of a dialog (a proof of an Embezzlement first, when it is offered), a challenged claim
+    shown or conceded. Returns what was done: "proved" when an Embezzlement was."""
+    if by_dialog(view):
+        picker = await until(pilot, lambda: dialog(app), "the dialog")
+        proving = view.phase == "prove" and move("prove") in view.legal_moves()
+        assert not proving or picker.options[0][1] == move("prove")
+        await pilot.press("1")
+        return "proved" if proving else "chose"
+    await pilot.press(answer_key(view))
+    return "answered"
+
+
+async def turn(app, pilot, view, done: set[str]) -> None:
+    """Ana's turn: convert herself first (o), then embezzle the Almshouse (m) while she
+    holds no Duke, else Coup when she can, else Income."""
+    me = view.seat
+    if "converted" not in done and move("convert", target=me) in view.legal_moves():
+        await pilot.press("o")
+        picker = await until(pilot, lambda: dialog(app), "Convert's picker")
+        assert picker.options[0][0].startswith("Ana (you) — 1¢")
+        await pilot.press("1")
+        done.add("converted")
+    elif move("embezzle") in view.legal_moves() and "duke" not in view.hands[me]:
+        await pilot.press("m")
+        done.add("embezzled")
+    elif view.coins[me] >= 7:
+        state = view.state_id
+        await pilot.press("c")
+        await until(pilot, lambda: dialog(app) or app.table.view.state_id != state
+                    or app.table.pending, "the Coup or its picker")
+        if dialog(app):
+            await pilot.press("1")
+    else:
+        await pilot.press("i")
+
+
+def squashed(text: str) -> str:
+    """`text` without its spaces: a log line as the narrow log wraps it, or not."""
+    return "".join(text.split())
+
+
+def test_a_whole_reformation_game_at_80x24_against_bots(monkeypatch):
+    """R12: Ana converts herself (1 coin into the Almshouse), embezzles it, is challenged by
+    a bot and proves it by showing both cards, none a Duke (R12.12.1); the game is played
+    to its end on the keyboard, the factions and the Almshouse shown all along."""
+    monkeypatch.setitem(STRATEGIES, Doubter.name, Doubter)
+
+    async def body(app, pilot):
+        await start_practice(app, pilot)
+        done: set[str] = set()
+        while True:
+            view = await until(pilot, lambda: my_decision(app), "a decision or the end")
+            if view.over:
+                break
+            state = view.state_id
+            if view.phase == "action":
+                await turn(app, pilot, view, done)
+            else:
+                done.add(await answer(app, pilot, view))
+            await until(pilot, lambda: app.table.view.state_id != state, "the move's update")
+            if "converted" in done and "checked" not in done:
+                panel = shown(app.screen.query_one(PlayersPanel))
+                assert "Almshouse" in panel and "Players · " in panel
+                done.add("checked")
+        assert {"converted", "embezzled", "proved"} <= done
+        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        log = squashed("".join(log_lines(table.query_one(TableLog))))  # (lines wrap at 80)
+        for line in ("Ana converts to Reformist, paying 1 coin into the Almshouse",
+                     "Ana claims to hold no Duke, to embezzle the Almshouse",
+                     "Ana shows every card, none a Duke: Assassin, Contessa",
+                     "Ana takes 1 coin from the Almshouse"):
+            assert squashed(line) in log
+
+    run_app(practice(bots=2, strategy="doubter", reformation=True), body, size=(80, 24))
