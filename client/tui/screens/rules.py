@@ -20,8 +20,8 @@ from textual.reactive import reactive
 from textual.widgets import Markdown, Static
 
 from engine.cards import (
-    ACTIONS_IN, BASE, DENIED, EMBEZZLE, EXAMINE, EXCHANGE, INQUISITOR_VARIANT,
-    REFORMATION_ACTIONS, blockers_of, claim_of, exchange_draw,
+    ACTIONS_IN, BASE, EXAMINE, EXCHANGE, INQUISITOR_VARIANT, REFORMATION_ACTIONS,
+    blockers_of, exchange_draw,
 )
 
 from ...i18n import N_, _, action_name, card_name, ngettext
@@ -29,6 +29,7 @@ from ...narrate import variant_label
 from ..messages import TableChanged
 from ...core.table import TableState
 from ..widgets.decision import DecisionPanel
+from ..widgets.reference import claimed
 from .base import CoupModal
 
 #: What each action does, in a few words (R4); Exchange's depends on the variant. Lambdas
@@ -64,9 +65,8 @@ def actions_table(variant: str, actions: tuple[str, ...]) -> Table:
     grid.add_column(_("Effect"), ratio=1)
     grid.add_column(_("Blocked by"), max_width=12)
     for action in actions:
-        claim = claim_of(action, variant)
         blockers = blockers_of(action, variant)
-        grid.add_row(action_name(action), claimed(action, claim),
+        grid.add_row(action_name(action), claimed(action, variant) or "–",
                      effect(action, variant),
                      ", ".join(card_name(c) for c in blockers) if blockers else "–")
     return grid
@@ -79,14 +79,6 @@ def game_label(options: dict) -> str:
     if options.get("reformation"):
         return _("{variant}, Reformation").format(variant=variant)
     return variant
-
-
-def claimed(action: str, claim: str | None) -> str:
-    """What an action claims as the card's column says it: a character, "no Duke" for an
-    Embezzlement (R12.11.1, an inverse claim), or a dash."""
-    if action == EMBEZZLE:
-        return _("no {card}").format(card=card_name(DENIED))
-    return card_name(claim) if claim else "–"
 
 
 def rules_intro() -> str:

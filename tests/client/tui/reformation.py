@@ -8,7 +8,7 @@ first: R12.3); the table is divided. The Almshouse holds 3 coins. Ana is to act.
 
 from __future__ import annotations
 
-from engine import Game, Options, visible_to
+from engine import Game, Options, move, visible_to
 from protocol import Joined, Snapshot, TableInfo, Update
 
 TABLE = "f00d42"
@@ -54,3 +54,12 @@ def seated(game: Game, viewer: int | None = 0) -> list:
     return [Joined(table=TABLE, seat=viewer, token="t" * 32), TableInfo(info=info()),
             Snapshot(table=TABLE, view=game.view(viewer).to_dict(), players=PLAYERS,
                      deadlines=[], reveal=None, summary=None)]
+
+
+def a_round() -> list:
+    """Ana converts herself (1 coin into the Almshouse: she is Loyalist now, the table
+    still divided), the others take Income, and it is Ana's turn again: what a player
+    sees at a Reformation table in play."""
+    game = position()
+    return seated(game) + [update(game, 0, 0, move("convert", target=0)),
+                           *(update(game, 0, seat, move("income")) for seat in (1, 2, 3))]

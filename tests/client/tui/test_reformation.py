@@ -22,6 +22,7 @@ from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen, by_dialog
 from client.tui.widgets.log import TableLog
 from client.tui.widgets.players import PlayersPanel
+from client.tui.widgets.reference import ActionsCard
 from engine import move
 from engine.bots import STRATEGIES
 from engine.bots.random import RandomStrategy
@@ -364,3 +365,18 @@ def test_a_whole_reformation_game_at_80x24_against_bots(monkeypatch):
             assert squashed(line) in log
 
     run_app(practice(bots=2, strategy="doubter", reformation=True), body, size=(80, 24))
+
+
+def test_at_120x40_the_actions_card_lists_convert_and_embezzle_and_factions_show():
+    """The tall table's actions card: Convert costs 1 or 2 (R12.9.1) and claims nothing,
+    Embezzle claims no Duke (R12.11.1); nobody blocks either."""
+    async def body(app, pilot):
+        screen = await at_table(app, pilot, seated(position()))
+        card = {line.split()[1]: " ".join(line.split()[2:-1])
+                for line in shown(screen.query_one(ActionsCard)).splitlines()[1:-1]}
+        assert card["Convert"] == "1–2¢ – –"
+        assert card["Embezzle"] == "– no Duke –"
+        lines = shown(screen.query_one(PlayersPanel)).splitlines()
+        assert "◆ Loyalist" in next(line for line in lines if "Carla" in line)
+
+    run_app(Launch(name="Ana"), body, size=(120, 40))

@@ -3,7 +3,9 @@ play (a hand, four players, a response prompt), a dialog (the card to lose) and 
 at 80×24 and 120×40, in English and in Brazilian Portuguese; a table after a challenge at
 120×40, where the cards face up, the actions card and the latest claims show, in both; and
 a first run's name question, a finished game's replay, the list of finished games and the
-leaderboard at 80×24 in both; a replay with its review at 80×24 and 120×40 in both.
+leaderboard at 80×24 in both; a replay with its review at 80×24 and 120×40 in both; a
+Reformation table in play (factions, the Almshouse, Convert and Embezzle on the bar) at
+80×24 and 120×40 in both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -42,6 +44,7 @@ from server.store import Store
 from tests.client.records import keep, record
 
 from .helpers import from_server, pretend_connected, until
+from .reformation import a_round
 
 SIZES = [(80, 24), (120, 40)]
 LANGUAGES = ["en", "pt_BR"]
@@ -189,6 +192,29 @@ def test_tall_table(snap_compare, monkeypatch, lang):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_reformation_table(snap_compare, monkeypatch, lang, size):
+    """A Reformation table (R12) after Ana converted herself and the others took Income:
+    each seat's faction by mark and word, the Almshouse beside the treasury, the divided
+    table in the players' title, Convert and Embezzle on the bar (and, at 120×40, on the
+    actions card), the Conversion in the log."""
+    set_language(lang)
+    monkeypatch.setattr(model, "SPOTLIGHT", 3600.0)
+    app = CoupApp(Launch(name="Ana"))
+
+    async def run_before(pilot):
+        pretend_connected(app)
+        for msg in a_round():
+            from_server(app, msg)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.view
+                    and app.table.view.phase == "action"
+                    and app.table.view.actor == 0, "Ana's turn again")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
