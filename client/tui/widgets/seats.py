@@ -1,6 +1,7 @@
 """The seats of one view, for the replay: each seat's name, coins, the cards the view knows
-(named face down where it holds them, ▮ where it does not), its face-up cards struck out, and
-whose turn it is; the treasury and the deck's size under them.
+(named face down where it holds them, ▮ where it does not), its face-up cards struck out, its
+faction at a Reformation table, and whose turn it is; the treasury (and the Almshouse) and
+the deck's size under them, and whether a Reformation table is divided above them.
 
 It draws exactly the View it is handed and nothing else: whether every hand shows is the
 caller's choice of view (a seat's own view hides the others' cards, R11).
@@ -18,7 +19,7 @@ from textual.widgets import Static
 from engine import View
 
 from ...i18n import _, card_name
-from .players import seat_grid
+from .players import faction_text, seat_grid, table_title, table_totals
 
 
 class SeatsPanel(Static):
@@ -32,7 +33,7 @@ class SeatsPanel(Static):
     """
 
     def on_mount(self) -> None:
-        self.border_title = _("Players")
+        self.border_title = table_title(None)
         self._shown: tuple[View, Callable[[int | None], str], set[int]] | None = None
 
     def on_resize(self) -> None:
@@ -42,8 +43,8 @@ class SeatsPanel(Static):
     def show(self, view: View, names: Callable[[int | None], str], bots: set[int]) -> None:
         """Draw `view`: its seats named by `names`, those in `bots` marked as bots."""
         self._shown = (view, names, bots)
-        self.border_subtitle = _("Treasury {n}¢ · Deck {d}").format(n=view.treasury,
-                                                                    d=view.deck_size)
+        self.border_title = table_title(view)
+        self.border_subtitle = table_totals(view)
         seats = range(len(view.alive))
         heads = [self._head(view, seat, names(seat), seat in bots) for seat in seats]
         cards = [self._cards(view, seat) for seat in seats]
@@ -69,7 +70,8 @@ class SeatsPanel(Static):
 
     @staticmethod
     def _head(view: View, seat: int, name: str, bot: bool) -> list[Text]:
-        """A seat's turn mark, name, coins and marks (bot, out, waited for)."""
+        """A seat's turn mark, name, coins, at a Reformation table its faction, and marks
+        (bot, out, waited for)."""
         turn = Text("▶" if seat == view.actor and not view.over else "")
         label = Text(name)
         marks = [_("bot")] if bot else []
@@ -79,7 +81,11 @@ class SeatsPanel(Static):
         if seat in view.waiting and not view.over:
             marks.append("…")
         coins = Text(_("{n}¢").format(n=view.coins[seat]), style="yellow")
-        return [turn, label, coins, Text(" ".join(marks), style="magenta")]
+        status = Text(" ".join(marks), style="magenta")
+        if view.factions:
+            status = faction_text(view.factions[seat], view.alive[seat]).append(" ").append_text(
+                status)
+        return [turn, label, coins, status]
 
     @staticmethod
     def _cards(view: View, seat: int) -> Text:

@@ -23,6 +23,7 @@ from client.tui.screens.table import ACTION_KEYS, RESPONSE_KEYS, TableScreen, by
 from client.tui.widgets.log import TableLog
 from client.tui.widgets.players import PlayersPanel
 from client.tui.widgets.reference import ActionsCard
+from client.tui.widgets.seats import SeatsPanel
 from engine import move
 from engine.bots import STRATEGIES
 from engine.bots.random import RandomStrategy
@@ -31,6 +32,7 @@ from .helpers import (answer_key, bar_keys, bar_text, create_table, dialog,
                       dialog_labels, from_server, log_lines, my_decision, practice,
                       pretend_connected, run_app, sent_by, shown, start_practice, until)
 from .reformation import position, seated, update
+from .test_widgets import run_alone
 
 
 async def at_table(app, pilot, messages) -> TableScreen:
@@ -380,3 +382,21 @@ def test_at_120x40_the_actions_card_lists_convert_and_embezzle_and_factions_show
         assert "◆ Loyalist" in next(line for line in lines if "Carla" in line)
 
     run_app(Launch(name="Ana"), body, size=(120, 40))
+
+
+def test_a_replay_s_seats_show_factions_and_the_almshouse():
+    """R12.4, R12.18: the replay's seats panel draws a Reformation view's factions, the
+    Almshouse and the divided table, as the players panel does."""
+    view = position().view(None)
+
+    async def body(pilot):
+        panel = pilot.app.query_one(SeatsPanel)
+        panel.show(view, lambda seat: ["Ana", "Bruno", "Bot 3", "Carla"][seat], {2})
+        await pilot.pause()
+        lines = shown(panel).splitlines()
+        assert "Players · divided" in lines[0]
+        assert "◇ Reformist" in next(line for line in lines if "Bot 3" in line)
+        assert "◆ Loyalist" in next(line for line in lines if "Carla" in line)
+        assert "Treasury 33¢ · Almshouse 3¢ · Deck" in lines[-1]
+
+    run_alone(SeatsPanel(), body, size=(80, 14))
