@@ -30,15 +30,16 @@ def info() -> dict:
                         "name": "Reform club"}}
 
 
-def position(hand: tuple[str, str] = ("captain", "contessa"), coins: int = 3) -> Game:
+def position(hand: tuple[str, str] = ("captain", "contessa"), coins: int = 3,
+             almshouse: int = 3) -> Game:
     """Ana (Reformist, seat 0) to act with `coins` and `hand`; Bruno (seat 1) and Carla
-    (seat 3) Loyalist, Bot 3 (seat 2) Reformist and down to a card; the Almshouse holds 3
-    coins."""
+    (seat 3) Loyalist, Bot 3 (seat 2) Reformist and down to a card; the Almshouse holds
+    `almshouse` coins."""
     return Game.arrange(Options(players=4, reformation=True),
                         hands=[list(hand), ["assassin", "duke"], ["ambassador"],
                                ["duke", "contessa"]],
                         revealed=[[], [], ["captain"], []], coins=[coins, 4, 2, 5], actor=0,
-                        seed=1, almshouse=3,
+                        seed=1, almshouse=almshouse,
                         factions=["reformist", "loyalist", "reformist", "loyalist"])
 
 

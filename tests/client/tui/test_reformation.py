@@ -29,7 +29,7 @@ from engine.bots import STRATEGIES
 from engine.bots.random import RandomStrategy
 
 from .helpers import (answer_key, bar_keys, bar_text, create_table, dialog,
-                      dialog_labels, from_server, log_lines, my_decision, practice,
+                      dialog_labels, from_server, log_lines, my_decision, notes, practice,
                       pretend_connected, run_app, sent_by, shown, start_practice, until)
 from .reformation import position, seated, update
 from .test_widgets import run_alone
@@ -400,3 +400,25 @@ def test_a_replay_s_seats_show_factions_and_the_almshouse():
         assert "Treasury 33¢ · Almshouse 3¢ · Deck" in lines[-1]
 
     run_alone(SeatsPanel(), body, size=(80, 14))
+
+
+def test_embezzle_and_convert_keys_not_offered_are_explained_and_nothing_is_sent():
+    """R12.11.2: with the Almshouse empty m is not on the bar, and pressing it says why;
+    with 10 coins a Conversion is refused for the Coup owed (R12.9.4, R3.4)."""
+    async def body(app, pilot):
+        await at_table(app, pilot, seated(position(almshouse=0)))
+        assert "m" not in bar_keys(app)
+        sent = sent_by(app)
+        await pilot.press("m")
+        assert notes(app)[-1] == "The Almshouse has no coins to embezzle."
+        assert sent == []
+
+    run_app(Launch(name="Ana"), body, size=(80, 24))
+
+    async def rich(app, pilot):
+        await at_table(app, pilot, seated(position(coins=10)))
+        assert "o" not in bar_keys(app)
+        await pilot.press("o")
+        assert notes(app)[-1] == "With 10 coins or more you must Coup."
+
+    run_app(Launch(name="Ana"), rich, size=(80, 24))
