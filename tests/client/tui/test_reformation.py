@@ -27,10 +27,13 @@ from client.tui.widgets.seats import SeatsPanel
 from engine import move
 from engine.bots import STRATEGIES
 from engine.bots.random import RandomStrategy
+from protocol import Ready
+from tests.server.helpers import catch_up, play
 
 from .helpers import (answer_key, bar_keys, bar_text, create_table, dialog,
-                      dialog_labels, from_server, log_lines, my_decision, notes, practice,
-                      pretend_connected, run_app, sent_by, shown, start_practice, until)
+                      dialog_labels, from_server, log_lines, my_decision, new_id, notes, practice,
+                      pretend_connected, run_app, sent_by, shown, sit, start_practice,
+                      until)
 from .reformation import position, seated, update
 from .test_widgets import run_alone
 
@@ -422,3 +425,41 @@ def test_embezzle_and_convert_keys_not_offered_are_explained_and_nothing_is_sent
         assert notes(app)[-1] == "With 10 coins or more you must Coup."
 
     run_app(Launch(name="Ana"), rich, size=(80, 24))
+
+
+async def a_conversion(bruno, carla) -> None:
+    """Bruno and Carla sit at a two-seat Reformation table (no draft); the first to act
+    converts the other (2 coins into the Almshouse: the table is unified, R12.5)."""
+    table = (await create_table(bruno, seats=2, two_player_draft=False,
+                                reformation=True)).table
+    await sit(carla, table)
+    await bruno.request(Ready(id=new_id()))
+    await catch_up(bruno, 0)
+    await catch_up(carla, 0)
+    first, other = (bruno, carla) if bruno.view.actor == bruno.seat else (carla, bruno)
+    reply = await play(first, "convert", target=other.seat)
+    assert reply.TYPE == "move_accepted", reply
+    await catch_up(first, 1)
+
+
+def test_a_spectator_sees_the_factions_the_almshouse_and_the_conversion(server):
+    """R12.18 over the network: a spectator who comes after a Conversion sees both players
+    of one faction, the table unified, the Almshouse's 2 coins, and the Conversion told."""
+    async def body(app, pilot):
+        bruno, carla = await server.peer("Bruno"), await server.peer("Carla")
+        await server.run(a_conversion, bruno, carla)
+        app.join_table(bruno.table, spectate=True)
+        screen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.table.view and app.screen, "the game, spectated")
+        view = app.table.view
+        assert view.seat is None and view.almshouse == 2 and view.unified
+        lines = shown(screen.query_one(PlayersPanel)).splitlines()
+        assert "Players · unified" in lines[0] and "Almshouse 2¢" in lines[-1]
+        faction = "◆ Loyalist" if view.factions[0] == "loyalist" else "◇ Reformist"
+        for name in ("Bruno", "Carla"):
+            assert faction in next(line for line in lines if name in line)
+        log = await until(pilot, lambda: squashed("".join(log_lines(screen.query_one(
+            TableLog)))), "the log")
+        assert squashed("paying 2 coins into the Almshouse") in log
+
+    run_app(Launch(mode="join", port=server.port, name="Ana"), body, size=(80, 24))
