@@ -3,10 +3,12 @@ Almshouse beside the treasury and the table's divided or unified status (R12.5, 
 R12.18) for players and spectators alike; Convert and Embezzle on the action bar on keys of
 their own; Convert's picker with oneself and each cost (R12.9), the targeted actions'
 pickers with the seats R12.6 refuses and why; the prove-by-showing dialog of a challenged
-Embezzlement (R12.12); the rules card's Reformation page.
+Embezzlement (R12.12); the rules card's Reformation page and the actions card; the play
+form's and the create form's option (R12.1); the replay's seats.
 
-The table is fed the server's messages (tests/client/tui/reformation.py) with no network,
-except the whole game, played at 80×24 against bots on a real server.
+The table is mostly fed the server's messages (tests/client/tui/reformation.py) with no
+network; the whole game is played at 80×24 against bots on the app's own server, and a
+spectator watches a real server's table.
 """
 
 from __future__ import annotations
