@@ -415,7 +415,7 @@ class TableScreen(CoupScreen):
             return
         found = aims(view, kind)
         allowed = [aim for aim in found if aim.refused is None]
-        refused = [aim for aim in found if aim.refused is not None]
+        refused = [(aim, aim.refused) for aim in found if aim.refused is not None]
         if len(allowed) == 1 and not refused:
             self.coup.play_move(allowed[0].move, opened)
             return
@@ -423,8 +423,8 @@ class TableScreen(CoupScreen):
         self.app.push_screen(
             ChooseDialog(_("{action}: choose the target").format(action=action_name(kind)),
                          [(label(aim), aim.move) for aim in allowed], opened,
-                         refused=[(label(aim), move_refused_text(aim.refused, kind))
-                                  for aim in refused if aim.refused is not None]),
+                         refused=[(label(aim), move_refused_text(code, kind))
+                                  for aim, code in refused]),
             partial(self._chosen, opened))
 
     def _target_line(self, aim: Aim) -> str:
