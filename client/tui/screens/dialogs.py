@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -69,8 +70,7 @@ class ChooseDialog(DecisionDialog):
             yield OptionList(*(Option(Content.assemble((str(n), "bold"), "  ", label),
                                       id=str(n))
                                for n, (label, _v) in enumerate(self.options, 1)),
-                             *(Option(Content.assemble("–  ", label, "\n   ", (reason, "italic")),
-                                      disabled=True)
+                             *(Option(refused_entry(label, reason), disabled=True)
                                for label, reason in self.refused),
                              id="choices")
             keys = "1" if len(self.options) == 1 else f"1–{len(self.options)}"
@@ -128,6 +128,17 @@ class ConfirmDialog(DecisionDialog):
     def _changed(self, change: TableChanged) -> None:
         if self._moved_past(change):
             self.dismiss(False)
+
+
+def refused_entry(label: str, reason: str) -> Table:
+    """A choice the rules refuse now, as its dialog lists it: a dash where a digit would
+    be, the label, and under it the reason, both indented as the choices are."""
+    grid = Table.grid(padding=(0, 2, 0, 0))
+    grid.add_column(width=1)
+    grid.add_column(ratio=1)
+    grid.add_row("–", Text(label))
+    grid.add_row("", Text(reason, style="italic"))
+    return grid
 
 
 def _still_open(table: TableState | None, opened: int) -> bool:

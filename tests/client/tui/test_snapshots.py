@@ -5,7 +5,8 @@ at 80×24 and 120×40, in English and in Brazilian Portuguese; a table after a c
 a first run's name question, a finished game's replay, the list of finished games and the
 leaderboard at 80×24 in both; a replay with its review at 80×24 and 120×40 in both; a
 Reformation table in play (factions, the Almshouse, Convert and Embezzle on the bar) at
-80×24 and 120×40 in both.
+80×24 and 120×40 in both, and its Steal picker with a target refused and why at 80×24 in
+both.
 
 No network and no clock: each app starts at the menu and is fed, in `run_before`, the
 messages a server would send (Joined, TableInfo, Snapshot, Update, Tables, Chat), built from
@@ -44,7 +45,7 @@ from server.store import Store
 from tests.client.records import keep, record
 
 from .helpers import from_server, pretend_connected, until
-from .reformation import a_round
+from . import reformation
 
 SIZES = [(80, 24), (120, 40)]
 LANGUAGES = ["en", "pt_BR"]
@@ -207,7 +208,7 @@ def test_reformation_table(snap_compare, monkeypatch, lang, size):
 
     async def run_before(pilot):
         pretend_connected(app)
-        for msg in a_round():
+        for msg in reformation.a_round():
             from_server(app, msg)
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.view
                     and app.table.view.phase == "action"
@@ -215,6 +216,26 @@ def test_reformation_table(snap_compare, monkeypatch, lang, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_reformation_picker(snap_compare, lang):
+    """Ana (Reformist) on a divided table presses s: Bruno and Carla (Loyalist) are offered,
+    Bot 3 (Reformist) is listed greyed with R12.6's reason under it."""
+    set_language(lang)
+    app = CoupApp(Launch(name="Ana"))
+
+    async def run_before(pilot):
+        pretend_connected(app)
+        for msg in reformation.seated(reformation.position()):
+            from_server(app, msg)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table.view,
+                    "Ana's turn")
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, ChooseDialog), "the picker")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
