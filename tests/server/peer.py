@@ -18,17 +18,18 @@ import trio
 
 from engine import View, legal_moves
 from protocol import (
-    NEED_DATA, CONNECTION_CLOSED, Connection, Hello, MoveRequest, Pong, Role,
+    NEED_DATA, CONNECTION_CLOSED, VERSIONS, Connection, Hello, MoveRequest, Pong, Role,
 )
 
 _ids = itertools.count(1)
 
 
 class Peer:
-    def __init__(self, stream: trio.SocketStream, name: str) -> None:
+    def __init__(self, stream: trio.SocketStream, name: str,
+                 versions: tuple[int, ...] = VERSIONS) -> None:
         self.stream = stream
         self.name = name
-        self.conn = Connection(Role.CLIENT)
+        self.conn = Connection(Role.CLIENT, versions=versions)
         self.inbox: list = []
         self.frames: list[dict] = []
         self.closed = False
@@ -45,9 +46,10 @@ class Peer:
     @classmethod
     async def connect(cls, port: int, name: str = "peer", token: str | None = None,
                       handshake: bool = True, source: str | None = None,
-                      rcvbuf: int | None = None) -> Peer:
+                      rcvbuf: int | None = None, versions: tuple[int, ...] = VERSIONS) -> Peer:
         """A peer connected to the server on `port` (from the address `source`, with a
-        receive buffer of `rcvbuf` bytes if given), after hello and welcome if `handshake`."""
+        receive buffer of `rcvbuf` bytes if given), after hello and welcome if `handshake`;
+        it speaks the protocol `versions` (an older client's: (1,))."""
         if source is None and rcvbuf is None:
             stream = await trio.open_tcp_stream("127.0.0.1", port)
         else:
@@ -62,9 +64,10 @@ class Peer:
                 sock.close()
                 raise
             stream = trio.SocketStream(sock)
-        peer = cls(stream, name)
+        peer = cls(stream, name, versions)
         if handshake:
-            await peer.send(Hello(versions=[1], client="test/1", name=name, token=token))
+            await peer.send(Hello(versions=list(versions), client="test/1", name=name,
+                                  token=token))
             welcome = await peer.expect("welcome")
             peer.name = welcome.name
         return peer
