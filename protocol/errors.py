@@ -98,6 +98,8 @@ LOBBY_ERRORS: dict[str, str] = {
     "tournament_exists": "the server runs one tournament at a time, and has one open or running",
     "tournament_full": "the tournament has as many entrants as it may",
     "tournament_started": "the tournament has started: its entries are closed",
+    "needs_version": "the table (or the option asked for) needs a newer protocol version than "
+                     "the connection agreed on (the message says which): say hello with it",
 }
 
 #: Every code: session, lobby and engine.

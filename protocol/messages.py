@@ -1,4 +1,7 @@
-"""Every message of protocol version 1, as frozen dataclasses with the spec of each field.
+"""Every message of protocol versions 1 and 2, as frozen dataclasses with the spec of each
+field. Version 2 is version 1 with Reformation tables (REFORMATION_VERSION); the messages
+and their specs are the same in both, and what a version-1 session is never sent is the
+server's to withhold (docs/PROTOCOL.md, Versioning).
 
 A message class names its wire type (`TYPE`, the `t` field), who may send it (`SENDER`:
 "client", "server" or "both") and, per field, the spec its value must meet (see schema.py).
@@ -25,7 +28,10 @@ from .schema import Bool, Enum, Field, Float, Int, List, Map, Nullable, OneOf, S
 MAX_LISTED = 40
 
 #: Protocol versions this implementation speaks.
-VERSIONS: tuple[int, ...] = (1,)
+VERSIONS: tuple[int, ...] = (1, 2)
+#: The first version whose sessions may see a Reformation table (R12): a client of version
+#: 1 would take one for a base table and end its connection at the first Conversion.
+REFORMATION_VERSION = 2
 
 #: The TCP port a server listens on unless told otherwise (docs/PROTOCOL.md says it too).
 DEFAULT_PORT = 7654

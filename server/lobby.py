@@ -43,7 +43,8 @@ import trio
 from engine import Game
 from engine.position import Position
 from protocol import (
-    MAX_LISTED, Chat, Error, Frame, Identified, Ok, Queued, Tables, encode_once, with_re,
+    MAX_LISTED, REFORMATION_VERSION, Chat, Error, Frame, Identified, Ok, Queued, Tables,
+    encode_once, with_re,
 )
 from protocol.messages import NAME, TABLE_ID
 from protocol.text import name_or_none, printable
@@ -144,8 +145,9 @@ class Lobby:
         #: and the lobby's own bucket, for all lines.
         self._chatters: dict[str, TokenBucket] = {}
         self._lobby_lines: TokenBucket | None = None  # made in `run`, as _crowd
-        #: The list of tables as packed since it last changed: one for every request.
-        self._listing: Frame | None = None
+        #: The list of tables as packed since it last changed, one for every request: by
+        #: whether it lists Reformation tables (version 1 sessions are not shown them).
+        self._listing: dict[bool, Frame] = {}
         self._dirty = trio.Event()
         self._nursery: trio.Nursery | None = None
         #: The sessions waiting for quick play: sitting at any table or ending leaves it.
@@ -235,7 +237,7 @@ class Lobby:
         table = self.tokens.get(key) if key else None
         # A banned address, or a token of a banned identity's seat, goes no further.
         self._turn_away_if_banned(session, table.seats.player_for(key) if table else None)
-        held = table.seats.name_for(key) if table is not None else None
+        held = table.seats.name_for(key) if table is not None and sees(session, table) else None
         # A returning player's name is its seat's; a session that asked for none, or for
         # one no suffix frees, has the guest name the server gave it, reserved for it.
         unique = (held or self._unique(name, own=session.asked is None)
@@ -244,15 +246,18 @@ class Lobby:
         self._take_name(session, unique)
         return unique
 
-    def reconnect(self, session: Session, token: str) -> str | None:
+    def reconnect(self, session: Session, token: str) -> Refused | None:
         key = token_key(token)
         table = self.tokens.get(key)
+        if table is not None and not sees(session, table):
+            return too_old(session)
         if table is not None and table.submit(session, Reconnect(token)):
             return None
         if key in self._damaged:
-            return (f"Your table {self._damaged[key]} could not be resumed: its record in the "
-                    "server's store is damaged, so the server closed it.")
-        return "That seat is no longer yours."
+            return Refused("bad_token", f"Your table {self._damaged[key]} could not be "
+                           "resumed: its record in the server's store is damaged, so the "
+                           "server closed it.")
+        return Refused("bad_token", "That seat is no longer yours.")
 
     def depart(self, session: Session) -> None:
         self.sessions.discard(session)
@@ -276,7 +281,7 @@ class Lobby:
                 raise Refused("bad_message", "A reason must be printable text.")
             if kind == "list_tables":
                 self.subscribers.add(session)
-                session.send(with_re(self._listing_frame(), msg.id))
+                session.send(with_re(self._listing_frame(session), msg.id))
                 if msg.tournament:
                     self._follow(session)
             elif kind in TOURNAMENT_ACTS:
@@ -348,7 +353,7 @@ class Lobby:
             self._free_name(token)
 
     def changed(self) -> None:
-        self._listing = None
+        self._listing.clear()
         self._tables_changed = True
         self._dirty.set()
         self._poke.set()  # a table closed, or a seat changed: a tournament may go on
@@ -366,6 +371,8 @@ class Lobby:
         makers = self._makers_of(session)
         options = fill_options(msg.options, self.config, self.thinkers.allowed,
                                self.position)
+        if options.get("reformation") and session.version < REFORMATION_VERSION:
+            raise too_old(session)  # asked for, or the position the server plays is one
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
                       session.name, self.recorder, position=self.position)
         self._makers[table] = makers
@@ -402,6 +409,8 @@ class Lobby:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
         seats = msg.seats if isinstance(msg.seats, dict) else {"min": msg.seats,
                                                                "max": msg.seats}
+        if msg.reformation and session.version < REFORMATION_VERSION:
+            raise too_old(session)
         if seats["min"] > seats["max"]:
             raise Refused("bad_options", f"A range of seats from {seats['min']} to "
                           f"{seats['max']} holds no table.")
@@ -520,6 +529,8 @@ class Lobby:
                 table = None
         else:
             table = self._by_code(session, msg.code or "")
+        if table is not None and not table.closed and not sees(session, table):
+            raise too_old(session)
         if table is None or table.closed or not table.submit(session, msg):
             raise Refused("no_such_table", "There is no such table.")
 
@@ -547,8 +558,8 @@ class Lobby:
         session.identified(player, name)
         table = None
         if session not in self.where:
-            table = next((t for t in self.tables.values()
-                          if not t.closed and t.seats.of_player(player)), None)
+            table = next((t for t in self.tables.values() if not t.closed
+                          and t.seats.of_player(player) and sees(session, t)), None)
         session.send(Identified(re=msg.id, name=name, table=table.id if table else None,
                                 operator=self.moderation.is_operator(player) or None))
         if table is not None:
@@ -818,15 +829,19 @@ class Lobby:
             if not self._names[key]:
                 del self._names[key]
 
-    def _listing_frame(self) -> Frame:
-        """The public tables worth listing, tables waiting for players first, packed."""
-        if self._listing is None:
-            public = [t for t in self.tables.values() if not t.private and not t.closed]
+    def _listing_frame(self, session: Session) -> Frame:
+        """The public tables worth listing to `session` (those its version can read),
+        tables waiting for players first, packed."""
+        reformation = session.version >= REFORMATION_VERSION
+        listing = self._listing.get(reformation)
+        if listing is None:
+            public = [t for t in self.tables.values() if not t.private and not t.closed
+                      and (reformation or not t.reformation)]
             public.sort(key=lambda t: (t.status is not TableStatus.WAITING, t.seats.free == 0,
                                        t.id))
-            self._listing = encode_once(Tables(tables=[t.summary() for t in
-                                                       public[:MAX_LISTED]]))
-        return self._listing
+            listing = self._listing[reformation] = encode_once(Tables(tables=[
+                t.summary() for t in public[:MAX_LISTED]]))
+        return listing
 
     async def _push(self) -> None:
         while True:
@@ -834,9 +849,8 @@ class Lobby:
             self._dirty = trio.Event()
             readers = [s for s in self.subscribers if s not in self.where]
             if readers and self._tables_changed:
-                update = self._listing_frame()
                 for session in readers:
-                    session.send(update)
+                    session.send(self._listing_frame(session))
             self._tables_changed = False
             await trio.sleep(LOBBY_PUSH)
 
@@ -980,6 +994,19 @@ class Lobby:
         log.info("tournament_result", table=table.id, number=played.number,
                  places=list(played.places), forfeits=list(played.forfeits))
         self._tournament_changed()
+
+
+def sees(session: Session, table: Table) -> bool:
+    """Whether `session`'s protocol version can read `table`: a client of version 1 takes a
+    Reformation table for a base one, and ends its connection at the first Conversion."""
+    return not table.reformation or session.version >= REFORMATION_VERSION
+
+
+def too_old(session: Session) -> Refused:
+    """The refusal of a Reformation table to a session of an older version."""
+    return Refused("needs_version", f"Reformation tables need protocol version "
+                   f"{REFORMATION_VERSION}; your client speaks version {session.version}: "
+                   "update it to play or watch them.")
 
 
 def _per_minute(lines: int) -> TokenBucket:

@@ -6,7 +6,8 @@ hands everything else to its `Router` (the lobby), the only thing above it that 
 Everything it writes goes through a bounded outbox drained by its own writer task: a client
 that stops reading fills its outbox and is disconnected (slow_consumer), so no table ever
 waits for a client. Every error is caught here; nothing a client sends ends the server.
-It never imports the lobby or the tables: they call `send` and `close`, and read `name`.
+It never imports the lobby or the tables: they call `send` and `close`, and read `name` and
+`version`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from protocol.text import name_or_none, printable
 from . import log
 from .config import ServerConfig
 from .limits import ByteBudget, TokenBucket
+from .refused import Refused
 
 _ids = itertools.count(1)
 #: Bytes the writer hands the stream at once, at the most.
@@ -57,9 +59,9 @@ class Router(Protocol):
         lobby now. Returns the name it has: its seat's if the token is good, else `name` or,
         if that is taken, `name` with a suffix."""
 
-    def reconnect(self, session: Session, token: str) -> str | None:
-        """Give `session` the seat of `token` back (after its welcome): None, or if that
-        seat is gone, why (the sentence of its bad_token error)."""
+    def reconnect(self, session: Session, token: str) -> Refused | None:
+        """Give `session` the seat of `token` back (after its welcome): None, or why not
+        (bad_token: the seat is gone; needs_version: the session's version cannot play it)."""
 
     def request(self, session: Session, msg) -> None:
         """A lobby or table request."""
@@ -112,6 +114,10 @@ class Session:
         self.number = next(_ids)
         self.conn = Connection(Role.SERVER, max_frame=self.config.max_frame)
         self.name = f"guest-{self.number}"
+        #: The protocol version agreed at hello (the Connection has it from the welcome on,
+        #: but the lobby needs it before: a seat given back by hello's token is one the
+        #: session's version can play).
+        self.version = VERSIONS[-1]
         #: The name hello asked for, if it was printable.
         self.asked: str | None = None
         #: Who the client is once it identified ("key:<hex>"); None: a guest.
@@ -407,6 +413,7 @@ class Session:
             self.send(Error(code="unsupported_version", versions=list(VERSIONS),
                             message=f"This server speaks versions {list(VERSIONS)}."))
             return False
+        self.version = version
         name = None if hello.name is None else name_or_none(hello.name)
         self.asked = name
         self.name = self.router.arrive(self, self.asked or self.name, hello.token)
@@ -418,9 +425,9 @@ class Session:
                             f"{self.name}."))
         # A session turned away at its hello (banned) takes up no seat on its way out.
         if hello.token and not self._closing:
-            gone = self.router.reconnect(self, hello.token)
-            if gone is not None:
-                self.send(Error(code="bad_token", message=gone))
+            refused = self.router.reconnect(self, hello.token)
+            if refused is not None:
+                self.send(Error(code=refused.code, message=refused.message))
         log.info("hello", session=self.number, name=self.name, client=hello.client)
         return True
 

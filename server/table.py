@@ -230,6 +230,11 @@ class Table:
             info["code"] = self.code
         return info
 
+    @property
+    def reformation(self) -> bool:
+        """The table plays the Reformation expansion (R12)."""
+        return bool(self.options.get("reformation", False))
+
     def restore(self, saved: dict) -> None:
         """Take up the table as the store kept it (Store.open_tables): its code, seats and
         tokens, and its latest game replayed to its last accepted move, the bots told every
@@ -701,7 +706,7 @@ class Table:
             two_player_draft=self.options["two_player_draft"],
             treasury=self.options["treasury"],
             first_seat=first_seat,
-            reformation=self.options.get("reformation", False),
+            reformation=self.reformation,
         )
         seeded = self.config.seed is not None
         if self.position is not None:

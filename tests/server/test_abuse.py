@@ -127,7 +127,7 @@ async def test_a_bad_handshake_is_answered_and_closed(connect, first, code):
     frames = await closed_with(peer)
     assert last_words(frames) == ("error", code)
     if code == "unsupported_version":
-        assert frames[-1]["versions"] == [1]
+        assert frames[-1]["versions"] == [1, 2]
 
 
 @pytest.mark.parametrize("name", ["bell\x07", "\u202eana", "\u3164", "ana\u034f"])

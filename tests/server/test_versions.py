@@ -15,7 +15,7 @@ import trio
 from client.net import Link
 from protocol import CreateTable, Join, ListTables, Queue, VERSIONS
 from tests.server.helpers import play, play_out, seat_table
-from tests.server.peer import Peer, new_id
+from tests.server.peer import new_id
 
 #: Keys and values that only a Reformation table puts on the wire (R12's identifiers): the
 #: option, the event field, the factions, and the new actions' and events' names.
@@ -149,9 +149,3 @@ async def test_R12_a_conversion_from_version_1_is_the_engine_s_refusal(connect) 
     assert (reply.TYPE, reply.code) == ("move_rejected", "not_in_variant")
     assert not actor.closed
 
-
-async def test_unsupported_versions_are_answered_with_both(port) -> None:
-    peer = Peer(await trio.open_tcp_stream("127.0.0.1", port), "future")
-    await peer.send_map({"t": "hello", "versions": [3], "client": "future"})
-    frames = await peer.raw_until_closed()
-    assert frames[-1]["code"] == "unsupported_version" and frames[-1]["versions"] == [1, 2]
