@@ -99,6 +99,9 @@ class Connection:
         self._hello_seen = False
         #: The versions the client's hello listed (server side).
         self.peer_versions: tuple[int, ...] = ()
+        #: The versions our hello offered (client side): the welcome must choose one of
+        #: them, though we may speak more (a client that plays an older one offers less).
+        self._offered: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ receiving
 
@@ -221,8 +224,8 @@ class Connection:
         elif not self._hello_seen:
             self._fail("handshake_required", "The server spoke before our hello.")
         elif isinstance(msg, Welcome):
-            if msg.version not in self.versions:
-                self._fail("unsupported_version", f"We do not speak version {msg.version}.")
+            if msg.version not in self._offered:
+                self._fail("unsupported_version", f"We did not offer version {msg.version}.")
             self.version = msg.version
             if msg.max_frame is not None:
                 self.peer_max_frame = msg.max_frame
@@ -281,6 +284,7 @@ class Connection:
                         "unsupported_version", "hello may offer only versions we speak."
                     )
                 self._hello_seen = True
+                self._offered = tuple(msg.versions)
                 return
             if isinstance(msg, Bye):
                 return

@@ -366,19 +366,19 @@ def valid_server() -> list:
 def valid_client() -> list:
     """Every message a client accepts, minimal and full."""
     c = "client"
-    welcome_full = {"t": "welcome", "version": 1, "server": "coup-server/0.1", "name": "alice",
+    welcome_full = {"t": "welcome", "version": 2, "server": "coup-server/0.1", "name": "alice",
                     "max_frame": 65536, "nonce": "ab" * 32, "server_id": "5e" * 16}
     cases = [
-        ok("welcome, minimal", c, pack({"t": "welcome", "version": 1, "server": "s"}),
+        ok("welcome, minimal (version 1, as to a client that offers only it)", c, pack({"t": "welcome", "version": 1, "server": "s"}),
            [{"t": "welcome", "version": 1, "server": "s"}], state="handshake"),
-        ok("welcome, every field", c, pack(welcome_full), [welcome_full], state="handshake"),
+        ok("welcome, every field (version 2)", c, pack(welcome_full), [welcome_full], state="handshake"),
         ok("welcome with a larger frame limit for what the client sends", c,
            pack({"t": "welcome", "version": 1, "server": "s", "max_frame": 2**24}),
            [{"t": "welcome", "version": 1, "server": "s", "max_frame": 2**24}],
            state="handshake"),
         ok("error unsupported_version during the handshake (the server then closes)", c,
            pack(m := {"t": "error", "code": "unsupported_version",
-                      "message": "This server speaks version 1.", "versions": [1]}),
+                      "message": "This server speaks versions 1 and 2.", "versions": [1, 2]}),
            [m], state="handshake", after_state="closed"),
         ok("error handshake_required during the handshake", c,
            pack(m := {"t": "error", "code": "handshake_required", "message": "hello first"}),
@@ -392,6 +392,10 @@ def valid_client() -> list:
         ("error, minimal", {"t": "error", "code": "no_such_table", "message": ""}),
         ("error answering a request", {"t": "error", "code": "table_full",
                                        "message": "Every seat is taken.", "re": 3}),
+        ("error needs_version, a Reformation table refused to a version-1 session",
+         {"t": "error", "code": "needs_version", "re": 4, "message": "Reformation tables need "
+          "protocol version 2; your client speaks version 1: update it to play or watch "
+          "them."}),
         ("bye", {"t": "bye", "reason": "server_shutdown", "message": "The server is stopping."}),
         ("tables, the answer to list_tables", {"t": "tables", "tables": [SUMMARY], "re": 1}),
         ("tables, an update (no re)", {"t": "tables", "tables": [SUMMARY_MIN, SUMMARY]}),
@@ -773,7 +777,7 @@ def handshake() -> list:
               for n, o in bad_hellos]
     cases += [
         err("welcome with a version the client does not speak", c,
-            pack({"t": "welcome", "version": 2, "server": "s"}), "unsupported_version",
+            pack({"t": "welcome", "version": 3, "server": "s"}), "unsupported_version",
             state="handshake"),
         err("ping before welcome", c, pack({"t": "ping", "id": 1}), "handshake_required",
             state="handshake"),

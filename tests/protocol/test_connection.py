@@ -118,11 +118,34 @@ def test_a_second_hello_before_welcome_is_handshake_required() -> None:
 def test_the_client_refuses_a_welcome_with_a_version_it_does_not_speak() -> None:
     client = Connection(Role.CLIENT)
     client.send(HELLO)
-    client.receive_data(encode(Welcome(version=2, server="future")))
+    client.receive_data(encode(Welcome(version=3, server="future")))
     err = remote_error(client)
     assert err.code == "unsupported_version" and err.closes
     assert client.state is State.CLOSED
     assert client.version is None
+
+
+def test_the_client_refuses_a_welcome_with_a_version_its_hello_did_not_offer() -> None:
+    """A client of versions 1 and 2 that offered only 1 (to play as an older client does)
+    is held to it: the fixed core's welcome names a version the hello asked for."""
+    client = Connection(Role.CLIENT)
+    assert client.versions == (1, 2)
+    client.send(Hello(versions=[1], client="c"))
+    client.receive_data(encode(Welcome(version=2, server="s")))
+    assert remote_error(client).code == "unsupported_version"
+    assert client.version is None
+
+
+def test_version_2_is_the_highest_both_speak() -> None:
+    """Version 2 (Reformation tables) is chosen whenever both sides speak it; an older
+    client gets version 1."""
+    assert choose_version([1, 2]) == 2 and choose_version([1]) == 1
+    assert choose_version([2, 7]) == 2 and choose_version([3]) is None
+    pair = ConnectionPair()
+    [hello] = pair.send(Role.CLIENT, Hello(versions=list(VERSIONS), client="c"))
+    assert hello.versions == [1, 2]
+    pair.send(Role.SERVER, Welcome(version=2, server="s"))
+    assert pair.client.version == pair.server.version == 2
 
 
 def test_the_client_refuses_anything_but_welcome_or_error_in_answer_to_hello() -> None:

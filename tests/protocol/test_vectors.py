@@ -30,13 +30,13 @@ def connection(receiver: str, state: str) -> Connection:
     """A Connection of the receiver's role, in `state`, reached through the connection API."""
     client = Connection(Role.CLIENT)
     server = Connection(Role.SERVER)
-    hello = client.send(Hello(versions=[1], client="vectors"))
+    hello = client.send(Hello(versions=[1, 2], client="vectors"))
     if receiver == "server" and state == "handshake":
         conn = server
     else:
         server.receive_data(hello)
         assert isinstance(server.next_message(), Hello)
-        welcome = server.send(Welcome(version=1, server="vectors"))
+        welcome = server.send(Welcome(version=2, server="vectors"))
         if receiver == "server":
             conn = server
         else:
