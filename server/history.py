@@ -27,13 +27,13 @@ import trio
 
 from protocol import (
     Error, Frame, GameRecord, Games, GetGame, GetLeaderboard, GetProfile, Leaderboard, ListGames,
-    Message, Profile, encode, with_re,
+    REFORMATION_VERSION, Message, Profile, encode, with_re,
 )
 from protocol.connection import DEFAULT_MAX_FRAME
 from protocol.messages import MAX_GAMES_LISTED, MAX_RANKED, MAX_RECORD_MOVES
 
 from . import log
-from .refused import Refused
+from .refused import Refused, too_old
 from .store import Store
 
 
@@ -58,6 +58,8 @@ class _Packed:
     frame: Frame | None
     moves: int
     keepers: frozenset[str] | None = None
+    #: The game was played with Reformation (R12): a version-1 session cannot replay it.
+    reformation: bool = False
 
 
 class History:
@@ -83,7 +85,7 @@ class History:
 
     async def _answer(self, session, msg: Asked) -> None:
         try:
-            reply = await self._reply(msg, session.player)
+            reply = await self._reply(msg, session.player, session.version)
         except Exception as exc:  # noqa: BLE001 — a bad record or read fails this request only
             log.error("store_request_failed", request=msg.TYPE, error=repr(exc),
                       exc_info=True)
@@ -95,9 +97,9 @@ class History:
                 del self._pending[session]
         session.send(reply)
 
-    async def _reply(self, msg: Asked, viewer: str | None) -> Message | bytes:
-        """The answer to `viewer` (a player id, None for a guest): a message, or the
-        record's frame already made."""
+    async def _reply(self, msg: Asked, viewer: str | None, version: int) -> Message | bytes:
+        """The answer to `viewer` (a player id, None for a guest) whose session agreed on
+        protocol `version`: a message, or the record's frame already made."""
         store = self.store
         if store is None:
             return Error(code="no_records", message="This server keeps no records.",
@@ -108,7 +110,7 @@ class History:
             return await self._ranking(store, msg)
         if isinstance(msg, GetProfile):
             return await self._profile(store, msg, viewer)
-        return await self._record(store, msg, viewer)
+        return await self._record(store, msg, viewer, version)
 
     async def _read(self, read, *args):
         return await trio.to_thread.run_sync(partial(read, *args), limiter=self._readers)
@@ -145,7 +147,8 @@ class History:
                          message=f"No one named {msg.name} has played a rated game here.")
         return Profile(re=msg.id, profile=profile)
 
-    async def _record(self, store: Store, msg: GetGame, viewer: str | None) -> Message | bytes:
+    async def _record(self, store: Store, msg: GetGame, viewer: str | None,
+                      version: int) -> Message | bytes:
         """The game_record frame, as large as the request allows, or the error saying why
         it cannot be sent. The frame is made here, not by the session's Connection: only
         this answer may pass the 64 KiB the client accepts of every other frame."""
@@ -161,6 +164,9 @@ class History:
         if packed is None or (packed.keepers is not None and viewer not in packed.keepers):
             return Error(code="no_such_game", re=msg.id,
                          message=f"There is no finished game {msg.game}.")
+        if packed.reformation and version < REFORMATION_VERSION:
+            refused = too_old(version)
+            return Error(code=refused.code, message=refused.message, re=msg.id)
         if packed.frame is not None:
             frame = with_re(packed.frame, msg.id).data
             if len(frame) <= (msg.max_frame or DEFAULT_MAX_FRAME):
@@ -189,12 +195,14 @@ def _pack(store: Store, game: int) -> _Packed | None:
         return None
     moves = len(record["moves"])
     keepers = store.keepers(game)
+    reformation = bool(record["options"].get("reformation"))
     if moves > MAX_RECORD_MOVES:
-        return _Packed(None, moves, keepers)
+        return _Packed(None, moves, keepers, reformation)
     checked = GameRecord(re=0, record=record)
     # LocalProtocolError if the record is not one the protocol may send. (The codec's packer
     # is shared with the event loop's thread, and safe so: the C packer holds the GIL.)
     encode(checked)
     wire = checked.to_wire()
     del wire["re"]
-    return _Packed(Frame(checked.TYPE, msgpack.packb(wire, use_bin_type=True)), moves, keepers)
+    return _Packed(Frame(checked.TYPE, msgpack.packb(wire, use_bin_type=True)), moves, keepers,
+                   reformation)

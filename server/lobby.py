@@ -61,7 +61,7 @@ from .names import name_key, reserved
 from .options import fill_options
 from .queue import Formed, QuickPlay, Wish
 from .recorder import Recorder
-from .refused import Refused
+from .refused import Refused, too_old
 from .seats import token_key
 from .session import Session
 from .status import TableStatus
@@ -250,7 +250,7 @@ class Lobby:
         key = token_key(token)
         table = self.tokens.get(key)
         if table is not None and not sees(session, table):
-            return too_old(session)
+            return too_old(session.version)
         if table is not None and table.submit(session, Reconnect(token)):
             return None
         if key in self._damaged:
@@ -372,7 +372,7 @@ class Lobby:
         options = fill_options(msg.options, self.config, self.thinkers.allowed,
                                self.position)
         if options.get("reformation") and session.version < REFORMATION_VERSION:
-            raise too_old(session)  # asked for, or the position the server plays is one
+            raise too_old(session.version)  # asked for, or the position the server plays is one
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
                       session.name, self.recorder, position=self.position)
         self._makers[table] = makers
@@ -410,7 +410,7 @@ class Lobby:
         seats = msg.seats if isinstance(msg.seats, dict) else {"min": msg.seats,
                                                                "max": msg.seats}
         if msg.reformation and session.version < REFORMATION_VERSION:
-            raise too_old(session)
+            raise too_old(session.version)
         if seats["min"] > seats["max"]:
             raise Refused("bad_options", f"A range of seats from {seats['min']} to "
                           f"{seats['max']} holds no table.")
@@ -530,7 +530,7 @@ class Lobby:
         else:
             table = self._by_code(session, msg.code or "")
         if table is not None and not table.closed and not sees(session, table):
-            raise too_old(session)
+            raise too_old(session.version)
         if table is None or table.closed or not table.submit(session, msg):
             raise Refused("no_such_table", "There is no such table.")
 
@@ -1000,13 +1000,6 @@ def sees(session: Session, table: Table) -> bool:
     """Whether `session`'s protocol version can read `table`: a client of version 1 takes a
     Reformation table for a base one, and ends its connection at the first Conversion."""
     return not table.reformation or session.version >= REFORMATION_VERSION
-
-
-def too_old(session: Session) -> Refused:
-    """The refusal of a Reformation table to a session of an older version."""
-    return Refused("needs_version", f"Reformation tables need protocol version "
-                   f"{REFORMATION_VERSION}; your client speaks version {session.version}: "
-                   "update it to play or watch them.")
 
 
 def _per_minute(lines: int) -> TokenBucket:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import trio
 
 from client.net import Link
-from protocol import CreateTable, Join, ListTables, Queue, VERSIONS
-from tests.server.helpers import play, play_out, seat_table
-from tests.server.peer import new_id
+from engine import record as records
+from protocol import CreateTable, GetGame, Join, ListGames, ListTables, Queue, VERSIONS
+from tests.server.helpers import play, play_out, seat_table, served
+from tests.server.peer import Peer, new_id
 
 #: Keys and values that only a Reformation table puts on the wire (R12's identifiers): the
 #: option, the event field, the factions, and the new actions' and events' names.
@@ -149,3 +150,28 @@ async def test_R12_a_conversion_from_version_1_is_the_engine_s_refusal(connect) 
     assert (reply.TYPE, reply.code) == ("move_rejected", "not_in_variant")
     assert not actor.closed
 
+
+
+async def test_R12_a_reformation_game_s_record_is_refused_to_version_1(nursery, db) -> None:
+    """A record of a Reformation game replays only with R12 (its options say so, and an
+    older client drops that option): get_game answers a version-1 session needs_version.
+    The game is listed to it (a game's line names no rules), and a version-2 client gets
+    the record."""
+    port = (await served(nursery, db)).address[1]
+    peers: list[Peer] = []
+
+    async def connect(name: str, **kw) -> Peer:
+        peers.append(await Peer.connect(port, name, **kw))
+        return peers[-1]
+
+    try:
+        await play_out(await seat_table(connect, ["ana", "bruno", "chen"], reformation=True))
+        older = await old(connect)("older")
+        page = await older.request(ListGames(id=new_id()))
+        game = page.games[0]["game"]
+        needs_version(await older.request(GetGame(id=new_id(), game=game)))
+        record = (await peers[0].request(GetGame(id=new_id(), game=game))).record
+        assert record["options"]["reformation"] is True and records.check(record)
+    finally:
+        for peer in peers:
+            await peer.aclose()
