@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import trio
 
+from client.identity import load
 from client.net import Link
 from engine import record as records
 from protocol import CreateTable, GetGame, Join, ListGames, ListTables, Queue, VERSIONS
 from tests.server.helpers import play, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
+from tests.server.test_identity import identify
 
 #: Keys and values that only a Reformation table puts on the wire (R12's identifiers): the
 #: option, the event field, the factions, and the new actions' and events' names.
@@ -151,6 +153,23 @@ async def test_R12_a_conversion_from_version_1_is_the_engine_s_refusal(connect) 
     assert not actor.closed
 
 
+
+async def test_R12_1_identify_gives_no_reformation_seat_back_to_version_1(connect,
+                                                                        tmp_path) -> None:
+    """A player's seat comes back on identify (docs/PROTOCOL.md, `identify`), but not a
+    Reformation seat to a version-1 client: identified names no table, and the seat waits
+    for the player's newer client."""
+    key = load(str(tmp_path / "key.pem"))
+    ana = await connect("ana")
+    await identify(ana, key)
+    joined = await ana.request(CreateTable(id=new_id(), options={"seats": 3,
+                                                                 "reformation": True}))
+    await ana.aclose()
+    older = await old(connect)("ana")
+    assert (await identify(older, key)).table is None
+    again = await connect("ana")
+    assert (await identify(again, key)).table == joined.table
+    assert (await again.expect("joined")).seat == joined.seat
 
 async def test_R12_a_reformation_game_s_record_is_refused_to_version_1(nursery, db) -> None:
     """A record of a Reformation game replays only with R12 (its options say so, and an
