@@ -246,6 +246,9 @@ def valid_server() -> list:
         ok("hello, minimal", s, pack({"t": "hello", "versions": [1], "client": "c"}),
            [{"t": "hello", "versions": [1], "client": "c"}], state="handshake"),
         ok("hello, every field", s, pack(hello_full), [hello_full], state="handshake"),
+        ok("hello of a client of versions 1 and 2 (docs/PROTOCOL.md, welcome)", s,
+           pack(m := {"t": "hello", "versions": [1, 2], "client": "mybot/1.0",
+                      "name": "alice"}), [m], state="handshake"),
         ok("hello listing only versions the server lacks (decodes; the server then answers "
            "error unsupported_version)", s,
            pack({"t": "hello", "versions": [7, 9], "client": "future"}),
@@ -371,7 +374,11 @@ def valid_client() -> list:
     cases = [
         ok("welcome, minimal (version 1, as to a client that offers only it)", c, pack({"t": "welcome", "version": 1, "server": "s"}),
            [{"t": "welcome", "version": 1, "server": "s"}], state="handshake"),
-        ok("welcome, every field (version 2)", c, pack(welcome_full), [welcome_full], state="handshake"),
+        ok("welcome, every field (version 2)", c, pack(welcome_full), [welcome_full],
+           state="handshake"),
+        ok("welcome choosing version 2 (docs/PROTOCOL.md, welcome)", c,
+           pack(m := {"t": "welcome", "version": 2, "server": "coup-server/0.1",
+                      "name": "alice", "max_frame": 65536}), [m], state="handshake"),
         ok("welcome with a larger frame limit for what the client sends", c,
            pack({"t": "welcome", "version": 1, "server": "s", "max_frame": 2**24}),
            [{"t": "welcome", "version": 1, "server": "s", "max_frame": 2**24}],
