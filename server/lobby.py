@@ -22,6 +22,11 @@ is run from here: operators open, start and stop it, identified players enter it
 lobby opens its games' tables as they come due (each tells it its result as its game ends)
 and pushes its standings to the sessions that follow it, as the list of tables.
 
+A session that agreed on protocol version 1 never meets a Reformation table, which its
+client would take for a base one (docs/PROTOCOL.md, Versioning): the list it is sent leaves
+them out, and every way to one (join, spectate, a private code, a reconnect token, identify,
+create_table and queue with the option) is refused it with `needs_version` or leads nowhere.
+
 Names are unique among the server's players, and so are names a reader would take for one
 another (`alice`, `ALICE`, `аlice` with a Cyrillic а: server/names.py): a name is taken
 while a connected session has it, a seat holds it for a player who may come back with its
@@ -371,8 +376,9 @@ class Lobby:
         makers = self._makers_of(session)
         options = fill_options(msg.options, self.config, self.thinkers.allowed,
                                self.position)
+        # Asked for, or the position the server plays is a Reformation game.
         if options.get("reformation") and session.version < REFORMATION_VERSION:
-            raise too_old(session.version)  # asked for, or the position the server plays is one
+            raise too_old(session.version)
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
                       session.name, self.recorder, position=self.position)
         self._makers[table] = makers

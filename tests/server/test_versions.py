@@ -14,8 +14,10 @@ import trio
 
 from client.identity import load
 from client.net import Link
+from client.runner import BotRunner, Seating
+from engine.bots import make
 from engine import record as records
-from protocol import CreateTable, GetGame, Join, ListGames, ListTables, Queue, VERSIONS
+from protocol import CreateTable, GetGame, Join, ListGames, ListTables, Queue, Ready, VERSIONS
 from tests.server.helpers import play, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
 from tests.server.test_identity import identify
@@ -62,6 +64,25 @@ async def test_our_client_speaks_version_2(server) -> None:
         assert link.welcome is not None and link.welcome.version == 2
     finally:
         await link.aclose()
+
+
+async def test_the_bot_runner_plays_a_reformation_game_on_version_2(connect, server) -> None:
+    """The runner (client/runner.py, through the client core and transport) agrees on
+    version 2, joins a Reformation table and plays it to the end against a person."""
+    ana = await connect("ana")
+    joined = await ana.request(CreateTable(id=new_id(), options={"seats": 2,
+                                                                 "reformation": True}))
+    runner = BotRunner("127.0.0.1", server.address[1], make("random", seed=3), name="robo",
+                       seating=Seating(table=joined.table))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(runner.run)
+            await ana.expect("table", where=lambda m: m.info["seats"][1]["name"] == "robo")
+            assert {s.version for s in server.lobby.sessions} == {2}
+            assert (await ana.request(Ready(id=new_id()))).TYPE == "ok"
+            await ana.expect("snapshot")
+            await play_out([ana], seed=3)
+    assert runner.played == 1 and ana.view.options.reformation
 
 
 async def test_R12_1_a_version_1_lobby_lists_no_reformation_table(connect) -> None:
