@@ -25,7 +25,7 @@ from .messages import ALL, BY_TYPE, DEFAULT_PORT, REFORMATION_VERSION, VERSIONS
 __all__ = [
     "ALL", "BY_TYPE", "CODES", "CONNECTION_CLOSED", "DEFAULT_PORT", "LOBBY_ERRORS", "NEED_DATA",
     "REFORMATION_VERSION", "SESSION_ERRORS", "VERSIONS", "Connection", "Frame",
-    "LocalProtocolError", "ProtocolError", "RemoteProtocolError", "Role", "State", "UpdateFrames", "choose_version", "decode", "encode",
-    "encode_once", "with_re",
+    "LocalProtocolError", "ProtocolError", "RemoteProtocolError", "Role", "State", "UpdateFrames",
+    "choose_version", "decode", "encode", "encode_once", "with_re",
 ]
 __all__ += [cls.__name__ for cls in ALL]

@@ -242,7 +242,9 @@ class Lobby:
         table = self.tokens.get(key) if key else None
         # A banned address, or a token of a banned identity's seat, goes no further.
         self._turn_away_if_banned(session, table.seats.player_for(key) if table else None)
-        held = table.seats.name_for(key) if table is not None and sees(session, table) else None
+        # A seat the session's version cannot play is not its own: nor is the seat's name.
+        held = (table.seats.name_for(key) if table is not None and _sees(session, table)
+                else None)
         # A returning player's name is its seat's; a session that asked for none, or for
         # one no suffix frees, has the guest name the server gave it, reserved for it.
         unique = (held or self._unique(name, own=session.asked is None)
@@ -254,7 +256,7 @@ class Lobby:
     def reconnect(self, session: Session, token: str) -> Refused | None:
         key = token_key(token)
         table = self.tokens.get(key)
-        if table is not None and not sees(session, table):
+        if table is not None and not _sees(session, table):
             return too_old(session.version)
         if table is not None and table.submit(session, Reconnect(token)):
             return None
@@ -377,7 +379,7 @@ class Lobby:
         options = fill_options(msg.options, self.config, self.thinkers.allowed,
                                self.position)
         # Asked for, or the position the server plays is a Reformation game.
-        if options.get("reformation") and session.version < REFORMATION_VERSION:
+        if options.get("reformation") and not _new_enough(session):
             raise too_old(session.version)
         table = Table(self, self.config, self.thinkers, self._new_table_id(), options,
                       session.name, self.recorder, position=self.position)
@@ -415,7 +417,7 @@ class Lobby:
             raise Refused("too_many_tables", "The server has as many tables as it allows.")
         seats = msg.seats if isinstance(msg.seats, dict) else {"min": msg.seats,
                                                                "max": msg.seats}
-        if msg.reformation and session.version < REFORMATION_VERSION:
+        if msg.reformation and not _new_enough(session):
             raise too_old(session.version)
         if seats["min"] > seats["max"]:
             raise Refused("bad_options", f"A range of seats from {seats['min']} to "
@@ -535,7 +537,7 @@ class Lobby:
                 table = None
         else:
             table = self._by_code(session, msg.code or "")
-        if table is not None and not table.closed and not sees(session, table):
+        if table is not None and not table.closed and not _sees(session, table):
             raise too_old(session.version)
         if table is None or table.closed or not table.submit(session, msg):
             raise Refused("no_such_table", "There is no such table.")
@@ -565,7 +567,7 @@ class Lobby:
         table = None
         if session not in self.where:
             table = next((t for t in self.tables.values() if not t.closed
-                          and t.seats.of_player(player) and sees(session, t)), None)
+                          and t.seats.of_player(player) and _sees(session, t)), None)
         session.send(Identified(re=msg.id, name=name, table=table.id if table else None,
                                 operator=self.moderation.is_operator(player) or None))
         if table is not None:
@@ -838,7 +840,7 @@ class Lobby:
     def _listing_frame(self, session: Session) -> Frame:
         """The public tables worth listing to `session` (those its version can read),
         tables waiting for players first, packed."""
-        reformation = session.version >= REFORMATION_VERSION
+        reformation = _new_enough(session)
         listing = self._listing.get(reformation)
         if listing is None:
             public = [t for t in self.tables.values() if not t.private and not t.closed
@@ -1002,10 +1004,15 @@ class Lobby:
         self._tournament_changed()
 
 
-def sees(session: Session, table: Table) -> bool:
-    """Whether `session`'s protocol version can read `table`: a client of version 1 takes a
-    Reformation table for a base one, and ends its connection at the first Conversion."""
-    return not table.reformation or session.version >= REFORMATION_VERSION
+def _new_enough(session: Session) -> bool:
+    """Whether `session`'s protocol version has Reformation tables: a client of version 1
+    takes one for a base table, and ends its connection at the first Conversion."""
+    return session.version >= REFORMATION_VERSION
+
+
+def _sees(session: Session, table: Table) -> bool:
+    """Whether `session`'s protocol version can read `table`."""
+    return not table.reformation or _new_enough(session)
 
 
 def _per_minute(lines: int) -> TokenBucket:
