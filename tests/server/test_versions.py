@@ -15,8 +15,8 @@ import trio
 from client.identity import load
 from client.net import Link
 from client.runner import BotRunner, Seating
-from engine.bots import make
 from engine import record as records
+from engine.bots import make
 from protocol import CreateTable, GetGame, Join, ListGames, ListTables, Queue, Ready, VERSIONS
 from tests.server.helpers import play, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
@@ -174,7 +174,6 @@ async def test_R12_a_conversion_from_version_1_is_the_engine_s_refusal(connect) 
     assert not actor.closed
 
 
-
 async def test_R12_1_identify_gives_no_reformation_seat_back_to_version_1(connect,
                                                                         tmp_path) -> None:
     """A player's seat comes back on identify (docs/PROTOCOL.md, `identify`), but not a
@@ -191,6 +190,7 @@ async def test_R12_1_identify_gives_no_reformation_seat_back_to_version_1(connec
     again = await connect("ana")
     assert (await identify(again, key)).table == joined.table
     assert (await again.expect("joined")).seat == joined.seat
+
 
 async def test_R12_a_reformation_game_s_record_is_refused_to_version_1(nursery, db) -> None:
     """A record of a Reformation game replays only with R12 (its options say so, and an
