@@ -10,6 +10,8 @@ on version 1 is not shown such tables, and is refused every way to one with
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import trio
 
 from client.identity import load
@@ -21,6 +23,7 @@ from protocol import CreateTable, GetGame, Join, ListGames, ListTables, Queue, R
 from tests.server.helpers import play, play_out, seat_table, served
 from tests.server.peer import Peer, new_id
 from tests.server.test_identity import identify
+from tests.server.test_position_server import serve
 
 #: Keys and values that only a Reformation table puts on the wire (R12's identifiers): the
 #: option, the event field, the factions, and the new actions' and events' names.
@@ -215,3 +218,21 @@ async def test_R12_a_reformation_game_s_record_is_refused_to_version_1(nursery, 
     finally:
         for peer in peers:
             await peer.aclose()
+
+
+async def test_R12_1_a_reformation_position_s_tables_are_refused_to_version_1(nursery,
+                                                                            tmp_path) -> None:
+    """A server that plays a Reformation position makes every table a Reformation one,
+    whatever was asked (docs/PROTOCOL.md, Servers that play a position): a version-1
+    session's create_table is needs_version, a version-2 one's makes the table."""
+    example = Path(__file__).parents[2] / "docs/examples/positions/divided_forced_coup.toml"
+    port, _ = await serve(nursery, tmp_path, example.read_text(encoding="utf-8"))
+    older = await Peer.connect(port, "older", versions=(1,))
+    newer = await Peer.connect(port, "newer")
+    try:
+        needs_version(await older.request(CreateTable(id=new_id(), options={"seats": 3})))
+        assert (await newer.request(CreateTable(id=new_id(), options={"seats": 3}))).TYPE == \
+            "joined"
+    finally:
+        await older.aclose()
+        await newer.aclose()
