@@ -330,15 +330,11 @@ def _tournament(args) -> int:
     if not args.tournament:
         print("coup arena: --sizes goes with --tournament", file=sys.stderr)
         return 2
-    if args.reformation:  # engine.bots.tournament's fixtures are base rules' for now
-        print("coup arena: --reformation goes with a table's seats or --table, not yet with "
-              "--tournament", file=sys.stderr)
-        return 2
     if args.table:
         print("coup arena: --tournament or --table, not both", file=sys.stderr)
         return 2
     return run(_entrants(args.strategies), args.sizes, args.games, args.seed, args.variant,
-               args.jobs, args.playouts, args.json)
+               args.jobs, args.playouts, args.json, args.reformation)
 
 
 def _entrants(text: str) -> list[str]:

@@ -31,7 +31,7 @@ from engine.bots.tournament import (
 )
 from protocol.text import shown
 
-from .arena import NAME, _unknown, fit
+from .arena import NAME, _rules, _unknown, fit
 from .botproc import Entrants
 
 #: Rounds when --games is not given: each lineup plays this many times.
@@ -43,7 +43,8 @@ STOPPED = 130
 
 
 def run(names: list[str], sizes_given: str | None, rounds: int | None, seed: int,
-        variant: str, jobs: int | None, budget: int | None, as_json: bool) -> int:
+        variant: str, jobs: int | None, budget: int | None, as_json: bool,
+        reformation: bool = False) -> int:
     """Play the tournament the command line asks for and print its standings; 2, said on
     stderr, for one it cannot play."""
     if _unknown(names):
@@ -68,13 +69,14 @@ def run(names: list[str], sizes_given: str | None, rounds: int | None, seed: int
         return 2
     fixtures = schedule(names, sizes, rounds, seed)
     with _progress(len(fixtures)) as advance:
-        played, stopped = _play(fixtures, variant,
+        played, stopped = _play(fixtures, (variant, reformation),
                                 (os.cpu_count() or 1) if jobs is None else jobs, budget, advance)
     table = standings(names, played, len(fixtures))
     if as_json:
-        print(json.dumps(document(table, names, sizes, rounds, seed, variant)))
+        print(json.dumps(document(table, names, sizes, rounds, seed, variant) |
+                         {"reformation": reformation}))
     else:
-        print(report(table, names, sizes, rounds, seed, variant), end="")
+        print(report(table, names, sizes, rounds, seed, _rules(variant, reformation)), end="")
     return STOPPED if stopped else 0
 
 
@@ -105,11 +107,15 @@ def _factory(budget: int | None) -> Entrants:
     return Entrants({"ismcts": {"playouts": budget}} if budget is not None else None)
 
 
-def _chunk(work: tuple[list[Fixture], str, int | None]) -> list[Played]:
+#: The rules the games are played by: the deck variant, and Reformation or not.
+Rules = tuple[str, bool]
+
+
+def _chunk(work: tuple[list[Fixture], Rules, int | None]) -> list[Played]:
     """A worker's share: its fixtures played."""
-    fixtures, variant, budget = work
+    fixtures, rules, budget = work
     with _factory(budget) as factory:
-        return [play_fixture(fixture, factory, variant) for fixture in fixtures]
+        return [play_fixture(fixture, factory, *rules) for fixture in fixtures]
 
 
 def _ignore_interrupts() -> None:
@@ -117,7 +123,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play(fixtures: list[Fixture], variant: str, jobs: int, budget: int | None,
+def _play(fixtures: list[Fixture], rules: Rules, jobs: int, budget: int | None,
           advance: Callable[[int], None]) -> tuple[list[Played], bool]:
     """Every fixture played, here for one job or in `jobs` worker processes, and whether
     ctrl+c stopped it first (then the games played until then)."""
@@ -126,7 +132,7 @@ def _play(fixtures: list[Fixture], variant: str, jobs: int, budget: int | None,
         with _factory(budget) as factory:
             try:
                 for fixture in fixtures:
-                    played.append(play_fixture(fixture, factory, variant))
+                    played.append(play_fixture(fixture, factory, *rules))
                     advance(1)
             except KeyboardInterrupt:
                 return played, True
@@ -135,7 +141,7 @@ def _play(fixtures: list[Fixture], variant: str, jobs: int, budget: int | None,
     # for no more than one chunk a worker, and the pool's overhead stays below 1%.
     size = max(1, min(100, len(fixtures) // (jobs * 50)))
     pool = ProcessPoolExecutor(jobs, initializer=_ignore_interrupts)
-    chunks = [pool.submit(_chunk, (fixtures[i:i + size], variant, budget))
+    chunks = [pool.submit(_chunk, (fixtures[i:i + size], rules, budget))
               for i in range(0, len(fixtures), size)]
     stopped = False
     try:

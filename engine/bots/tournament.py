@@ -142,14 +142,15 @@ class _Seat(Strategy):
             raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
 
 
-def play_fixture(fixture: Fixture, factory: Factory = make,
-                 variant: str = "base") -> Played:
-    """Play one scheduled game through the arena; its seat s gets a strategy seeded from the
-    deal's seed and s."""
+def play_fixture(fixture: Fixture, factory: Factory = make, variant: str = "base",
+                 reformation: bool = False) -> Played:
+    """Play one scheduled game through the arena, with `variant`'s deck and Reformation if
+    asked (R12.1); its seat s gets a strategy seeded from the deal's seed and s."""
     seats = len(fixture.lineup)
     strategies: list[Strategy] = [_Seat(factory(name, _derived(fixture.seed, s)))
                                   for s, name in enumerate(fixture.lineup)]
-    result = play(strategies, Options(players=seats, variant=variant), fixture.seed,
+    result = play(strategies, Options(players=seats, variant=variant, reformation=reformation),
+                  fixture.seed,
                   fixture.lineup)
     return Played(fixture.number, fixture.lineup,
                   places(seats, result.exiled, result.forfeits), result.winner,

@@ -129,7 +129,7 @@ def test_arena_standings_fit_long_names_and_draw_no_bar_off_a_terminal(capsys):
 
 def test_arena_reformation_plays_and_says_reformation_tables(capsys):
     """R12.1: `coup arena --reformation` plays its games (and --table's) at Reformation
-    tables and says so in its heading; --tournament does not take it yet, and says so."""
+    tables and says so in its heading, and so does --tournament's (its JSON too)."""
     assert main(["arena", "--strategies", "random,random,random", "--games", "3",
                  "--reformation"]) == 0
     assert "3 games, 3 players, base with Reformation, seed 0" in capsys.readouterr().out
@@ -137,8 +137,11 @@ def test_arena_reformation_plays_and_says_reformation_tables(capsys):
                  "--reformation"]) == 0
     assert "2 games a line, base with Reformation, seed 0" in capsys.readouterr().out
     assert main(["arena", "--tournament", "--strategies", "random,honest", "--games", "1",
-                 "--reformation"]) == 2
-    assert "--reformation" in capsys.readouterr().err
+                 "--jobs", "1", "--reformation"]) == 0
+    assert "base with Reformation rules" in capsys.readouterr().out
+    assert main(["arena", "--tournament", "--strategies", "random,honest", "--games", "1",
+                 "--jobs", "1", "--reformation", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reformation"] is True
 
 
 def test_arena_table_refuses_a_name_twice(capsys):

@@ -179,3 +179,19 @@ def test_a_misbehaving_entrant_forfeits_each_game_in_last_place_and_the_run_goes
     # others played on, so someone won each.
     assert all(g.winner is not None for g in played)
     assert all(g.forfeits == (g.lineup.index(bad),) for g in played if bad in g.lineup)
+
+
+def test_R12_1_a_fixture_is_played_at_a_reformation_table_when_asked() -> None:
+    """Reformation tables in a tournament: the games are played under R12 (a Conversion is
+    only legal there), and the same fixture at a base table is another game."""
+    fixture = schedule(["random", "honest"], [2], rounds=1, seed=3)[0]
+    seen: list[bool] = []
+
+    class Watcher(Strategy):
+        def choose(self, view, moves):
+            seen.append(view.options.reformation)
+            return moves[0]
+
+    play_fixture(fixture, lambda name, seed: Watcher(seed), reformation=True)
+    play_fixture(fixture, lambda name, seed: Watcher(seed))
+    assert True in seen and False in seen and seen[0] is True and seen[-1] is False
