@@ -3,7 +3,9 @@
 For each opponent it keeps the evidence about the cards that seat holds now — characters it
 claimed (actions and blocks) since its hand last changed, claims it conceded under challenge
 (it very likely lacks that card), chances to block it let pass (a target that does not block an
-Assassination seldom holds a Contessa), cards an Examine showed us — and, across the whole
+Assassination seldom holds a Contessa), cards an Examine showed us, an Embezzlement's claim
+to hold no Duke (R12.11.1: a hand with a Duke needed a lie, as for a claimed character it
+lacks; a conceded one all but shows a Duke) — and, across the whole
 game, how often its challenged claims proved true or failed (its record of truth) and how
 often it challenges others' claims. Asked
 about a seat, it weighs every hand that seat may hold: the chance of the hand by counting
@@ -62,6 +64,10 @@ CONCEDED = 0.02
 #: seen answering any, and the weight of that prior in claims answered.
 CALLS = 0.1
 PRIOR_ANSWERS = 5
+#: How much likelier a hand with a Duke is for a seat that conceded a challenged
+#: Embezzlement (R12.12.2): proving it would have cost the challenger a card, so a seat
+#: concedes it almost only when it holds a Duke and cannot prove.
+CONCEDED_DENIAL = 1 / CONCEDED
 #: How much likelier a hand with a Duke is for a seat that chose its first card from a full
 #: set of characters in the two-player draft (R1.7): most choose the Duke. (One factor on the
 #: hand stands in for the draft's two sets: counting alone gives an opponent a Duke 42% of
@@ -75,6 +81,8 @@ class _Evidence:
 
     #: Characters it claimed since its hand last changed.
     claimed: set[str] = field(default_factory=set)
+    #: It claimed to hold no Duke (an Embezzlement, R12.11.1) since its hand last changed.
+    denied: bool = False
     #: Cards it showed us (an Examine), still in its hand.
     known: list[str] = field(default_factory=list)
     #: Likelihood factors of holding a character, from what it did not do.
@@ -97,6 +105,7 @@ class _Evidence:
     def new_hand(self) -> None:
         """It holds other cards now: what was known of the old ones no longer holds."""
         self.claimed.clear()
+        self.denied = False
         self.exposed += self.over
         self.over = 0
         self.known.clear()
@@ -168,6 +177,8 @@ class Beliefs:
                 elif e.action in (C.INCOME, C.FOREIGN_AID):
                     self._of(seat).weigh(C.DUKE, SKIPPED_TAX)
                     self._of(seat).declined += 1
+                elif e.action == C.EMBEZZLE:
+                    self._denies(seat)
             elif kind == "block" and e.card is not None:
                 self._claims(view, seat, e.card)
             elif kind == "pass" and e.action is not None:
@@ -189,12 +200,23 @@ class Beliefs:
                 evidence.caught += 1
                 evidence.claimed.discard(e.card)
                 evidence.weigh(e.card, CONCEDED)
+            elif kind == "concede":  # an Embezzlement's denial of a Duke, given up
+                evidence = self._of(seat)
+                evidence.caught += 1
+                evidence.denied = False
+                evidence.weigh(C.DENIED, CONCEDED_DENIAL)
+            elif kind == "disprove":  # every card shown, none a Duke, and all redrawn
+                evidence = self._of(seat)
+                evidence.proved += 1
+                evidence.new_hand()
             elif kind == "lose" and e.card is not None:
                 evidence = self._of(seat)
                 if e.card in evidence.claimed:  # face up, a claim of its shows it was true
                     evidence.claimed.discard(e.card)
                     evidence.proved += 1
                 evidence.drafted = evidence.drafted and e.card != C.DUKE
+                if e.card == C.DENIED and evidence.factors.get(C.DENIED, 1.0) > 1:
+                    del evidence.factors[C.DENIED]  # the Duke it conceded for is gone
                 if e.card in evidence.known:
                     evidence.known.remove(e.card)
             elif kind == "keep":
@@ -213,6 +235,14 @@ class Beliefs:
         evidence = self._of(seat)
         evidence.claimed.add(card)
         evidence.over = max(evidence.over, len(evidence.claimed) - view.influence[seat])
+
+    def _denies(self, seat: int) -> None:
+        """`seat` embezzles: it claims to hold no Duke. Having claimed one (a Tax, a block
+        of Foreign Aid) with the same hand, it has lied once at least."""
+        evidence = self._of(seat)
+        evidence.denied = True
+        if C.DENIED in evidence.claimed:
+            evidence.over = max(evidence.over, 1)
 
     def _passed_block(self, view: Sight, seat: int, action: str) -> None:
         factor = PASSED_BLOCK.get(action)
@@ -282,7 +312,7 @@ class Beliefs:
     def _chance(self, view: Sight, seat: int, card: str, claim: str | None) -> float:
         evidence = self._seats.get(seat)
         if evidence is None or not (evidence.claimed or evidence.known or evidence.factors
-                                    or evidence.drafted):
+                                    or evidence.drafted or evidence.denied):
             # Nothing but counting (every seat of a search's playout): in closed form.
             unseen = self._unseen(view)
             pool, held = sum(unseen.values()), view.influence[seat]
@@ -430,6 +460,8 @@ def _likelihood(hand: tuple[str, ...], evidence: _Evidence, lies: float,
             return 0.0
     # Counted, not multiplied in the set's order: the same figure in every process.
     missing = sum(1 for c in evidence.claimed if c not in hand)
+    if evidence.denied and C.DENIED in hand:
+        missing += 1
     if claim is not None and claim not in evidence.claimed and claim not in hand:
         missing += 1
     weight = lies ** missing

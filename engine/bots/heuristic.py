@@ -38,6 +38,7 @@ from ..moves import Move
 from .base import Sight, Strategy, card_of, cards_of, hand_of, seat_of, target_of
 from .beliefs import CALLS, Beliefs
 from .personality import BANKER, BLUFFER, CAUTIOUS, DEFAULT, VENGEANCE, VENGEFUL, Personality
+from .reformation import conversion, embezzle_pays
 
 VALUE = {C.DUKE: 5, C.ASSASSIN: 4.5, C.CAPTAIN: 4, C.CONTESSA: 3.5, C.INQUISITOR: 3,
          C.AMBASSADOR: 2.5}
@@ -172,6 +173,8 @@ class Heuristic(Strategy):
         assert actor is not None  # a claim is answered during a turn
         if action in C.GAIN:
             coins[actor] += C.GAIN[action]
+        elif action == C.EMBEZZLE:
+            coins[actor] += view.almshouse
         elif action == C.STEAL and target is not None:
             taken = min(2, coins[target])
             coins[actor] += taken
@@ -281,6 +284,12 @@ class Heuristic(Strategy):
                 best = at(C.ASSASSINATE, open_target)
                 if self.belief(view, target_of(best), C.CONTESSA) < 0.6:
                     return best
+        if C.CONVERT in by_kind:
+            converted = conversion(view, by_kind[C.CONVERT], self._threat)
+            if converted is not None:
+                return converted
+        if C.EMBEZZLE in by_kind and self._embezzles(view, hand):
+            return by_kind[C.EMBEZZLE][0]
         if C.DUKE in hand or rng.random() < me.tax * bold:
             return by_kind[C.TAX][0]
         if self._considers(C.STEAL) and (C.CAPTAIN in hand or rng.random() < me.steal * bold):
@@ -301,6 +310,16 @@ class Heuristic(Strategy):
         if duke_risk < (0.7 if me.banker else 0.5) and rng.random() < 0.7:
             return by_kind[C.FOREIGN_AID][0]
         return by_kind[C.INCOME][0]
+
+    def _embezzles(self, view: Sight, hand: list[str]) -> bool:
+        """Whether the Almshouse is worth a turn's Embezzlement (R12.11): for a seat without
+        a Duke when it holds more than a Foreign Aid; holding one, a bluff at the
+        personality's rate, only where it pays against the table's callers."""
+        duke = C.DENIED in hand
+        calls = [self.beliefs.calls(s) for s in self._opponents(view)]
+        if not embezzle_pays(view.almshouse, duke, calls):
+            return False
+        return not duke or self.rng.random() < self.personality.embezzle
 
     def _respond(self, view: Sight, hand: list[str], moves: Sequence[Move]) -> Move:
         kinds = {m.kind: m for m in moves}
@@ -326,9 +345,12 @@ class Heuristic(Strategy):
                 return blocks[0]
             return kinds["pass"]
         claimant, claim = view.claimant, view.claim
-        if "challenge" not in kinds or claim is None:
-            return kinds["pass"]  # (no claim of a character: an Embezzlement, let stand)
+        if "challenge" not in kinds:
+            return kinds["pass"]
         assert claimant is not None  # "challenge" is offered
+        if claim is None:  # an Embezzlement (R12.12): a bluff while it holds a Duke
+            bluff = self.belief(view, claimant, C.DENIED)
+            return kinds["challenge"] if self._worth_calling(view, bluff) else kinds["pass"]
         bluff = self.bluff_chance(view, claimant, claim)
         if bluff >= 1.0:
             return kinds["challenge"]  # the claim is impossible: every copy is accounted for

@@ -47,6 +47,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from .. import cards as C
 from ..events import Event
 from ..game import Game
 from ..moves import Move
@@ -54,6 +55,7 @@ from ..views import View
 from .base import Sight, Strategy, seat_of
 from .baseline import Baseline
 from .beliefs import Beliefs
+from .reformation import COUP_AT, Reformed, conversion
 
 #: The decisions the search makes; the Reader makes the others.
 SEARCHED = frozenset({"action", "lose", "keep"})
@@ -85,6 +87,11 @@ HURT = 3.0
 #: 200 games on seeds 1-4: 59.0% (52.1-65.6%) with it, 46.5% (39.7-53.4%) without (1,000
 #: games with it: 60.5% (57.4-63.5%)); a bar of 0.2 gave the same games.
 LIAR = 0.3
+#: The Reader calls an Embezzlement (R12.12) when the beliefs' chance that the Embezzler
+#: holds a Duke is above this: a right call and a wrong one each cost a card, so even odds;
+#: ARMED_BAR when the Almshouse would arm the Embezzler's Coup at the Reader's seat.
+EMBEZZLER_BAR = 0.5
+ARMED_BAR = 0.35
 #: Worlds searched however small the budget.
 MIN_WORLDS = 2
 #: Playouts per searched decision unless told otherwise: about 0.1 s (p50) at five seats on
@@ -100,7 +107,7 @@ class _Seen:
 
     __slots__ = ("seat", "options", "hands", "drawn", "revealed", "influence", "deck_size",
                  "coins", "alive", "phase", "step", "action", "target", "claimant", "claim",
-                 "actor", "shown")
+                 "actor", "shown", "factions", "almshouse")
 
     def __init__(self, game: Game, seat: int) -> None:
         self.seat = seat
@@ -120,6 +127,8 @@ class _Seen:
         self.claim = game.claim
         self.actor = game.actor
         self.shown = game.shown
+        self.factions = game.factions
+        self.almshouse = game.almshouse
 
 
 def standing(game: Game, me: int) -> float:
@@ -162,7 +171,7 @@ def playout(game: Game, me: int, players: Sequence[Baseline], eager: Sequence[fl
     return standing(game, me)
 
 
-class Reader(Baseline):
+class Reader(Reformed):
     """The baseline's answers to claims and its choice of action, with the beliefs' chance
     that a seat holds a character where it weighs an opponent's cards (whom to aim at, which
     card to fear); a claim's truth it still judges by counting and the claimant's record of
@@ -193,6 +202,33 @@ class Reader(Baseline):
         if self.beliefs.lie_rate(seat) > LIAR:
             return min(chance, 1 - self.beliefs.bluff_chance(view, seat, card))
         return chance
+
+    def _action(self, view: Sight, hand: list[str], moves: Sequence[Move]) -> Move:
+        """At a Reformation table, a Conversion where it cuts the seat's exposure most
+        (engine/bots/reformation.py) when no Coup is open; else the baseline's choice."""
+        converts = [m for m in moves if m.kind == C.CONVERT]
+        if converts and not any(m.kind == C.COUP for m in moves):
+            converted = conversion(view, converts, self._threat)
+            if converted is not None:
+                return converted
+        return super()._action(view, hand, moves)
+
+    def _respond(self, view: Sight, hand: list[str], moves: Sequence[Move]) -> Move:
+        """An Embezzlement is called by the beliefs' chance that its claimant holds a Duke
+        (a Tax or a block of Foreign Aid since its hand changed makes one likelier);
+        anything else as the baseline answers."""
+        claimant = view.claimant
+        if view.claim is not None or claimant is None or view.action != C.EMBEZZLE:
+            return super()._respond(view, hand, moves)
+        me = seat_of(view)
+        bar = EMBEZZLER_BAR
+        if view.coins[claimant] + view.almshouse >= COUP_AT and self._aimed_at(view, claimant):
+            bar = ARMED_BAR
+        if view.influence[me] == 1:  # its last card: call only a likelier bluff
+            bar = (1 + bar) / 2
+        duke = self.beliefs.holds(view, claimant, C.DENIED)
+        kind = "challenge" if duke > bar else "pass"
+        return next(m for m in moves if m.kind == kind)
 
 
 class Ismcts(Strategy):
@@ -293,13 +329,13 @@ class Ismcts(Strategy):
             scores.append(playout(game, me, bots, eager, random.Random(dice).random))
         return scores
 
-    def player(self, seed: int) -> Baseline:
+    def player(self, seed: int) -> Reformed:
         """A playout's player that remembers what every seat at the table saw: the claims
         made since each seat's last proof, and the bluffs caught and claims proved. A
         fresh one would let a third character claimed on two cards stand as readily as
         the first, which no opponent at the table does."""
         seen = self.reader
-        player = Baseline(seed)
+        player = Reformed(seed)
         player.claims = {seat: set(claims) for seat, claims in seen.claims.items()}
         player.caught = seen.caught.copy()
         player.cleared = seen.cleared.copy()

@@ -45,18 +45,21 @@ class Personality:
     targeting: str = THREAT
     #: Saves for a Coup: never pays for an Assassinate, takes Foreign Aid more readily.
     banker: bool = False
+    #: The chance, on a turn where a big Almshouse would pay for the risk, of an
+    #: Embezzlement while holding a Duke (R12.11: a bluff, since it claims to hold none).
+    embezzle: float = 0.5
 
 
 DEFAULT = Personality()
 #: Lies on a third of its turns and blocks whatever it can; expects others to lie as it does,
 #: so it believes their claims less and calls them more.
 BLUFFER = Personality(tax=0.45, steal=0.3, assassinate=0.35, exchange=0.2, contessa=0.3,
-                      steal_block=0.4, suspicion=0.4, challenge=1.3)
+                      steal_block=0.4, suspicion=0.4, challenge=1.3, embezzle=0.9)
 #: Never claims a card it does not hold, even to survive; believes others as it would be
 #: believed, and calls a lie only when sure.
 CAUTIOUS = Personality(tax=0.0, steal=0.0, assassinate=0.0, contessa=0.0,
                        contessa_when_doomed=False, steal_block=0.0, suspicion=0.06,
-                       challenge=0.6)
+                       challenge=0.6, embezzle=0.0)
 #: Aims at whoever last cost it an influence or coins, calls that seat's claims far more
 #: readily, and bluffs a block of its attacks on it one time in three.
 VENGEFUL = Personality(targeting=VENGEANCE, grudge_calls=3.0, grudge_blocks=0.35)

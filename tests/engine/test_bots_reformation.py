@@ -1,0 +1,120 @@
+"""The heuristic and the expert at Reformation tables (R12): whom they aim at on a divided
+table, when a Conversion pays, when the Almshouse is worth an Embezzlement, and when an
+Embezzler probably holds a Duke. Each scenario is a position; the bots are asked on several
+seeds, since the heuristic's bluffs draw from its generator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import Event, move
+from engine.bots import choose_at
+from engine.position import Position
+
+SEEDS = range(8)
+
+
+def position(**data: Any) -> Position:
+    return Position.from_dict({"options": {"players": len(data["seats"]), "reformation": True},
+                               **data})
+
+
+def seats(*hands: tuple[list[str], int, str]) -> list[dict[str, Any]]:
+    """Each seat's face-down cards, coins and faction; a seat with one card has lost the
+    Duke."""
+    return [{"hand": hand, "coins": coins, "faction": faction,
+             "revealed": ["duke"] if len(hand) == 1 else []}
+            for hand, coins, faction in hands]
+
+
+def test_r12_6_heuristic_coups_the_strongest_seat_it_may_target_on_a_divided_table() -> None:
+    # Seat 2, my fellow Loyalist, is the richest and the only one with two cards: the
+    # strongest seat, but out of reach while the table is divided. Of the Reformists,
+    # seat 3 (6 coins) is stronger than seat 1 (1 coin).
+    p = position(seats=seats((["duke", "captain"], 7, "loyalist"),
+                             (["contessa"], 1, "reformist"),
+                             (["assassin", "ambassador"], 9, "loyalist"),
+                             (["captain"], 6, "reformist")))
+    for seed in SEEDS:
+        assert choose_at("heuristic", p, seed=seed) == move("coup", target=3)
+
+
+def lone_reformist() -> Position:
+    # Seat 0 is the only Reformist: while the table is divided, both Loyalists may aim
+    # every Coup, Assassination and Steal at it alone, and the richer one (6 coins) is a
+    # Coup away. It holds no Duke, no Assassin and no Captain.
+    return position(seats=seats((["contessa", "ambassador"], 3, "reformist"),
+                                (["duke", "captain"], 6, "loyalist"),
+                                (["assassin", "contessa"], 4, "loyalist")))
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "cautious"])
+def test_r12_9_a_lone_target_of_a_strong_faction_converts(strategy: str) -> None:
+    for seed in SEEDS:
+        chosen = choose_at(strategy, lone_reformist(), seed=seed)
+        assert chosen.kind == "convert", (seed, chosen)
+
+
+def test_r12_9_no_conversion_where_the_factions_are_even() -> None:
+    # Four seats, two a faction, nobody rich: a Conversion would only feed the Almshouse.
+    p = position(seats=seats((["contessa", "ambassador"], 3, "loyalist"),
+                             (["duke", "captain"], 2, "reformist"),
+                             (["assassin", "contessa"], 2, "loyalist"),
+                             (["duke", "ambassador"], 2, "reformist")))
+    for seed in SEEDS:
+        assert choose_at("heuristic", p, seed=seed).kind != "convert"
+
+
+def big_almshouse(hand: list[str]) -> Position:
+    return position(almshouse=6,
+                    seats=seats((hand, 2, "loyalist"),
+                                (["duke", "captain"], 2, "reformist"),
+                                (["assassin", "contessa"], 2, "loyalist"),
+                                (["duke", "ambassador"], 2, "reformist")))
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "cautious", "banker"])
+def test_r12_11_a_big_almshouse_is_embezzled_by_a_seat_without_a_duke(strategy: str) -> None:
+    for seed in SEEDS:
+        assert choose_at(strategy, big_almshouse(["captain", "contessa"]),
+                         seed=seed) == move("embezzle")
+
+
+def test_r12_11_a_truth_teller_holding_a_duke_takes_tax_not_the_almshouse() -> None:
+    for seed in SEEDS:
+        assert choose_at("cautious", big_almshouse(["duke", "contessa"]),
+                         seed=seed) == move("tax")
+
+
+def embezzlement(history: list[Event]) -> Position:
+    # Heads-up, seat 1 embezzles 5 coins, which would take it to 8: a Coup at me next turn.
+    # I may challenge (R12.8); a right call costs it a card and the Almshouse, a wrong one
+    # costs me a card.
+    return position(almshouse=5, turn=1, history=[e.to_dict() for e in history],
+                    seats=seats((["captain", "contessa"], 4, "loyalist"),
+                                (["assassin", "ambassador"], 3, "reformist")),
+                    decision={"phase": "respond", "action": "embezzle",
+                              "step": "challenge_action"})
+
+
+#: Seat 1's last turn: a Tax, claiming the Duke, that I let stand.
+TAX = [Event("action", seat=1, card="duke", amount=0, action="tax"),
+       Event("pass", seat=0, target=1, card="duke"),
+       Event("gain", seat=1, amount=3)]
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "expert"])
+def test_r12_12_an_embezzlement_by_a_seat_that_just_claimed_tax_is_challenged(
+        strategy: str) -> None:
+    history = TAX + [Event("action", seat=1, amount=0, action="embezzle")]
+    for seed in range(3):
+        assert choose_at(strategy, embezzlement(history), seed=seed) == move("challenge")
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "expert"])
+def test_r12_12_an_embezzlement_by_a_seat_that_claimed_nothing_stands(strategy: str) -> None:
+    history = [Event("action", seat=1, amount=0, action="embezzle")]
+    for seed in range(3):
+        assert choose_at(strategy, embezzlement(history), seed=seed) == move("pass")
