@@ -57,22 +57,31 @@ def test_r12_9_a_lone_target_of_a_strong_faction_converts(strategy: str) -> None
         assert chosen.kind == "convert", (seed, chosen)
 
 
-def test_r12_9_no_conversion_where_the_factions_are_even() -> None:
-    # Four seats, two a faction, nobody rich: a Conversion would only feed the Almshouse.
+def test_r12_9_a_seat_of_the_bigger_faction_keeps_it() -> None:
+    # Three Loyalists against one Reformist: only seat 1 may aim at me, and every
+    # Conversion would bring more attackers into reach.
     p = position(seats=seats((["contessa", "ambassador"], 3, "loyalist"),
-                             (["duke", "captain"], 2, "reformist"),
+                             (["duke", "captain"], 6, "reformist"),
                              (["assassin", "contessa"], 2, "loyalist"),
-                             (["duke", "ambassador"], 2, "reformist")))
+                             (["duke", "ambassador"], 2, "loyalist")))
+    for seed in SEEDS:
+        assert choose_at("heuristic", p, seed=seed).kind != "convert"
+
+
+def test_r12_14_heads_up_a_conversion_shelters_nobody() -> None:
+    p = position(seats=seats((["contessa", "ambassador"], 3, "reformist"),
+                             (["duke", "captain"], 6, "loyalist")))
     for seed in SEEDS:
         assert choose_at("heuristic", p, seed=seed).kind != "convert"
 
 
 def big_almshouse(hand: list[str]) -> Position:
+    # Six coins in the Almshouse; I am of the bigger faction, so no Conversion would help.
     return position(almshouse=6,
                     seats=seats((hand, 2, "loyalist"),
                                 (["duke", "captain"], 2, "reformist"),
                                 (["assassin", "contessa"], 2, "loyalist"),
-                                (["duke", "ambassador"], 2, "reformist")))
+                                (["duke", "ambassador"], 2, "loyalist")))
 
 
 @pytest.mark.parametrize("strategy", ["heuristic", "cautious", "banker"])
