@@ -50,7 +50,7 @@ def lone_reformist() -> Position:
                                 (["assassin", "contessa"], 4, "loyalist")))
 
 
-@pytest.mark.parametrize("strategy", ["heuristic", "cautious"])
+@pytest.mark.parametrize("strategy", ["heuristic", "cautious", "expert"])
 def test_r12_9_a_lone_target_of_a_strong_faction_converts(strategy: str) -> None:
     for seed in SEEDS:
         chosen = choose_at(strategy, lone_reformist(), seed=seed)
@@ -84,7 +84,7 @@ def big_almshouse(hand: list[str]) -> Position:
                                 (["duke", "ambassador"], 2, "loyalist")))
 
 
-@pytest.mark.parametrize("strategy", ["heuristic", "cautious", "banker"])
+@pytest.mark.parametrize("strategy", ["heuristic", "cautious", "banker", "expert"])
 def test_r12_11_a_big_almshouse_is_embezzled_by_a_seat_without_a_duke(strategy: str) -> None:
     for seed in SEEDS:
         assert choose_at(strategy, big_almshouse(["captain", "contessa"]),
