@@ -21,6 +21,11 @@ Its knobs (bluff rates, suspicion, how boldly it calls, targeting, coin policy) 
 strategies. Its estimates go through `belief` and `bluff_chance`, which the medium level
 (`careless`) blurs.
 
+At a Reformation table (R12) it converts when a Conversion cuts how exposed its faction
+leaves it by more than the coins are worth, embezzles the Almshouse when it holds no Duke,
+and calls an Embezzlement when the chance its claimant holds a Duke is worth the card it
+risks (engine/bots/reformation.py).
+
 It does not let a block stand for ever: the same opponent blocking its actions with the same
 character a third time since that opponent last showed a card is challenged, so two bots
 that would trade Assassinate for a Contessa block every turn end their game.

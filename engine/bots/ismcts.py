@@ -6,9 +6,10 @@ everything the bot has seen — the other seats' face-down cards, the deck, a dr
 card it did not see — drawn from its beliefs (engine/bots/beliefs.py: card counting weighed
 by what each seat claimed, conceded and let pass, and its record of truth). In that one
 world the candidate moves are tried and the game played on for at most PLAYOUT_CAP moves by
-a model of the table: the frozen baseline at every seat, starting from what the table has
-seen (the claims since each seat's last proof, the bluffs caught), so that a third
-character claimed on two cards is as suspect in a playout as at the table. A game that ends
+a model of the table: the frozen baseline at every seat (`Reformed`: taught to take the
+Almshouse at a Reformation table), starting from what the table has seen (the claims since
+each seat's last proof, the bluffs caught), so that a third character claimed on two cards
+is as suspect in a playout as at the table. A game that ends
 scores 1 or 0, one cut short the bot's share of the table's influence and coins. The same
 world and the same dice serve every candidate, so that the comparison is between moves and
 not between luck. The budget is spent by sequential halving: all candidates in a few
