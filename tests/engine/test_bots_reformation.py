@@ -11,6 +11,7 @@ import pytest
 
 from engine import Event, move
 from engine.bots import choose_at
+from engine.bots.beliefs import Beliefs
 from engine.position import Position
 
 SEEDS = range(8)
@@ -127,3 +128,34 @@ def test_r12_12_an_embezzlement_by_a_seat_that_claimed_nothing_stands(strategy: 
     history = [Event("action", seat=1, amount=0, action="embezzle")]
     for seed in range(3):
         assert choose_at(strategy, embezzlement(history), seed=seed) == move("pass")
+
+
+EMBEZZLE = Event("action", seat=1, amount=0, action="embezzle")
+CHALLENGED = Event("challenge", seat=0, target=1)
+
+
+def duke_chance(history: list[Event]) -> float:
+    """How likely seat 0's beliefs make it that seat 1 holds a Duke after `history`."""
+    game = embezzlement([]).game()
+    view = game.view(0)
+    beliefs = Beliefs()
+    beliefs.observe(view, history)
+    return beliefs.holds(view, 1, "duke")
+
+
+def test_r12_11_an_embezzlement_claims_no_duke() -> None:
+    assert duke_chance([EMBEZZLE]) < duke_chance([]) / 3
+
+
+def test_r12_12_2_a_conceded_embezzlement_all_but_shows_a_duke() -> None:
+    assert duke_chance([EMBEZZLE, CHALLENGED, Event("concede", seat=1)]) > 0.9
+
+
+def test_r12_12_1_a_proved_embezzlement_leaves_a_new_hand() -> None:
+    # Whatever its Tax said of its old cards, the cards it drew after showing them are
+    # unknown: counting alone.
+    shown = Event("disprove", seat=1, cards=("assassin", "captain"))
+    redraw = Event("redraw", seat=1)
+    after = duke_chance(TAX + [EMBEZZLE, CHALLENGED, shown, redraw, redraw])
+    assert after == pytest.approx(duke_chance([]))
+    assert duke_chance(TAX) > after
