@@ -2,7 +2,8 @@
 
     python -m benchmarks.reading [--games N] [--seeds 1,2,3,4] [--only WORDS] [--quick] [--json]
 
-Each line seats one subject strategy against the others named (seats rotated game by game,
+Each line seats one subject strategy (at a Reformation table, R12, for the lines named
+"reformation:") against the others named (seats rotated game by game,
 as in `coup arena`) and plays `--games` games a line (1,000 by default), split evenly over
 several seeds (1 to 4 by default: not the docs' seed 0, so that a figure is not tuned to one
 deal) and pooled. It prints the subject's per-seat win rate with its 95% Wilson interval,
@@ -80,6 +81,7 @@ class Line:
     value: float | None = None  # AT_MOST and AT_LEAST's bound
     floor: float | None = None  # AT_LEAST: the least its interval's lower end may be
     draft: bool = True  # heads-up only (R1.7)
+    reformation: bool = False  # the Reformation expansion (R12)
     #: Keyword settings by strategy name (e.g. {"expert": {"playouts": 130}}).
     settings: Mapping[str, Mapping[str, float]] = field(
         default_factory=lambda: MappingProxyType({}))
@@ -120,6 +122,15 @@ LINES: tuple[Line, ...] = (
     _line("expert vs Tax-every-turn bluffer heads-up", "expert", "always_bluffer", 1, ABOVE),
     _line("Tax-every-turn bluffer alone vs 3 expert", "always_bluffer", "expert", 3,
           AT_MOST, 0.15),
+) + tuple(
+    # Issue 35: the heuristic and the expert at Reformation tables, factions and all.
+    Line(f"reformation: {subject} alone vs {n} {opponent}", (subject,) + (opponent,) * n,
+         ABOVE, reformation=True)
+    for subject, opponent, sizes in (("heuristic", "random", (2, 3, 4)),
+                                     ("heuristic", "honest", (2, 3, 4)),
+                                     ("heuristic", "careless", (2, 3, 4)),
+                                     ("expert", "heuristic", (1, 3)))
+    for n in sizes
 )
 
 #: Default games a line, and the seeds they are split over.
@@ -138,7 +149,8 @@ def measure(line: Line, games: int, seeds: Sequence[int]) -> dict:
     """Play `line` for `games` games split over `seeds` (seats rotated); its figures."""
     seats = line.seats
     players = len(seats)
-    options = Options(players=players, two_player_draft=line.draft)
+    options = Options(players=players, two_player_draft=line.draft,
+                      reformation=line.reformation)
     subject, opponent = seats[0], seats[1]
     standings = {n: Standing(n, seats.count(n)) for n in seats}
     per_seed = -(-games // len(seeds))

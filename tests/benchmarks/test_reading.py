@@ -28,3 +28,19 @@ def test_a_quick_run_reports_each_line_chosen(capsys) -> None:  # type: ignore[n
         assert f["games"] == reading.QUICK_GAMES and f["seeds"] == [5, 6]
         assert 0 <= f["interval"][0] <= f["win_rate"] <= f["interval"][1] <= 1
         assert isinstance(f["met"], bool)
+
+
+def test_the_reformation_lines_play_at_reformation_tables(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    tables = []
+    real = reading.play
+
+    def spy(bots, options, seed):  # type: ignore[no-untyped-def]
+        tables.append(options.reformation)
+        return real(bots, options, seed)
+
+    monkeypatch.setattr(reading, "play", spy)
+    reading.main(["--quick", "--json", "--only", "reformation: heuristic alone vs 2 random",
+                  "--seeds", "5"])
+    figures = json.loads(capsys.readouterr().out)
+    assert [f["line"] for f in figures["lines"]] == ["reformation: heuristic alone vs 2 random"]
+    assert tables == [True] * reading.QUICK_GAMES
