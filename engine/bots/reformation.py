@@ -51,7 +51,8 @@ Threat = Callable[[Sight, int], float]
 def aims(factions: Sequence[str], alive: Sequence[bool], seat: int) -> list[int]:
     """The seats `seat` may aim a Coup, Assassination, Steal or Examine at (R12.5, R12.6):
     every other seat with influence, only those of the other faction while the living seats
-    include both factions."""
+    include both factions. (engine.legality.divided judges a table's own factions; these
+    may be the factions a Conversion would make.)"""
     others = [t for t, a in enumerate(alive) if a and t != seat]
     if not factions:
         return others
