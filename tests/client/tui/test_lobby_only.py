@@ -11,10 +11,10 @@ import socket
 
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
-from client.tui.screens.menu import ArrivalScreen, MenuScreen
+from client.tui.screens.menu import SHOW_AFTER, ArrivalScreen, MenuScreen
 from tests.client.test_cli import launched
 
-from .helpers import run_app, until
+from .helpers import run_app, shown, until
 
 
 def lobby_only(port: int) -> Launch:
@@ -31,6 +31,41 @@ def test_the_lobby_has_no_menu_under_it_and_leaving_it_ends_the_app(server):
 
     app = run_app(lobby_only(server.port), body)
     assert app.farewell is None and app.return_code == 0
+
+
+def test_a_lobby_that_comes_at_once_is_drawn_with_no_arrival_screen_before_it(server):
+    """A door's server answers in a tenth of a second: its lobby comes before SHOW_AFTER, and
+    the arrival screen under it never drew its title, a screen the player would never have
+    seen and each door session paid for (docs/SERVER.md, the SSH door)."""
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        arrival = next(s for s in app.screen_stack if isinstance(s, ArrivalScreen))
+        await pilot.pause(SHOW_AFTER + 0.1)
+        assert not arrival.query("#title") and not arrival.query("#subtitle")
+
+    run_app(lobby_only(server.port), body)
+
+
+def test_a_server_slow_to_answer_shows_the_arrival_screen_meanwhile():
+    """A server that takes its time (here one that accepts and never answers hello): after
+    SHOW_AFTER the player sees the title and the server being reached, and q quits."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+
+        async def body(app, pilot):
+            arrival = await until(pilot, lambda: isinstance(app.screen, ArrivalScreen)
+                                  and app.screen.query("#subtitle") and app.screen,
+                                  "the arrival screen's words")
+            assert f"Connecting to 127.0.0.1:{port}" in shown(arrival.query_one("#subtitle"))
+            assert arrival.query("#title")
+            await until(pilot, lambda: arrival.query("FooterKey"), "the footer's keys")
+            assert [key.key for key in arrival.query("FooterKey")] == ["q"]
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running, "the app to end")
+
+        run_app(lobby_only(port), body)
 
 
 def test_a_server_that_cannot_be_reached_ends_the_app_saying_why():
