@@ -63,6 +63,14 @@ def recent_claim_text(claim: Claim, names: Names) -> str:
     return f"{deed} ({card})"
 
 
+def said_already(e: Event, before: Event | None) -> bool:
+    """Whether `e` tells nothing the event `before` it did not: the redraws that follow a
+    proof by showing every card (R12.12.1, one a card), whose line tells them all. A front
+    end tells an event only if not."""
+    return (e.kind == "redraw" and before is not None and before.seat == e.seat
+            and before.kind in ("disprove", "redraw"))
+
+
 def event_text(e: Event, names: Names, me: int | None) -> str | None:
     """The sentence for one event (None for those not worth a line, like a turn's start)."""
     who = names(e.seat)
@@ -95,9 +103,10 @@ def event_text(e: Event, names: Names, me: int | None) -> str | None:
                 name=who, target=target, card=card_name(DENIED))
         return _("{name} challenges {target}: {card}?").format(
             name=who, target=target, card=_card(e.card))
-    if kind == "disprove":  # R12.12.1
-        return _("{name} shows every card, none a {card}: {cards}").format(
-            name=who, card=card_name(DENIED), cards=cards_text(e.cards))
+    if kind == "disprove":  # R12.12.1: its redraws are told here (see said_already)
+        return _("{name} shows every card, none a {card}: {cards}, and draws as many new "
+                 "ones from the deck").format(name=who, card=card_name(DENIED),
+                                              cards=cards_text(e.cards))
     if kind == "prove":
         return _("{name} shows the {card}: the claim was true").format(
             name=who, card=_card(e.card))

@@ -42,6 +42,7 @@ from ..launch import Launch, default_name, practice_server, practice_table
 from ..standings import standings_lines, tournament_line
 from ..narrate import (
     closed_text, error_text, event_text, move_label, move_refused_text, presence_text, prompt,
+    said_already,
 )
 from ..transport import Transport, start_server
 from .finder import Finder
@@ -727,7 +728,8 @@ class Plain:
         for i, e in enumerate(unseen):
             # A pass (one line a player a window) is no news to a listener: the line
             # after the window says whether the claim or the action stood.
-            text = event_text(e, table.name, me) if e.kind != "pass" else None
+            text = (event_text(e, table.name, me) if e.kind != "pass"
+                    and not said_already(e, unseen[i - 1] if i else None) else None)
             if text:
                 self.tell(text, e.kind)
             if i == said_at:

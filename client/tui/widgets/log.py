@@ -23,7 +23,7 @@ from textual.widgets import RichLog
 from engine import Event
 
 from ...i18n import _
-from ...narrate import event_text, passes_text, presence_text
+from ...narrate import event_text, passes_text, presence_text, said_already
 
 #: How each event kind reads in the log.
 EVENT_STYLES = {"turn": "dim", "win": "bold green", "lose": "red", "exile": "bold red",
@@ -121,14 +121,16 @@ class TableLog(WrappingLog):
                             else _("While you were away:"), style="bold"))
         elif new_game and not events:
             self.write(Text(_("A new game begins."), style="bold"))
+        before: Event | None = None
         for e in (*earlier, *events):
             # Anything but a pass of the window held closes it; so does another's pass.
             if e.kind != "pass" or (self._passes and not self._same_window(e)):
                 self._fold(e, names, me)
             if e.kind == "pass":
                 self._passes.append(e)
-            elif (line := event_line(e, names, me)) is not None:
+            elif not said_already(e, before) and (line := event_line(e, names, me)):
                 self.write(line)
+            before = e
 
     def _same_window(self, e: Event) -> bool:
         first = self._passes[0]

@@ -204,3 +204,18 @@ def test_a_block_after_everyone_let_the_claim_stand_says_no_one_challenged():
     assert "No one challenges" in _told([[steal], *[[p] for p in passes], [block]], "en")
     lines = _told([[steal], *[[p] for p in passes[:2]], [block]], "en")
     assert "Bot 5 and Bot 2 do not challenge" in " ".join(" ".join(lines).split())
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR"])
+def test_a_proof_of_an_embezzlement_is_one_line_not_one_a_card(lang):
+    """R12.12.1: Ana shows both her cards and draws two new ones: one line tells it, not one
+    line a redrawn card; a proof of a claim (R6.3) still tells its one redraw."""
+    lines = _told([[Event("disprove", 0, cards=("assassin", "captain")),
+                    Event("redraw", 0), Event("redraw", 0)],
+                   [Event("prove", 2, card="duke"), Event("redraw", 2)]], lang)
+    text = " ".join(" ".join(lines).split())
+    drew = {"en": "and draws as many new ones from the deck",
+            "pt_BR": "e compra outras tantas do baralho"}[lang]
+    again = {"en": "shuffles it into the deck", "pt_BR": "devolve a carta ao baralho"}[lang]
+    assert text.count(drew) == 1
+    assert text.count(again) == 1 and text.index(drew) < text.index(again)
