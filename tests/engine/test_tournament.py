@@ -182,16 +182,23 @@ def test_a_misbehaving_entrant_forfeits_each_game_in_last_place_and_the_run_goes
 
 
 def test_R12_1_a_fixture_is_played_at_a_reformation_table_when_asked() -> None:
-    """Reformation tables in a tournament: the games are played under R12 (a Conversion is
-    only legal there), and the same fixture at a base table is another game."""
+    """Reformation tables in a tournament: every decision of the game is made under R12 (a
+    Conversion is among the legal moves), and the same fixture unasked is a base game."""
     fixture = schedule(["random", "honest"], [2], rounds=1, seed=3)[0]
-    seen: list[bool] = []
 
-    class Watcher(Strategy):
-        def choose(self, view, moves):
-            seen.append(view.options.reformation)
-            return moves[0]
+    def decisions(reformation: bool) -> list[tuple[bool, bool]]:
+        seen: list[tuple[bool, bool]] = []
 
-    play_fixture(fixture, lambda name, seed: Watcher(seed), reformation=True)
-    play_fixture(fixture, lambda name, seed: Watcher(seed))
-    assert True in seen and False in seen and seen[0] is True and seen[-1] is False
+        class Watcher(Strategy):
+            def choose(self, view, moves):
+                seen.append((view.options.reformation,
+                             any(m.kind == "convert" for m in moves)))
+                return moves[0]
+
+        play_fixture(fixture, lambda name, seed: Watcher(seed), reformation=reformation)
+        return seen
+
+    reformed, base = decisions(True), decisions(False)
+    assert reformed and {flag for flag, _ in reformed} == {True}
+    assert any(convert for _, convert in reformed)
+    assert base and set(base) == {(False, False)}
