@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 import collections
 import json
 import os
@@ -58,6 +58,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import asyncssh
 
@@ -353,33 +354,50 @@ def game_figures(sessions: int, pids: list[int], base: list[int], idle_pss: floa
 
 def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> dict:
     """The figures of `sessions` sessions opened at once, `way` forked or spawned."""
+    room = str(sessions + 2)
+
+    def door(env: dict[str, str], home: str, server_port: int
+             ) -> tuple[subprocess.Popen, tuple[int, str]]:
+        log = os.path.join(home, "ssh.log")
+        process, port = _start(["ssh", "--port", "0", "--server", f"127.0.0.1:{server_port}",
+                                "--max-sessions", room, "--max-per-address", room,
+                                "--connections-per-minute", room, "--max-unauthenticated",
+                                room] + (["--spawn"] if way == "spawned" else []), env, log,
+                               "ssh_listening")
+        return process, (port, log)
+
+    return measured(sessions, door, lambda where, pid: _burst(where[0], pid, where[1],
+                                                             sessions, game, look))
+
+
+def measured(sessions: int,
+             door: Callable[[dict[str, str], str, int], tuple[subprocess.Popen, Any]],
+             burst: Callable[[Any, int], Coroutine[Any, Any, dict]]) -> dict:
+    """Either door's measure: a game server with room for `sessions` from one address, in a
+    home of its own; `door(env, home, server_port)` started in front of it, as its process
+    and where it is reached; `burst(where, door_pid)` run; its figures, with the load before
+    and after."""
     load_before = os.getloadavg()[0]
+    room = str(sessions + 2)
     with tempfile.TemporaryDirectory() as home:
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(home, "data"),
                    XDG_CONFIG_HOME=os.path.join(home, "config"))
         server, server_port = _start(["serve", "--port", "0", "--db", ":memory:",
-                                      "--max-per-address", str(sessions + 2),
-                                      "--identities-per-hour", str(sessions + 2),
-                                      "--tables-per-address", str(sessions + 2), "--bot-delay",
-                                      "0", "--queue-bot-fill", "0.1", "--turn-clock", "1",
+                                      "--max-per-address", room, "--identities-per-hour", room,
+                                      "--tables-per-address", room, "--bot-delay", "0",
+                                      "--queue-bot-fill", "0.1", "--turn-clock", "1",
                                       "--response-clock", "1", "--bot-strategies",
-                                      "random"], env,
-                                     os.path.join(home, "serve.log"), "listening")
-        door = None
-        log = os.path.join(home, "ssh.log")
+                                      "random"], env, os.path.join(home, "serve.log"),
+                                     "listening")
+        process = None
         try:
-            room = str(sessions + 2)
-            door, port = _start(["ssh", "--port", "0", "--server", f"127.0.0.1:{server_port}",
-                                 "--max-sessions", room, "--max-per-address", room,
-                                 "--connections-per-minute", room, "--max-unauthenticated",
-                                 room] + (["--spawn"] if way == "spawned" else []), env, log,
-                                "ssh_listening")
-            result = asyncio.run(_burst(port, door.pid, log, sessions, game, look))
+            process, where = door(env, home, server_port)
+            result = asyncio.run(burst(where, process.pid))
         finally:
-            for process in (door, server):
-                if process is not None:
-                    process.terminate()
-                    process.wait(30)
+            for running in (process, server):
+                if running is not None:
+                    running.terminate()
+                    running.wait(30)
     result["load_before"] = round(load_before, 2)
     result["load_after"] = round(os.getloadavg()[0], 2)
     return result

@@ -13,16 +13,14 @@ door's own RSS as `door_rss_mb`.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import subprocess
-import tempfile
 import time
 
 import aiohttp
 
-from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WON, _start, cpu_s, found,
-                  game_figures, lobby_figures, pss_mb, run)
+from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WON, cpu_s, found,
+                  game_figures, lobby_figures, measured, pss_mb, run)
 
 
 class Tab:
@@ -127,32 +125,15 @@ async def _burst(url: str, door: int, sessions: int, game: bool, look: bool) -> 
 
 def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> dict:
     """The figures of `sessions` browser sessions opened at once, `way` forked or spawned."""
-    load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as home:
-        env = dict(os.environ, XDG_DATA_HOME=os.path.join(home, "data"),
-                   XDG_CONFIG_HOME=os.path.join(home, "config"))
-        room = str(sessions + 2)
-        server, server_port = _start(["serve", "--port", "0", "--db", ":memory:",
-                                      "--max-per-address", room, "--tables-per-address",
-                                      room, "--bot-delay", "0",
-                                      "--queue-bot-fill", "0.1", "--turn-clock", "1",
-                                      "--response-clock", "1", "--bot-strategies",
-                                      "random"], env, os.path.join(home, "serve.log"),
-                                     "listening")
-        door = None
-        try:
-            door, url = _door(["--join", f"127.0.0.1:{server_port}", "--max-sessions", room,
-                               "--max-per-address", room]
-                              + (["--spawn"] if way == "spawned" else []), env)
-            result = asyncio.run(_burst(url, door.pid, sessions, game, look))
-        finally:
-            for process in (door, server):
-                if process is not None:
-                    process.terminate()
-                    process.wait(30)
-    result["load_before"] = round(load_before, 2)
-    result["load_after"] = round(os.getloadavg()[0], 2)
-    return result
+    room = str(sessions + 2)
+
+    def door(env: dict[str, str], home: str, server_port: int
+             ) -> tuple[subprocess.Popen, str]:
+        return _door(["--join", f"127.0.0.1:{server_port}", "--max-sessions", room,
+                      "--max-per-address", room] + (["--spawn"] if way == "spawned" else []),
+                     env)
+
+    return measured(sessions, door, lambda url, pid: _burst(url, pid, sessions, game, look))
 
 
 def main(argv: list[str] | None = None) -> None:
