@@ -16,18 +16,9 @@ from client.net import LinkError
 from client.runner import BotRunner, Seating
 from engine.bots import make
 from protocol import CreateTable, Queue
-from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
 
 RAW_BOT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "raw_bot.py"
-
-
-@pytest.fixture
-async def port(nursery):
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0))
-    await nursery.start(server.serve)
-    yield server.address[1]
-    nursery.cancel_scope.cancel()
 
 
 @pytest.mark.trio

@@ -13,17 +13,8 @@ import trio
 from client.botproc import ExecStrategy
 from client.runner import BotRunner, Seating
 from engine.bots import make
-from server import Server, ServerConfig
 from tests.client.test_exec_bots import EXAMPLES
 from tests.client.test_exec_misbehaving import bot_file, gone, on_decide, pids
-
-
-@pytest.fixture
-async def port(nursery):
-    server = Server(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0))
-    await nursery.start(server.serve)
-    yield server.address[1]
-    nursery.cancel_scope.cancel()
 
 
 @pytest.mark.trio
