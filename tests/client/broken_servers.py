@@ -1,7 +1,8 @@
 """Broken and hostile servers on loopback, for the clients' tests: each is a trio handler for
 `trio.serve_tcp` that counts the connections it took.
 
-`Hangup` closes every connection as soon as it comes. `BadSnapshot` speaks the protocol
+`Hangup` closes every connection as soon as it comes. `Scripted` speaks the protocol from a
+script its subclasses give. `BadSnapshot` speaks the protocol
 until it has a client seated: it answers the handshake (and a hello with a token, a
 reconnect, with the seat given back), then every request with `joined` (a seat at table
 t1) and a snapshot whose per-seat lists are short (two coin counts at a six-seat table),
@@ -18,7 +19,8 @@ from functools import partial
 import trio
 
 from protocol import (
-    CONNECTION_CLOSED, NEED_DATA, Bye, Connection, Hello, Joined, Role, Snapshot, Welcome,
+    CONNECTION_CLOSED, NEED_DATA, Bye, Connection, Hello, Joined, Message, Role, Snapshot,
+    Welcome,
 )
 from tests.protocol.helpers import mid_game_view, seat_infos
 
@@ -46,8 +48,9 @@ class Hangup:
         await stream.aclose()
 
 
-class BadSnapshot:
-    """Seats every client that asks anything, then sends the short snapshot."""
+class Scripted:
+    """A server that speaks the protocol from a script: `welcome` answers a hello, `answer`
+    every other message (each the bytes to send, b"" for none)."""
 
     def __init__(self) -> None:
         self.connections = 0
@@ -66,18 +69,34 @@ class BadSnapshot:
                 if msg is NEED_DATA:
                     conn.receive_data(await stream.receive_some(65536))
                 elif isinstance(msg, Hello):
-                    welcome = conn.send(Welcome(version=1, server="hostile"))
-                    if msg.token:  # the seat given back, as a server does after a drop
-                        welcome += self.seated(conn, Joined(table=TABLE, seat=0,
-                                                            token=msg.token))
-                    await stream.send_all(welcome)
-                elif getattr(msg, "id", None) is not None:
-                    await stream.send_all(self.seated(
-                        conn, Joined(table=TABLE, re=msg.id, seat=0, token="tok" * 8)))
+                    await stream.send_all(self.welcome(conn, msg))
+                elif said := self.answer(conn, msg):
+                    await stream.send_all(said)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
         finally:
             await stream.aclose()
+
+    def welcome(self, conn: Connection, hello: Hello) -> bytes:
+        return conn.send(Welcome(version=1, server="hostile"))
+
+    def answer(self, conn: Connection, msg: Message) -> bytes:
+        return b""
+
+
+class BadSnapshot(Scripted):
+    """Seats every client that asks anything, then sends the short snapshot."""
+
+    def welcome(self, conn: Connection, hello: Hello) -> bytes:
+        welcome = super().welcome(conn, hello)
+        if hello.token:  # the seat given back, as a server does after a drop
+            welcome += self.seated(conn, Joined(table=TABLE, seat=0, token=hello.token))
+        return welcome
+
+    def answer(self, conn: Connection, msg: Message) -> bytes:
+        if getattr(msg, "id", None) is None:
+            return b""
+        return self.seated(conn, Joined(table=TABLE, re=msg.id, seat=0, token="tok" * 8))
 
     def seated(self, conn: Connection, joined: Joined) -> bytes:
         """What follows the seat: the short snapshot."""

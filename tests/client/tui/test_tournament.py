@@ -9,7 +9,6 @@ snapshots are fed the messages a server would send."""
 from __future__ import annotations
 
 import pytest
-import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from textual.widgets import Static
 
@@ -17,13 +16,10 @@ from client.i18n import set_language
 from client.identity import Identity
 from client.tui.app import CoupApp, Launch
 from client.tui.screens.lobby import LobbyScreen
-from protocol import (
-    CONNECTION_CLOSED, NEED_DATA, Connection, Hello, ListTables, Role, Tables, Tournament,
-    Welcome,
-)
+from protocol import Connection, ListTables, Message, Tables, Tournament
 from protocol.text import shown as escaped
 from server import ServerConfig
-from tests.client.broken_servers import HostileThread
+from tests.client.broken_servers import HostileThread, Scripted
 
 from .helpers import (
     ServerThread, from_server, notes, pretend_connected, run_app, shown, until,
@@ -69,32 +65,15 @@ def test_an_operator_opens_enters_and_stops_a_tournament_from_the_lobby(served):
 HOSTILE = "\x1b[2J\x1b]0;pwn\x07ana"
 
 
-class HostileStandings:
+class HostileStandings(Scripted):
     """Answers list_tables with no tables and a tournament whose names hold escapes."""
 
-    def __init__(self) -> None:
-        self.connections = 0
-
-    async def __call__(self, stream: trio.SocketStream) -> None:
-        self.connections += 1
-        conn = Connection(Role.SERVER)
-        try:
-            while True:
-                msg = conn.next_message()
-                if msg is CONNECTION_CLOSED:
-                    return
-                if msg is NEED_DATA:
-                    conn.receive_data(await stream.receive_some(65536))
-                elif isinstance(msg, Hello):
-                    await stream.send_all(conn.send(Welcome(version=1, server="hostile")))
-                elif isinstance(msg, ListTables):
-                    await stream.send_all(conn.send(Tables(tables=[], re=msg.id)) + conn.send(
-                        Tournament(name="\u202eCup", status="running", entrants=[HOSTILE],
-                                   played=1, scheduled=2, standings=[standing(HOSTILE)])))
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            return
-        finally:
-            await stream.aclose()
+    def answer(self, conn: Connection, msg: Message) -> bytes:
+        if not isinstance(msg, ListTables):
+            return b""
+        return conn.send(Tables(tables=[], re=msg.id)) + conn.send(
+            Tournament(name="\u202eCup", status="running", entrants=[HOSTILE], played=1,
+                       scheduled=2, standings=[standing(HOSTILE)]))
 
 
 def standing(name: str, games: int = 1, wins: int = 1, place: float = 1.0,
