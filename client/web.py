@@ -81,7 +81,7 @@ OPEN_MENU = ("a door others reach (--host other than loopback, or --public-url) 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of `coup web`."""
-    from server import SESSION_MEMORY_MB
+    from server import add_host_arguments
 
     parser.add_argument("--lang", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--host", default="127.0.0.1",
@@ -103,14 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the widest terminal a session is given (default {MAX_COLUMNS})")
     parser.add_argument("--max-rows", type=int, default=MAX_ROWS, metavar="N",
                         help=f"the tallest terminal a session is given (default {MAX_ROWS})")
-    parser.add_argument("--session-memory", type=int, default=SESSION_MEMORY_MB, metavar="MB",
-                        help="MB of memory a session may take beyond what it shares with the "
-                        "others; one that needs more ends, and its page says why (default "
-                        f"{SESSION_MEMORY_MB})")
-    parser.add_argument("--spawn", action="store_true",
-                        help="start each session as a program of its own instead of forking "
-                        "it from the preloaded session host: slower, and about twice the "
-                        "memory (for comparison)")
+    add_host_arguments(parser)
     parser.add_argument("--public-url", metavar="URL",
                         help="the address browsers reach the door at, when it is behind a "
                         "reverse proxy or listens on every interface: https://coup.example.org "

@@ -15,10 +15,11 @@ from .cli import main
 from .config import ServerConfig
 from .doorkey import DoorKeyError, default_secret_path, load_secret, sharer, vouch_address
 from .hosting import (ORDER_BYTES, OUT_OF_MEMORY, READY, SESSION_MEMORY_MB, Hosted,
-                      HostUnavailable, Order, SessionHost, out_of_memory)
+                      HostUnavailable, Order, SessionHost, add_host_arguments,
+                      out_of_memory)
 from .store import Store, StoreError, default_path
 
 __all__ = ["ORDER_BYTES", "OUT_OF_MEMORY", "READY", "SESSION_MEMORY_MB", "DoorKeyError",
            "HostUnavailable", "Hosted", "Order", "Server", "ServerConfig", "SessionHost", "Store",
-           "StoreError", "default_path", "default_secret_path", "load_secret", "main",
+           "StoreError", "add_host_arguments", "default_path", "default_secret_path", "load_secret", "main",
            "out_of_memory", "serve", "sharer", "vouch_address"]

@@ -22,6 +22,7 @@ a session's data through a shell.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -48,6 +49,18 @@ READY = b"ready\n"
 
 #: Reports what happened (event, fields): the SSH door logs it, the browser door prints it.
 Report = Callable[[str, dict[str, object]], None]
+
+
+def add_host_arguments(parser: argparse.ArgumentParser) -> None:
+    """The session host's flags, the same on both doors: `--session-memory` and `--spawn`."""
+    parser.add_argument("--session-memory", type=int, default=SESSION_MEMORY_MB, metavar="MB",
+                        help="MB of memory a session may take beyond what it shares with the "
+                        "others; one that needs more ends, and its player is told why "
+                        f"(default {SESSION_MEMORY_MB})")
+    parser.add_argument("--spawn", action="store_true",
+                        help="start each session as a program of its own instead of forking "
+                        "it from the preloaded session host: slower, and about twice the "
+                        "memory (for comparison)")
 
 
 class HostUnavailable(OSError):

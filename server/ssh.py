@@ -15,7 +15,7 @@ from protocol import DEFAULT_PORT
 
 from . import log
 from .doorkey import DoorKeyError, default_secret_path, load_secret
-from .hosting import SESSION_MEMORY_MB
+from .hosting import add_host_arguments
 
 #: The port the door listens on unless told.
 PORT = 2222
@@ -63,14 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "asks for: the client's memory grows with its screen (default 500)")
     parser.add_argument("--max-rows", type=int, default=200, metavar="N",
                         help="the tallest terminal a session is given (default 200)")
-    parser.add_argument("--session-memory", type=int, default=SESSION_MEMORY_MB, metavar="MB",
-                        help="MB of memory a session may take beyond what it shares with the "
-                        "others; one that needs more ends, and its player is told why "
-                        f"(default {SESSION_MEMORY_MB})")
-    parser.add_argument("--spawn", action="store_true",
-                        help="start each session as a program of its own instead of forking "
-                        "it from the preloaded session host: slower, and about three times "
-                        "the memory (for comparison)")
+    add_host_arguments(parser)
     parser.add_argument("--log-json", action="store_true", help="log one JSON object per line")
 
 
