@@ -71,18 +71,25 @@ def test_it_stops_bluffing_a_table_where_every_claim_is_called() -> None:
     assert sum(kind in BLUFFS for kind in called) <= 1
 
 
-def test_it_calls_a_duke_claim_the_claimant_was_caught_without() -> None:
-    """Seat 1 took Tax on each of its turns; challenged on its last one, it conceded the
-    Duke (it lacked it) and lost a Captain. It claims the Duke again with its one card and
-    no new card since: the expert challenges, on every seed."""
+def caught_taxing() -> list[Event]:
+    """Seat 1 takes Tax three times unchallenged, then is challenged on a fourth, concedes
+    the Duke and loses a Captain."""
     record: list[Event] = []
     for _ in range(3):
         record += [Event("action", 1, card="duke", action="tax"),
                    Event("pass", 0, 1, "duke"), Event("pass", 2, 1, "duke"),
                    Event("gain", 1, amount=3),
                    Event("action", 2, action="income"), Event("action", 0, action="income")]
-    record += [Event("action", 1, card="duke", action="tax"), Event("challenge", 2, 1, "duke"),
-               Event("concede", 1, card="duke"), Event("lose", 1, card="captain")]
+    return record + [Event("action", 1, card="duke", action="tax"),
+                     Event("challenge", 2, 1, "duke"), Event("concede", 1, card="duke"),
+                     Event("lose", 1, card="captain")]
+
+
+def test_it_calls_a_duke_claim_the_claimant_was_caught_without() -> None:
+    """Seat 1 took Tax on each of its turns; challenged on its last one, it conceded the
+    Duke (it lacked it) and lost a Captain. It claims the Duke again with its one card and
+    no new card since: the expert challenges, on every seed."""
+    record = caught_taxing()
     for seed in range(4):
         game = Game.arrange(Options(players=3),
                             hands=[["duke", "contessa"], ["assassin"], ["captain", "ambassador"]],
@@ -97,14 +104,7 @@ def test_it_calls_a_caught_bluffer_even_where_counting_makes_the_duke_likely() -
     unseen and losing a challenge would cost it the game: counting alone lets the Tax
     stand. Seat 1 was caught without the Duke and has drawn no card since: the Reader
     judges it by what it conceded, not by counting, and challenges on every seed (R6.1)."""
-    record: list[Event] = []
-    for _ in range(3):
-        record += [Event("action", 1, card="duke", action="tax"),
-                   Event("pass", 0, 1, "duke"), Event("pass", 2, 1, "duke"),
-                   Event("gain", 1, amount=3),
-                   Event("action", 2, action="income"), Event("action", 0, action="income")]
-    record += [Event("action", 1, card="duke", action="tax"), Event("challenge", 2, 1, "duke"),
-               Event("concede", 1, card="duke"), Event("lose", 1, card="captain")]
+    record = caught_taxing()
     for seed in range(4):
         game = Game.arrange(Options(players=3),
                             hands=[["contessa"], ["assassin"], ["captain", "ambassador"]],
