@@ -56,20 +56,27 @@ async def leave(peer) -> None:
     assert reply.TYPE == "ok", reply
 
 
+async def three_seat_game(server, app, pilot):
+    """Ana creates a three-seat table whose leavers' seats go to bots, Bruno and Carla sit,
+    and the game starts: the table's id and the two peers."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    app.create_table({"seats": 3, "on_disconnect": "bot"})
+    table = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                        and app.table.info and app.table.table, "our table")
+    bruno, carla = await server.peer("Bruno"), await server.peer("Carla")
+    await server.run(sit, bruno, table)
+    await server.run(sit, carla, table)
+    app.ready(True)
+    await until(pilot, lambda: app.table.view is not None, "the game")
+    return table, bruno, carla
+
+
 def test_the_lobby_counts_a_leaver_s_seat_among_the_bots(server):
     """Ana leaves a running game as a user does (`q`, yes): back in the lobby, her table
     lists her seat as a bot's. Then Carla's connection drops, and once her grace ends her
     seat is a bot's too."""
     async def body(app, pilot):
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        app.create_table({"seats": 3, "on_disconnect": "bot"})
-        table = await until(pilot, lambda: isinstance(app.screen, TableScreen)
-                            and app.table.info and app.table.table, "our table")
-        bruno, carla = await server.peer("Bruno"), await server.peer("Carla")
-        await server.run(sit, bruno, table)
-        await server.run(sit, carla, table)
-        app.ready(True)
-        await until(pilot, lambda: app.table.view is not None, "the game")
+        table, bruno, carla = await three_seat_game(server, app, pilot)
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
         await pilot.press("y")
@@ -88,15 +95,7 @@ def test_the_players_panel_shows_a_bot_where_a_player_went(server):
     """Bruno leaves the game Ana plays on, then Carla's connection drops past her grace:
     Ana's players panel shows a bot in each of their seats, under a bot's name."""
     async def body(app, pilot):
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        app.create_table({"seats": 3, "on_disconnect": "bot"})
-        table = await until(pilot, lambda: isinstance(app.screen, TableScreen)
-                            and app.table.info and app.table.table, "our table")
-        bruno, carla = await server.peer("Bruno"), await server.peer("Carla")
-        await server.run(sit, bruno, table)
-        await server.run(sit, carla, table)
-        app.ready(True)
-        await until(pilot, lambda: app.table.view is not None, "the game")
+        table, bruno, carla = await three_seat_game(server, app, pilot)
         panel = app.screen.query_one(PlayersPanel)
         assert "Bruno" in shown(panel) and "Carla" in shown(panel)
         await server.run(leave, bruno)
