@@ -7,6 +7,7 @@ lobby's; this module only lets connections in, counts them, and stops them all.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import trio
@@ -26,6 +27,10 @@ GOODBYES = {
     True: ("server_restart", "The server is restarting, and keeps every seat: connect "
                              "again in a few seconds."),
 }
+
+
+#: Seconds between two sweeps of the sessions' pings, at the most.
+KEEP_ALIVE = 1.0
 
 
 class Server:
@@ -58,11 +63,25 @@ class Server:
             self._nursery = nursery
             await nursery.start(self.lobby.run)
             await nursery.start(trio.serve_listeners, self._accept, listeners)
+            nursery.start_soon(self.keep_alive)
             if self.config.announce:
                 from . import announce  # zeroconf is loaded only by a server that announces
 
                 nursery.start_soon(announce.run, self.config.name, self.address, self._counts)
             task_status.started(self.address)
+
+    async def keep_alive(self) -> None:
+        """Every session's pings and idle timeouts (Session.keep_alive): a sweep of them
+        all when the first of them is due, a quarter of the ping interval (a second at the
+        most) after the last sweep at the soonest, so a silent client is pinged at most a
+        second late; and at least once an interval, for the sessions begun meanwhile."""
+        interval = self.config.ping_interval
+        period = min(KEEP_ALIVE, interval / 4)
+        while True:
+            now = trio.current_time()
+            due = min((session.keep_alive(now) for session in list(self.sessions)),
+                      default=math.inf)
+            await trio.sleep_until(max(now + period, min(due, now + interval)))
 
     def _counts(self) -> tuple[int, int]:
         """What the announcement says: tables open, players connected."""

@@ -207,6 +207,23 @@ async def test_silence_is_pinged_then_closed(connect):
     assert (await lively.request(Ping(id=new_id()))).TYPE == "pong"
 
 
+@pytest.mark.server_config(ping_interval=0.2)
+async def test_a_client_that_only_answers_pings_stays_connected(connect):
+    silent = await connect("silent")
+
+    async def answer_pings():  # reading answers each ping; it says nothing else
+        while await silent.next() is not None:
+            pass
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(answer_pings)
+        await trio.sleep(1.5)  # seven intervals: pinged every other one or so
+        nursery.cancel_scope.cancel()
+    assert not silent.closed
+    assert sum(f["t"] == "ping" for f in silent.frames) >= 2
+    assert (await silent.request(Ping(id=new_id()))).TYPE == "pong"
+
+
 @pytest.mark.server_config(handshake_timeout=0.3)
 async def test_no_hello_in_time_is_a_handshake_timeout(connect):
     start = trio.current_time()  # before the server's clock starts, at its accept
