@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
@@ -285,8 +286,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def parser() -> argparse.ArgumentParser:
+    """The parser `main` reads its command line with, built once a process: the session
+    host (client/host.py) builds it before it forks, and its sessions share it."""
+    return build_parser()
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parser().parse_args(argv)
     if args.command == "serve":
         from server.cli import main as serve
 

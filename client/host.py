@@ -81,7 +81,7 @@ def preload() -> None:
     cell_len("\u00e9\u4e00")
     for language in ("pt_BR", "en"):  # gettext keeps each catalogue it has read
         set_language(language)
-    cli.build_parser()
+    cli.parser()  # the sessions parse their command lines with it
     _draw_once()
     gc.freeze()
 
