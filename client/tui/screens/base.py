@@ -9,6 +9,10 @@ rather than the one at import, the app's own bindings included.
 A screen's notices go to the app's `notify` as plain text, as the app's own do: Textual's
 screens would ask for markup, and a notice may carry a name or a code from the network.
 
+A screen has its breakpoint classes (-wide, -narrow…) from the moment it is made, for the
+terminal's size then; Textual gives them at its first layout, restyling the whole screen and
+laying it out again, and keeps them up to date at each resize from then on.
+
 A screen reaches the app's own state and requests through `coup`, typed as the `CoupApp`
 it runs in (Textual's `app` knows only a generic `App`); it never keeps the app elsewhere.
 """
@@ -16,7 +20,7 @@ it runs in (Textual's `app` knows only a generic `App`); it never keeps the app 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import ActiveBinding, Binding
 from textual.notifications import SeverityLevel
@@ -60,6 +64,26 @@ class Built(_Screen):
         return self.is_attached and self.app.is_running and self in self.app.screen_stack
 
 
+class SizedFromTheStart(_Screen):
+    """Mixed into a screen: its breakpoint classes set for the terminal's size as it is made
+    (a door's lobby was styled twice over and laid out once more as it opened, for its
+    -wide)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        app = self.app
+        # Which breakpoints are the screen's, and which class each size gets: as Textual's
+        # Screen._on_resize decides them.
+        for size, breakpoints in (
+                (app.size.width, app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None
+                 else self.HORIZONTAL_BREAKPOINTS),
+                (app.size.height, app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None
+                 else self.VERTICAL_BREAKPOINTS)):
+            reached = [(least, name) for least, name in breakpoints or () if size >= least]
+            if reached:
+                self.add_class(max(reached)[1], update=False)
+
+
 class PlainNotices(_Screen):
     """Mixed into a screen: its notices in plain text unless markup is asked for."""
 
@@ -83,7 +107,8 @@ class OfCoupApp(_Screen):
         return app
 
 
-class CoupScreen(TranslatedBindings, Built, PlainNotices, OfCoupApp, Screen):
+class CoupScreen(TranslatedBindings, Built, SizedFromTheStart, PlainNotices, OfCoupApp,
+                 Screen):
     """A full screen of the app."""
 
 

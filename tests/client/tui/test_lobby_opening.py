@@ -1,0 +1,47 @@
+"""What the lobby costs as it opens (issue 32, the doors): a door's session pays for every
+time its screen is styled, laid out and drawn, so the lobby comes up in as few of them as
+it can. Its first layout already has what it shows: its breakpoint class for the size of
+the terminal, and the keys in its footer."""
+
+from __future__ import annotations
+
+import pytest
+from textual.screen import Screen
+from textual.widgets._footer import FooterKey
+
+from client.tui.app import Launch
+from client.tui.screens.lobby import LobbyScreen
+
+from .helpers import pretend_connected, run_app
+
+
+@pytest.fixture
+def first_layouts(monkeypatch: pytest.MonkeyPatch) -> dict[Screen, tuple[set[str], int]]:
+    """Each screen laid out from now on: its classes and its footer's keys at its first
+    layout."""
+    seen: dict[Screen, tuple[set[str], int]] = {}
+    refresh_layout = Screen._refresh_layout
+
+    def looked(self: Screen, *args: object, **kwargs: object) -> None:
+        seen.setdefault(self, (set(self.classes), len(self.query(FooterKey))))
+        refresh_layout(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Screen, "_refresh_layout", looked)
+    return seen
+
+
+@pytest.mark.parametrize("width,wanted", [(100, "-wide"), (80, "-narrow")])
+def test_the_lobby_is_laid_out_first_with_its_breakpoint_class(first_layouts, width,
+                                                               wanted) -> None:
+    """Given it only at its first layout, the class restyled the whole screen and laid it
+    out again."""
+    async def body(app, pilot):
+        pretend_connected(app)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        await pilot.pause()
+        classes, _keys = first_layouts[lobby]
+        assert wanted in classes
+        assert lobby.has_class(wanted)
+
+    run_app(Launch(), body, size=(width, 30))
