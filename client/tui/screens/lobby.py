@@ -94,7 +94,6 @@ class LobbyScreen(CoupScreen):
                                           "(/help)") if self.coup.operator
                             else _("Say something to the lobby"), id="chat-input",
                             max_length=500, compact=True)
-        yield Footer(compact=True)
 
     #: The line above the list (two with a LAN command): the server, who we are there, our
     #: rating.
@@ -106,7 +105,7 @@ class LobbyScreen(CoupScreen):
     #: The server's tournament in lines (standings.py), none while it has none.
     tournament: reactive[tuple[str, ...]] = reactive((), init=False, repaint=False)
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         # The chat so far is written once the log is laid out (it wraps what it is given at
         # its width then); what comes before that is in the history too.
         self._chat_shown = False
@@ -116,6 +115,9 @@ class LobbyScreen(CoupScreen):
         self.coup.ask_own_rating()
         self._changed()
         self.query_one("#tables", DataTable).focus()
+        # Mounted once the list has the focus, whose Join is one of its keys: the footer is
+        # built with its keys, in the lobby's first layout (client/tui/widgets/footer.py).
+        await self.mount(Footer(compact=True))
 
     def _show_chat_history(self) -> None:
         if not self.built:

@@ -7,12 +7,19 @@ while a screen opens: the lobby's footer was built five times over, each time ei
 styled from scratch, a third of the CPU a door's session spent to draw its lobby. This one
 compares what it would show with what it shows. It must never leave a key out of date: what
 it compares is everything a key is drawn from.
+
+Textual's footer is first drawn empty, and gets its keys only once its screen has said its
+bindings changed: the keys are then mounted, laid out and drawn in a pass of their own,
+after the screen's first. One mounted into a screen whose focus is already given (the
+lobby's, after its list has the focus) builds its keys at once, and the screen's first
+layout has them.
 """
 
 from __future__ import annotations
 
 from typing import TypeAlias
 
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer as TextualFooter
 
@@ -28,6 +35,15 @@ class Footer(TextualFooter):
         super().__init__(compact=compact)
         #: The keys the footer was last built with; None before its first build with keys.
         self._shown: tuple[Shown, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        if self.screen.focused is not None:
+            # The keys the focus gives are known: built now, not after a first empty draw
+            # (a screen's focus is given after the footer its compose yields is built).
+            self.set_reactive(TextualFooter._bindings_ready, True)
+        if self._bindings_ready:
+            self._shown = self._keys()
+        yield from super().compose()
 
     def _keys(self) -> tuple[Shown, ...]:
         return tuple((binding.key, self.app.get_key_display(binding), binding.action,

@@ -45,3 +45,18 @@ def test_the_lobby_is_laid_out_first_with_its_breakpoint_class(first_layouts, wi
         assert lobby.has_class(wanted)
 
     run_app(Launch(), body, size=(width, 30))
+
+
+def test_the_lobby_is_laid_out_first_with_the_keys_of_its_footer(first_layouts) -> None:
+    """Built only once the list had the focus (whose Join is one of them), the keys were
+    mounted after the lobby's first layout, and laid out and drawn twice more."""
+    async def body(app, pilot):
+        pretend_connected(app)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        for _ in range(3):  # what the lobby's opening set off, settled
+            await pilot.pause()
+        _classes, keys = first_layouts[lobby]
+        assert keys == len(lobby.query(FooterKey)) > 0
+
+    run_app(Launch(), body)
