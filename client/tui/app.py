@@ -24,6 +24,7 @@ import trio
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from engine import Move
 from engine.record import RecordError
@@ -105,10 +106,17 @@ class CoupApp(App):
 
     # ------------------------------------------------------------------ trio, the guest
 
+    def get_default_screen(self) -> Screen:
+        """The first screen: a lobby-only app's is the arrival one, in the menu's place
+        under the lobby (no way out but quit), rather than one more (Textual's, blank) made
+        and laid out under it for no one."""
+        if self.launch.lobby_only:
+            return ArrivalScreen(f"{self.launch.host}:{self.launch.port}")
+        return super().get_default_screen()
+
     def on_mount(self) -> None:
         self._start_trio()
-        if self.launch.lobby_only:  # in the menu's place, under the lobby: no way out but quit
-            self.push_screen(ArrivalScreen(f"{self.launch.host}:{self.launch.port}"))
+        if self.launch.lobby_only:
             self.join_server(self.launch.host, self.launch.port, self.name_wanted)
             return
         menu = MenuScreen()
@@ -356,15 +364,18 @@ class CoupApp(App):
 
     # ------------------------------------------------------------------ screens
 
-    # The stack is Textual's default screen, the menu, and at most one screen above it
-    # (the lobby or the table), with its dialogs over that.
-    _ABOVE_MENU = 3
+    @property
+    def _above_menu(self) -> int:
+        """How many screens the stack holds up to the one above the menu: Textual's default
+        screen, the menu, and the lobby or the table (its dialogs go over that); in a
+        lobby-only app, the arrival screen (the default one) and the lobby or the table."""
+        return 2 if self.launch.lobby_only else 3
 
     def switch_to(self, screen) -> None:
         """Show `screen` as the one screen above the menu."""
-        while len(self.screen_stack) > self._ABOVE_MENU:
+        while len(self.screen_stack) > self._above_menu:
             self.pop_screen()
-        if len(self.screen_stack) == self._ABOVE_MENU:
+        if len(self.screen_stack) == self._above_menu:
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
@@ -377,7 +388,7 @@ class CoupApp(App):
             self.farewell = reason
             self.call_later(self.action_quit)
             return
-        while len(self.screen_stack) > self._ABOVE_MENU - 1:
+        while len(self.screen_stack) > self._above_menu - 1:
             self.pop_screen()
 
     def redraw(self) -> None:

@@ -12,6 +12,7 @@ import socket
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import SHOW_AFTER, ArrivalScreen, MenuScreen
+from client.tui.screens.table import TableScreen
 from tests.client.test_cli import launched
 
 from .helpers import run_app, shown, until
@@ -31,6 +32,20 @@ def test_the_lobby_has_no_menu_under_it_and_leaving_it_ends_the_app(server):
 
     app = run_app(lobby_only(server.port), body)
     assert app.farewell is None and app.return_code == 0
+
+
+def test_the_arrival_screen_is_the_first_screen_and_nothing_is_under_it(server):
+    """No blank screen of Textual's under it, made, styled and laid out for no one: a door's
+    session pays for every screen it has (docs/SERVER.md, the SSH door). A table takes the
+    lobby's place over it."""
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        assert [type(s) for s in app.screen_stack] == [ArrivalScreen, LobbyScreen]
+        app.create_table({"seats": 2})
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        assert [type(s) for s in app.screen_stack] == [ArrivalScreen, TableScreen]
+
+    run_app(lobby_only(server.port), body)
 
 
 def test_a_lobby_that_comes_at_once_is_drawn_with_no_arrival_screen_before_it(server):
