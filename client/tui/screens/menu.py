@@ -87,7 +87,12 @@ class ArrivalScreen(CoupScreen):
         yield Vertical(id="menu-box")
 
     def on_mount(self) -> None:
-        self.set_timer(SHOW_AFTER, self._arrive)
+        self._waiting = self.set_timer(SHOW_AFTER, self._arrive)
+
+    def on_screen_suspend(self) -> None:
+        # The lobby is over it: the wait is over. (Ending under the lobby, it had the lobby
+        # drawn again in full, for nothing.)
+        self._waiting.stop()
 
     async def _arrive(self) -> None:
         """Still waiting for the lobby: say where to."""

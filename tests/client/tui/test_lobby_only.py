@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import socket
 
+from textual._compositor import Compositor
+
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import SHOW_AFTER, ArrivalScreen, MenuScreen
@@ -57,6 +59,28 @@ def test_a_lobby_that_comes_at_once_is_drawn_with_no_arrival_screen_before_it(se
         arrival = next(s for s in app.screen_stack if isinstance(s, ArrivalScreen))
         await pilot.pause(SHOW_AFTER + 0.1)
         assert not arrival.query("#title") and not arrival.query("#subtitle")
+
+    run_app(lobby_only(server.port), body)
+
+
+def test_a_lobby_that_came_at_once_is_not_drawn_again_when_its_arrival_would_have(server,
+                                                                                monkeypatch):
+    """The arrival screen's wait for the lobby ends with the lobby: were it to end SHOW_AFTER
+    later, under the lobby, it would have the lobby drawn again in full for nothing."""
+    drawn: list[object] = []
+    render_update = Compositor.render_update
+
+    def counted(self, *args, **kwargs):
+        drawn.append(self)
+        return render_update(self, *args, **kwargs)
+
+    async def body(app, pilot):
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        for _ in range(3):  # what the lobby's opening set off, settled
+            await pilot.pause()
+        monkeypatch.setattr(Compositor, "render_update", counted)
+        await pilot.pause(SHOW_AFTER + 0.1)
+        assert drawn == []
 
     run_app(lobby_only(server.port), body)
 
