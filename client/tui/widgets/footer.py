@@ -12,7 +12,8 @@ Textual's footer is first drawn empty, and gets its keys only once its screen ha
 bindings changed: the keys are then mounted, laid out and drawn in a pass of their own,
 after the screen's first. One mounted into a screen whose focus is already given (the
 lobby's, after its list has the focus) builds its keys at once, and the screen's first
-layout has them.
+layout has them. Its keys come with the footer's -compact class, which Textual's give
+themselves once mounted, styling each key a second time.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TypeAlias
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 #: What one key in the footer is drawn from: its key, how the key is written, what it does,
 #: its description, its group, whether it is enabled, its tooltip.
@@ -43,7 +45,12 @@ class Footer(TextualFooter):
             self.set_reactive(TextualFooter._bindings_ready, True)
         if self._bindings_ready:
             self._shown = self._keys()
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # As Textual's key gives itself once mounted (its compact is bound to the
+                # footer's), when it restyles itself and its parts: given before, it is not.
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     def _keys(self) -> tuple[Shown, ...]:
         return tuple((binding.key, self.app.get_key_display(binding), binding.action,

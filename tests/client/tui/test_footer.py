@@ -46,6 +46,29 @@ def test_the_lobby_builds_its_footer_keys_once(keys_built: list[str]) -> None:
     run_app(Launch(), body)
 
 
+def test_a_compact_footer_s_keys_are_not_styled_again_for_it(monkeypatch) -> None:
+    """Textual gives each key the footer's -compact once the key is mounted, restyling it
+    (and its parts) then: each key of the lobby's was styled twice as the lobby opened."""
+    restyled: list[FooterKey] = []
+    update_node_styles = FooterKey.update_node_styles
+
+    def counted(self: FooterKey, animate: bool = True) -> None:
+        restyled.append(self)
+        update_node_styles(self, animate)
+
+    async def body(app, pilot):
+        pretend_connected(app)
+        monkeypatch.setattr(FooterKey, "update_node_styles", counted)
+        await app.push_screen(LobbyScreen())
+        for _ in range(3):
+            await pilot.pause()
+        keys = app.screen.query(FooterKey)
+        assert keys and all(key.has_class("-compact") for key in keys)
+        assert restyled == []
+
+    run_app(Launch(), body)
+
+
 def test_the_footer_shows_a_change_of_its_keys() -> None:
     async def body(app, pilot):
         pretend_connected(app)
