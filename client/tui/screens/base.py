@@ -13,6 +13,9 @@ A screen has its breakpoint classes (-wide, -narrow…) from the moment it is ma
 terminal's size then; Textual gives them at its first layout, restyling the whole screen and
 laying it out again, and keeps them up to date at each resize from then on.
 
+A screen is styled as its widgets are mounted, and not all over again when it is first
+shown (Textual does both).
+
 A screen reaches the app's own state and requests through `coup`, typed as the `CoupApp`
 it runs in (Textual's `app` knows only a generic `App`); it never keeps the app elsewhere.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.binding import ActiveBinding, Binding
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
@@ -84,6 +88,23 @@ class SizedFromTheStart(_Screen):
                 self.add_class(max(reached)[1], update=False)
 
 
+class StyledOnce(_Screen):
+    """Mixed into a screen: not restyled as a whole when it is first shown. Textual restyles
+    a screen and all it holds each time it is pushed, right after each of its widgets was
+    styled as it was mounted (the screen's own CSS, if any, is read before that): the same
+    styles computed twice, half of what a door's lobby spent on styles as it opened. From
+    its second showing on, Textual decides as before."""
+
+    _shown_before = False
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual calls each class's handler, the most derived first: this one before the
+        # Screen's own, which reads the event's refresh_styles.
+        if not self._shown_before:
+            self._shown_before = True
+            event.refresh_styles = False
+
+
 class PlainNotices(_Screen):
     """Mixed into a screen: its notices in plain text unless markup is asked for."""
 
@@ -107,10 +128,10 @@ class OfCoupApp(_Screen):
         return app
 
 
-class CoupScreen(TranslatedBindings, Built, SizedFromTheStart, PlainNotices, OfCoupApp,
-                 Screen):
+class CoupScreen(TranslatedBindings, Built, SizedFromTheStart, StyledOnce, PlainNotices,
+                 OfCoupApp, Screen):
     """A full screen of the app."""
 
 
-class CoupModal(TranslatedBindings, Built, PlainNotices, OfCoupApp, ModalScreen):
+class CoupModal(TranslatedBindings, Built, StyledOnce, PlainNotices, OfCoupApp, ModalScreen):
     """A dialog over another screen; it returns its answer with `dismiss`."""

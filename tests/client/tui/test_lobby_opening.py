@@ -60,3 +60,34 @@ def test_the_lobby_is_laid_out_first_with_the_keys_of_its_footer(first_layouts) 
         assert keys == len(lobby.query(FooterKey)) > 0
 
     run_app(Launch(), body)
+
+
+@pytest.fixture
+def restyled(monkeypatch: pytest.MonkeyPatch) -> list[Screen]:
+    """Each screen restyled as a whole (itself and all it holds) from now on."""
+    seen: list[Screen] = []
+    update_node_styles = Screen.update_node_styles
+
+    def counted(self: Screen, animate: bool = True) -> None:
+        seen.append(self)
+        update_node_styles(self, animate)
+
+    monkeypatch.setattr(Screen, "update_node_styles", counted)
+    return seen
+
+
+def test_the_lobby_is_styled_as_it_is_mounted_and_not_all_again_as_it_is_shown(
+        restyled) -> None:
+    """Textual restyles a screen and all it holds each time it is shown, the first time
+    too, right after each widget was styled as it was mounted: the lobby's 31 nodes and
+    their parts, half of what a door's session spent on styles as it opened."""
+    async def body(app, pilot):
+        pretend_connected(app)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        for _ in range(3):
+            await pilot.pause()
+        assert lobby not in restyled
+
+    run_app(Launch(), body)
+
