@@ -102,7 +102,9 @@ def _draw_once() -> None:
     app = CoupApp(Launch())
 
     async def draw() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
+        # With what a session's screens hold and run_test leaves out: the tooltip and the
+        # notices' rack, whose styles a session would parse otherwise.
+        async with app.run_test(size=(80, 24), tooltips=True, notifications=True) as pilot:
             for screen in (ArrivalScreen(""), LobbyScreen()):
                 await app.push_screen(screen)
                 await pilot.pause()

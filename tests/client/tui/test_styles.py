@@ -34,11 +34,12 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 
 
 def draw_lobby() -> None:
-    """A lobby-only session's first screens, drawn off screen in a fresh app."""
+    """A lobby-only session's first screens, drawn off screen in a fresh app, with what a
+    session's screens hold (run_test leaves out the tooltip and the notices' rack)."""
     app = CoupApp(Launch())
 
     async def draw() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24), tooltips=True, notifications=True) as pilot:
             for screen in (ArrivalScreen("example.org:7777"), LobbyScreen()):
                 await app.push_screen(screen)
                 await pilot.pause()
