@@ -78,11 +78,11 @@ class SizedFromTheStart(_Screen):
         app = self.app
         # Which breakpoints are the screen's, and which class each size gets: as Textual's
         # Screen._on_resize decides them.
-        for size, breakpoints in (
-                (app.size.width, app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None
-                 else self.HORIZONTAL_BREAKPOINTS),
-                (app.size.height, app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None
-                 else self.VERTICAL_BREAKPOINTS)):
+        horizontal = (app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None
+                      else self.HORIZONTAL_BREAKPOINTS)
+        vertical = (app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None
+                    else self.VERTICAL_BREAKPOINTS)
+        for size, breakpoints in ((app.size.width, horizontal), (app.size.height, vertical)):
             reached = [(least, name) for least, name in breakpoints or () if size >= least]
             if reached:
                 self.add_class(max(reached)[1], update=False)
