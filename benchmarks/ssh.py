@@ -39,7 +39,12 @@ Figures, per way (`--json` prints exactly these keys, under "forked" and "spawne
 
 `--where` adds, for one forked session after its game, its private memory by mapping
 (`/proc/PID/smaps`): the heap and anonymous memory (Python's objects: those it made, and
-the host's it touched, copied on write) against the libraries' pages.
+the host's it touched, copied on write) against the libraries' pages. Then, by module: one
+more session, forked by a session host of the benchmark's own that filed its objects by
+page before the fork (benchmarks/pages.py), plays a game alone the same way; the host's
+pages it copied are split by the package that owns the objects on them (textual, rich,
+client, stdlib, ...) and by their kind (code, functions, dicts, strings, types, ...),
+beside the pages of its own.
 """
 
 from __future__ import annotations
@@ -49,18 +54,28 @@ import asyncio
 from collections.abc import Callable, Coroutine
 import collections
 import json
+import fcntl
 import os
+import pty
 import re
+import secrets
+import select
 import statistics
 import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import asyncssh
+
+from server import Order, load_secret, vouch_address
+from server.doorkey import FILE_NAME, vouch
+
+from . import pages
 
 COUP = [sys.executable, "-m", "client.cli"]
 #: The text of the lobby's header once the client has drawn it.
@@ -72,8 +87,6 @@ GAME_SECONDS = 300
 #: Escape sequences, left out of what is looked for on a screen.
 ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
                      rb"|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_=>]")
-#: The physical page number's bits in a /proc/PID/pagemap entry.
-PFN = (1 << 55) - 1
 #: Quick play at two seats, each key once the screen shows what the one before opened: the
 #: form, the seats list opened (its arrow up), 2 chosen (shown in the list closed); then OK,
 #: and a table with a bot deals (the game's end is waited for: a fast one is over before
@@ -157,35 +170,76 @@ def where(pid: int, host: int | None) -> list[tuple[str, float]]:
             elif parts[0] in ("Private_Clean:", "Private_Dirty:") and name != "anonymous":
                 private[name] += int(parts[1]) / 1024
     if host is not None:
-        copied, own = _anonymous_split(pid, host, anonymous)
-        private["heap and anonymous: the host's pages, copied on write"] = copied
-        private["heap and anonymous: its own pages"] = own
+        split = pages.copied(pid, host)
+        private["heap and anonymous: the host's pages, copied on write"] = (
+            len(split.pages) * pages.PAGE / 2**20)
+        private["heap and anonymous: its own pages"] = split.own * pages.PAGE / 2**20
     return [(k, round(v, 1)) for k, v in sorted(private.items(), key=lambda kv: -kv[1])
             if v >= 0.1]
 
 
-def _anonymous_split(pid: int, host: int, ranges: list[tuple[int, int]]) -> tuple[float, float]:
-    """MB of `pid`'s anonymous pages that are its own (not the host's physical page): those
-    the host has at the same address (copied from it), and those it has not."""
-    page = os.sysconf("SC_PAGE_SIZE")
-    copied = own = 0
-    with open(f"/proc/{pid}/pagemap", "rb") as mine, open(f"/proc/{host}/pagemap", "rb") as its:
-        for low, high in ranges:
-            mine.seek(low // page * 8)
-            its.seek(low // page * 8)
-            count = (high - low) // page
-            for a, b in zip(struct.iter_unpack("Q", mine.read(count * 8)),
-                            struct.iter_unpack("Q", its.read(count * 8)), strict=True):
-                present, frame = a[0] >> 63, a[0] & PFN
-                if not present or not frame:
-                    continue
-                if b[0] >> 63 and b[0] & PFN == frame:
-                    continue  # still the host's page, shared
-                if b[0] >> 63:
-                    copied += 1
-                else:
-                    own += 1
-    return copied * page / 2**20, own * page / 2**20
+def by_module(server_port: int, secret: str) -> dict[str, object]:
+    """One session forked by a session host of the benchmark's own (benchmarks/pages.py),
+    as the door would start it (its arguments and environment, vouched for with the door's
+    `secret` file), on a terminal of 100x30, to its lobby and through a quick-play game as
+    the door's players play theirs: the host's pages it copied, by the package and kind of
+    the objects on them, and its own pages."""
+    master, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    shared = load_secret(secret)
+    key = secrets.token_hex(32)
+    try:
+        with tempfile.TemporaryDirectory() as home:
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
+                   "TERM": "xterm-256color", "LANG": "C.UTF-8", "USER": "pages",
+                   "LOGNAME": "pages", "XDG_CONFIG_HOME": os.path.join(home, "config"),
+                   "XDG_DATA_HOME": os.path.join(home, "data"),
+                   "COUP_DOOR_ADDRESS": f"{vouch_address(shared, '127.0.0.1')}:127.0.0.1",
+                   "COUP_DOOR_IDENTITY": f"{key}:{vouch(shared, key)}"}
+            order = Order(("join", f"127.0.0.1:{server_port}", "--name=pages", "--lobby-only"),
+                          env, home, True)
+            with pages.Host(order, terminal, os.path.join(home, "map")) as host:
+                os.close(terminal)
+                terminal = -1
+                screen = Screen(master)
+                screen.until(LOBBY, time.monotonic() + 120)
+                for keys, shown in QUICK_PLAY:
+                    os.write(master, keys.encode())
+                    if shown is not None:
+                        screen.until(shown, time.monotonic() + 60)
+                screen.until(WON, time.monotonic() + GAME_SECONDS)
+                screen.until(None, time.monotonic() + 1)  # settled after its game
+                return host.figures()
+    finally:
+        os.close(master)
+        if terminal >= 0:
+            os.close(terminal)
+
+
+@dataclass
+class Screen:
+    """What a session has drawn on the terminal whose master end is `fd`, read as it comes."""
+
+    fd: int
+    seen: bytes = b""
+
+    def until(self, wanted: bytes | re.Pattern[bytes] | None, deadline: float) -> None:
+        """Read until `wanted` is on the screen after what was there (None: until the
+        deadline, drawing whatever comes)."""
+        mark = max(0, len(self.seen) - 256)
+        while wanted is None or not found(wanted, self.seen[mark:]):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if wanted is None:
+                    return
+                raise RuntimeError(f"no {wanted!r} in time: "
+                                   f"{ESCAPES.sub(b'', self.seen)[-300:]!r}")
+            if select.select([self.fd], [], [], left)[0]:
+                try:
+                    self.seen += os.read(self.fd, 65536)
+                except OSError:  # the session ended: its terminal is gone
+                    raise RuntimeError(f"the session ended before {wanted!r}: "
+                                       f"{ESCAPES.sub(b'', self.seen)[-300:]!r}") from None
 
 
 def found(wanted: bytes | re.Pattern[bytes], screen: bytes) -> bool:
@@ -276,8 +330,11 @@ async def _all(players: list[Player], tasks: list[asyncio.Task[None]]) -> None:
         await asyncio.sleep(0.05)
 
 
-async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
-                 look: bool) -> dict:
+async def _burst(port: int, door: int, log: str, server: tuple[int, str], sessions: int,
+                 game: bool, look: bool) -> dict:
+    """`sessions` opened at once through the door on `port` (its pid `door`, its log `log`),
+    their figures; `server` is the game server's port and the door's secret file (for
+    --where's session on its own)."""
     host = _host(log)
     base = [door] + ([host] if host else [])
     idle_pss = sum(pss_mb(p) for p in base)
@@ -307,6 +364,8 @@ async def _burst(port: int, door: int, log: str, sessions: int, game: bool,
     lone.set()
     await _play(port, alone, time.perf_counter(), lone, lone, lone)
     result["alone_lobby_s"] = round(alone.lobby_s or 0, 2)
+    if game and look:
+        result["by_module"] = by_module(*server)
     return result
 
 
@@ -357,17 +416,18 @@ def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> d
     room = str(sessions + 2)
 
     def door(env: dict[str, str], home: str, server_port: int
-             ) -> tuple[subprocess.Popen, tuple[int, str]]:
+             ) -> tuple[subprocess.Popen, tuple[int, str, tuple[int, str]]]:
         log = os.path.join(home, "ssh.log")
         process, port = _start(["ssh", "--port", "0", "--server", f"127.0.0.1:{server_port}",
                                 "--max-sessions", room, "--max-per-address", room,
                                 "--connections-per-minute", room, "--max-unauthenticated",
                                 room] + (["--spawn"] if way == "spawned" else []), env, log,
                                "ssh_listening")
-        return process, (port, log)
+        secret = os.path.join(env["XDG_DATA_HOME"], "coup", FILE_NAME)
+        return process, (port, log, (server_port, secret))
 
     return measured(sessions, door, lambda where, pid: _burst(where[0], pid, where[1],
-                                                             sessions, game, look))
+                                                             where[2], sessions, game, look))
 
 
 def measured(sessions: int,
@@ -378,7 +438,7 @@ def measured(sessions: int,
     and where it is reached; `burst(where, door_pid)` run; its figures, with the load before
     and after."""
     load_before = os.getloadavg()[0]
-    room = str(sessions + 2)
+    room = str(sessions + 3)  # and the one alone, and the one --where forks on its own
     with tempfile.TemporaryDirectory() as home:
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(home, "data"),
                    XDG_CONFIG_HOME=os.path.join(home, "config"))
@@ -430,13 +490,20 @@ def run(argv: list[str] | None, door: str,
           + (", then a game each" if args.game else "")
           + f" ({os.cpu_count()} cores)")
     print(f"  {'':<20}" + "".join(f"{way:>12}" for way in ways))
-    for key in [k for k in results[ways[0]] if k != "where"]:
+    for key in [k for k in results[ways[0]] if k not in ("where", "by_module")]:
         print(f"  {key:<20}" + "".join(f"{results[w].get(key)!s:>12}" for w in ways))
     for way in ways:
         if "where" in results[way]:
             print(f"  a {way} session's private memory by mapping, MB:")
             for name, mb in results[way]["where"][:12]:
                 print(f"    {name:<40}{mb:>8}")
+        if "by_module" in results[way]:
+            found = results[way]["by_module"]
+            print(f"  one more {way} session, alone, after its game: {found['copied_mb']} MB "
+                  f"of the host's pages copied, {found['own_mb']} MB of its own; copied, MB")
+            for title in ("copied_by_package", "copied_by_kind"):
+                print(f"    by {title.rsplit('_', 1)[1]}: " + ", ".join(
+                    f"{name} {mb}" for name, mb in found[title][:12]))
 
 
 def main(argv: list[str] | None = None) -> None:
