@@ -188,15 +188,16 @@ def by_module(server_port: int, secret: str) -> dict[str, object]:
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     shared = load_secret(secret)
     key = secrets.token_hex(32)
+    name = f"where{key[:6]}"  # a name of its own, as its key is
     try:
         with tempfile.TemporaryDirectory() as home:
             env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home,
-                   "TERM": "xterm-256color", "LANG": "C.UTF-8", "USER": "pages",
-                   "LOGNAME": "pages", "XDG_CONFIG_HOME": os.path.join(home, "config"),
+                   "TERM": "xterm-256color", "LANG": "C.UTF-8", "USER": name,
+                   "LOGNAME": name, "XDG_CONFIG_HOME": os.path.join(home, "config"),
                    "XDG_DATA_HOME": os.path.join(home, "data"),
                    "COUP_DOOR_ADDRESS": f"{vouch_address(shared, '127.0.0.1')}:127.0.0.1",
                    "COUP_DOOR_IDENTITY": f"{key}:{vouch(shared, key)}"}
-            order = Order(("join", f"127.0.0.1:{server_port}", "--name=pages", "--lobby-only"),
+            order = Order(("join", f"127.0.0.1:{server_port}", f"--name={name}", "--lobby-only"),
                           env, home, True)
             with pages.Host(order, terminal, os.path.join(home, "map")) as host:
                 os.close(terminal)
