@@ -280,21 +280,21 @@ def attribute(pages: list[int], page_map: PageMap) -> dict[tuple[str, str], int]
     return dict(shares)
 
 
-def summary(shares: dict[tuple[str, str], int], own: int) -> dict[str, object]:
-    """MB copied by package and by kind (largest first), and the session's own pages."""
-    packages: dict[str, float] = collections.defaultdict(float)
-    kinds: dict[str, float] = collections.defaultdict(float)
-    for (owner, what), size in shares.items():
-        packages[owner] += size / 2**20
-        if what:
-            kinds[what] += size / 2**20
-
-    def ranked(table: dict[str, float]) -> list[tuple[str, float]]:
-        return [(k, round(v, 2)) for k, v in sorted(table.items(), key=lambda kv: -kv[1])]
+def summary(shares: dict[tuple[str, str], int], own: int,
+            totals: dict[tuple[str, str], int]) -> dict[str, object]:
+    """MB copied by package and by kind (largest first), the session's own pages, and the
+    MB of the host's objects by package (`totals`, from its map), for scale."""
+    def ranked(table: dict[tuple[str, str], int], by: int) -> list[tuple[str, float]]:
+        sums: dict[str, float] = collections.defaultdict(float)
+        for label, size in table.items():
+            if label[by]:
+                sums[label[by]] += size / 2**20
+        return [(k, round(v, 2)) for k, v in sorted(sums.items(), key=lambda kv: -kv[1])]
 
     return {"copied_mb": round(sum(shares.values()) / 2**20, 1),
             "own_mb": round(own * PAGE / 2**20, 1),
-            "copied_by_package": ranked(packages), "copied_by_kind": ranked(kinds)}
+            "copied_by_package": ranked(shares, 0), "copied_by_kind": ranked(shares, 1),
+            "host_by_package": ranked(totals, 0)}
 
 
 def host_main(order: str, terminal: int, path: str) -> None:
@@ -343,9 +343,9 @@ class Host:
 
     def figures(self) -> dict[str, object]:
         """Where the session's memory goes, by package and kind of the host's objects."""
-        pages, _totals = read_map(self.path)
+        pages, totals = read_map(self.path)
         found = copied(self.session, self.pid)
-        return summary(attribute(found.pages, pages), found.own)
+        return summary(attribute(found.pages, pages), found.own, totals)
 
     def close(self) -> None:
         self.process.communicate(timeout=30)  # its input closed: it ends its session

@@ -44,7 +44,7 @@ more session, forked by a session host of the benchmark's own that filed its obj
 page before the fork (benchmarks/pages.py), plays a game alone the same way; the host's
 pages it copied are split by the package that owns the objects on them (textual, rich,
 client, stdlib, ...) and by their kind (code, functions, dicts, strings, types, ...),
-beside the pages of its own.
+beside the pages of its own and, for scale, the host's objects by package.
 """
 
 from __future__ import annotations
@@ -502,8 +502,10 @@ def run(argv: list[str] | None, door: str,
             found = results[way]["by_module"]
             print(f"  one more {way} session, alone, after its game: {found['copied_mb']} MB "
                   f"of the host's pages copied, {found['own_mb']} MB of its own; copied, MB")
-            for title in ("copied_by_package", "copied_by_kind"):
-                print(f"    by {title.rsplit('_', 1)[1]}: " + ", ".join(
+            for title, heading in (("copied_by_package", "by package"),
+                                   ("copied_by_kind", "by kind"),
+                                   ("host_by_package", "the host's objects, by package")):
+                print(f"    {heading}: " + ", ".join(
                     f"{name} {mb}" for name, mb in found[title][:12]))
 
 

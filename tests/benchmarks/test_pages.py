@@ -49,7 +49,7 @@ def host(tmp_path):
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert process.stdout is not None and process.stdin is not None
     touched, idle = (int(pid) for pid in process.stdout.readline().split())
-    yield process.pid, touched, idle, pages.read_map(path)[0]
+    yield process.pid, touched, idle, pages.read_map(path)
     for child in (touched, idle):
         os.kill(child, 9)
     process.communicate(timeout=10)
@@ -57,8 +57,8 @@ def host(tmp_path):
 
 def copied_by_package(pid, host, page_map):
     found = pages.copied(pid, host)
-    return dict(pages.summary(pages.attribute(found.pages, page_map), found.own)
-                ["copied_by_package"])
+    return dict(pages.summary(pages.attribute(found.pages, page_map[0]), found.own,
+                              page_map[1])["copied_by_package"])
 
 
 def test_a_child_that_uses_a_packages_objects_copies_that_packages_pages(host):
