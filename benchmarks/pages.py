@@ -289,7 +289,8 @@ def summary(shares: dict[tuple[str, str], int], own: int,
         for label, size in table.items():
             if label[by]:
                 sums[label[by]] += size / 2**20
-        return [(k, round(v, 2)) for k, v in sorted(sums.items(), key=lambda kv: -kv[1])]
+        return [(k, round(v, 2)) for k, v in sorted(sums.items(), key=lambda kv: -kv[1])
+                if v >= 0.01]  # not the dozens of a few kB each
 
     return {"copied_mb": round(sum(shares.values()) / 2**20, 1),
             "own_mb": round(own * PAGE / 2**20, 1),
