@@ -56,8 +56,6 @@ HAVE_GC = 1 << 14
 DICT_KEYS, DICT_VALUES, DICT_SIZE = 32, 40, 48
 LIST_ITEMS, LIST_SIZE = 24, 40
 SET_TABLE, SET_SIZE = 40, 200
-#: The kinds objects are counted by.
-KINDS = ("code", "functions", "dicts", "strings", "types", "tuples", "other")
 #: Who owns a page's bytes that no object known covers.
 UNKNOWN = "free room, malloc and C data"
 #: A session's map: page number -> {(package, kind): bytes of the page}.
@@ -71,10 +69,12 @@ def package(module: str | None) -> str:
     top = module.partition(".")[0]
     if top in sys.stdlib_module_names or top in sys.builtin_module_names:
         return "stdlib"
-    return top.removeprefix("_frozen_") if top.startswith("_frozen_") else top
+    return top
 
 
 def kind(thing: object) -> str:
+    """What an object is counted as: code, functions, dicts, strings, types, tuples or
+    other."""
     if isinstance(thing, types.CodeType):
         return "code"
     if isinstance(thing, types.FunctionType | types.BuiltinFunctionType | types.MethodType
@@ -108,8 +108,8 @@ def _own_module(thing: object, files: dict[str, str]) -> str | None:
     if isinstance(thing, types.ModuleType):
         return thing.__name__
     if isinstance(thing, types.CodeType):
-        return files.get(thing.co_filename, "stdlib" if thing.co_filename.startswith(
-            "<frozen") else None)
+        frozen = thing.co_filename.startswith("<frozen ")  # "<frozen importlib._bootstrap>"
+        return thing.co_filename[8:-1] if frozen else files.get(thing.co_filename)
     if isinstance(thing, type | types.FunctionType):
         # Not a module's name (a namedtuple's methods say "namedtuple_Name"): who refers
         # to it says.
