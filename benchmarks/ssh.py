@@ -53,8 +53,8 @@ import argparse
 import asyncio
 from collections.abc import Callable, Coroutine
 import collections
-import json
 import fcntl
+import json
 import os
 import pty
 import re
