@@ -47,8 +47,13 @@ QUEUE = 1024
 #: A commit costs ~110 µs of CPU on this project's 2-core VM (its fdatasync: 1 move a commit
 #: 119 µs, 4 moves 137 µs; synchronous=NORMAL 13 µs) and a move's frames wait for it.
 HOLD = 0.002
-#: Hand-overs that end the hold at once.
-COMPANY = 4
+#: Hand-overs that end the hold at once. Two: at human pace (800 tables, ~490 moves a second)
+#: a hold for 4 nearly always ran out its HOLD and gathered ~2 anyway, so every held move
+#: waited it out (latency p50 2.8-3.1 ms) and the loop woke on its timer; ended by the
+#: second, the batches are as large, the timer mostly unused, p50 1.3-2.0 ms for the same
+#: CPU (benchmarks.capacity, alternated). Busier, a batch grows while the one before is
+#: on its way to the disk, whatever this says.
+COMPANY = 2
 #: The server is busy while hand-overs come this close together, smoothed: another is then
 #: likely within HOLD. Quieter, a hand-over is written as it comes.
 BUSY = 2 * HOLD
