@@ -14,7 +14,9 @@ terminal's size then; Textual gives them at its first layout, restyling the whol
 laying it out again, and keeps them up to date at each resize from then on.
 
 A screen is styled as its widgets are mounted, and not all over again when it is first
-shown (Textual does both).
+shown (Textual does both). It is laid out again when the terminal's size changes, not when
+it is told the size it was just laid out at, and showing it does not lay it out again to
+hide its notices' rack, hidden already.
 
 A screen reaches the app's own state and requests through `coup`, typed as the `CoupApp`
 it runs in (Textual's `app` knows only a generic `App`); it never keeps the app elsewhere.
@@ -29,6 +31,7 @@ from textual import events
 from textual.binding import ActiveBinding, Binding
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
+from textual.widgets._toast import ToastRack
 
 from ...i18n import _
 
@@ -105,6 +108,34 @@ class StyledOnce(_Screen):
             event.refresh_styles = False
 
 
+class LaidOutForNewSizes(_Screen):
+    """Mixed into a screen: laid out again for a size it has not been laid out at. Textual
+    tells a screen its size after its first layout, as it tells each widget, and then lays
+    the screen out again (and the screens under it) for that same size; it also passes on a
+    terminal's size unchanged (a terminal's first report). A door's lobby was laid out and
+    drawn once more for each."""
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        # Textual calls each class's handler, the most derived first (a screen's own
+        # on_resize still runs): this one before the Screen's, which lays out, updates the
+        # screens under it and the breakpoints, all of them decided by the size alone.
+        if event.size == self.outer_size:
+            event.prevent_default()
+
+
+class NoticesHiddenFromTheStart(_Screen):
+    """Mixed into a screen: its notices' rack hidden as Textual hides it while there is no
+    notice (display: none, inline), from its mount. Textual's rack is hidden by its own CSS
+    at first, and hidden again each time its screen is shown, inline, which lays the screen
+    out once more: a door's lobby, right after it was drawn. Showing a notice sets it
+    inline too, and lays the screen out for it, as before."""
+
+    def _on_mount(self, event: events.Mount) -> None:
+        for rack in self.query_children(ToastRack):
+            # Set without a refresh: what it is drawn from is the same.
+            rack.styles.set_rule("display", "none")
+
+
 class PlainNotices(_Screen):
     """Mixed into a screen: its notices in plain text unless markup is asked for."""
 
@@ -128,10 +159,11 @@ class OfCoupApp(_Screen):
         return app
 
 
-class CoupScreen(TranslatedBindings, Built, SizedFromTheStart, StyledOnce, PlainNotices,
-                 OfCoupApp, Screen):
+class CoupScreen(TranslatedBindings, Built, SizedFromTheStart, StyledOnce, LaidOutForNewSizes,
+                 NoticesHiddenFromTheStart, PlainNotices, OfCoupApp, Screen):
     """A full screen of the app."""
 
 
-class CoupModal(TranslatedBindings, Built, StyledOnce, PlainNotices, OfCoupApp, ModalScreen):
+class CoupModal(TranslatedBindings, Built, StyledOnce, LaidOutForNewSizes,
+                NoticesHiddenFromTheStart, PlainNotices, OfCoupApp, ModalScreen):
     """A dialog over another screen; it returns its answer with `dismiss`."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from textual.screen import Screen
 from textual.widgets._footer import FooterKey
+from textual.widgets._toast import Toast, ToastRack
 
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
@@ -91,3 +92,69 @@ def test_the_lobby_is_styled_as_it_is_mounted_and_not_all_again_as_it_is_shown(
 
     run_app(Launch(), body)
 
+
+
+@pytest.fixture
+def layouts(monkeypatch: pytest.MonkeyPatch) -> list[Screen]:
+    """Each screen laid out from now on, once for each time."""
+    seen: list[Screen] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counted(self: Screen, *args: object, **kwargs: object) -> None:
+        seen.append(self)
+        refresh_layout(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return seen
+
+
+def test_the_lobby_is_not_laid_out_again_for_its_own_size_or_its_hidden_notices(
+        layouts) -> None:
+    """Textual laid a new screen out again for the size its first layout gave it (it tells
+    the screen its size as it tells each widget), and the screen under it too; and once more
+    when the notices' rack, hidden, was hidden again as the screen was shown. What is left
+    is Textual's own: it lays a pushed screen out again once its mount has been awaited."""
+    async def body(app, pilot):
+        pretend_connected(app)
+        await pilot.pause()  # the screen under it, settled
+        under = app.screen
+        before = len(layouts)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        for _ in range(3):
+            await pilot.pause()
+        assert layouts[before:].count(lobby) == 2
+        assert under not in layouts[before:]
+
+    run_app(Launch(), body, notifications=True)
+
+
+def test_the_lobby_is_laid_out_again_for_a_terminal_of_another_size(layouts) -> None:
+    async def body(app, pilot):
+        pretend_connected(app)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        await pilot.pause()
+        before = len(layouts)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert lobby in layouts[before:]
+        assert lobby.outer_size == (120, 40)
+
+    run_app(Launch(), body)
+
+
+def test_a_notice_is_shown_on_the_lobby(layouts) -> None:
+    """Its rack is hidden as the lobby is shown; a notice still shows it."""
+    async def body(app, pilot):
+        pretend_connected(app)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        await pilot.pause()
+        lobby.notify("Table 7 is full")
+        await pilot.pause()
+        rack = lobby.query_one(ToastRack)
+        assert rack.display
+        assert "Table 7 is full" in str(rack.query_one(Toast).render())
+
+    run_app(Launch(), body, notifications=True)
