@@ -2,7 +2,7 @@
 forked from the session host and spawned as a program of its own (`coup ssh --spawn`, the
 way before the host), side by side in one run.
 
-    python -m benchmarks.ssh [--sessions N] [--ways forked,spawned] [--no-game] [--json]
+    python -m benchmarks.ssh [--sessions N] [--ways forked,spawned,bare] [--no-game] [--json]
 
 For each way, runs `coup serve` and `coup ssh` on loopback (their own data directory, the
 store in memory, the door's limits out of the way, clocks of 1 s so that a silent player's
@@ -36,6 +36,14 @@ Figures, per way (`--json` prints exactly these keys, under "forked" and "spawne
     players_in_2gb        sessions that 2 GB holds by pss_game_mb, once the door and the host
                           (their PSS with no session) are in
     load_before, load_after   the machine's 1-minute load average around the way's run
+
+`--ways bare` measures the floor under those figures: the same door, host and burst, each
+session forked as a forked one is but drawing a bare Textual app (one Static, "you are
+here") instead of `coup join`, with no game server to reach and no game to play (its figures
+are the lobby's). What it takes is what the door, the SSH clients, the fork and Textual's
+start cost on these cores without the lobby, beside which a forked session's figures say
+what the lobby adds. Its host is this module, run by the door in place of client/host.py
+(server/hosting.py's HOST_MODULE, set in the door's process only).
 
 `--where` adds, for one forked session after its game, its private memory by mapping
 (`/proc/PID/smaps`): the heap and anonymous memory (Python's objects: those it made, and
@@ -93,14 +101,21 @@ ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 #: anything else can be seen).
 QUICK_PLAY = (("q", re.compile(b"Quick play")), ("\r", re.compile("\u25b2".encode())),
               ("\x1b[B\r", re.compile("2 +\u25bc".encode())), ("\t\t\r", None))
-WAYS = ("forked", "spawned")
+WAYS = ("forked", "spawned", "bare")
+#: The door of `--ways bare`: `coup ssh`, its session host this module (see bare_host).
+BARE_DOOR = [sys.executable, "-c", "import sys, server.hosting as hosting; "
+             "hosting.HOST_MODULE = 'benchmarks.ssh'; "
+             "from client.cli import main; sys.exit(main())"]
+#: Where this module is found from, for the host of `--ways bare` (started in a folder of
+#: its own).
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _start(args: list[str], env: dict[str, str], log: str, event: str) -> tuple[
-        subprocess.Popen, int]:
+def _start(args: list[str], env: dict[str, str], log: str, event: str,
+           command: list[str] = COUP) -> tuple[subprocess.Popen, int]:
     """A `coup` program logging to the file `log`, and the port its `event` line gives."""
     with open(log, "wb") as out:
-        process = subprocess.Popen(COUP + args + ["--log-json"], env=env,
+        process = subprocess.Popen(command + args + ["--log-json"], env=env,
                                    stdout=subprocess.DEVNULL, stderr=out)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:
@@ -419,16 +434,19 @@ def measure(sessions: int, way: str, game: bool = True, look: bool = False) -> d
     def door(env: dict[str, str], home: str, server_port: int
              ) -> tuple[subprocess.Popen, tuple[int, str, tuple[int, str]]]:
         log = os.path.join(home, "ssh.log")
+        if way == "bare":
+            env = dict(env, PYTHONPATH=os.pathsep.join(
+                [ROOT] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
         process, port = _start(["ssh", "--port", "0", "--server", f"127.0.0.1:{server_port}",
                                 "--max-sessions", room, "--max-per-address", room,
                                 "--connections-per-minute", room, "--max-unauthenticated",
                                 room] + (["--spawn"] if way == "spawned" else []), env, log,
-                               "ssh_listening")
+                               "ssh_listening", BARE_DOOR if way == "bare" else COUP)
         secret = os.path.join(env["XDG_DATA_HOME"], "coup", FILE_NAME)
         return process, (port, log, (server_port, secret))
 
-    return measured(sessions, door, lambda where, pid: _burst(where[0], pid, where[1],
-                                                             where[2], sessions, game, look))
+    return measured(sessions, door, lambda where, pid: _burst(
+        where[0], pid, where[1], where[2], sessions, game and way != "bare", look))
 
 
 def measured(sessions: int,
@@ -471,8 +489,10 @@ def run(argv: list[str] | None, door: str,
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20,
                         help="sessions opened at once (default 20)")
-    parser.add_argument("--ways", default=",".join(WAYS),
-                        help="forked, spawned or both, separated by a comma (default both)")
+    parser.add_argument("--ways", default="forked,spawned",
+                        help="forked, spawned or bare (the floor: a bare Textual app forked "
+                             "as a session is, lobby figures only), separated by commas "
+                             "(default forked,spawned)")
     parser.add_argument("--no-game", dest="game", action="store_false",
                         help="measure in the lobby only, without the games")
     parser.add_argument("--where", action="store_true",
@@ -481,7 +501,7 @@ def run(argv: list[str] | None, door: str,
     args = parser.parse_args(argv)
     ways = [w for w in args.ways.split(",") if w]
     if not ways or any(w not in WAYS for w in ways):
-        parser.error(f"--ways: {args.ways!r}: forked, spawned, or both")
+        parser.error(f"--ways: {args.ways!r}: forked, spawned, bare, separated by commas")
     results = {way: measure(max(1, args.sessions), way, args.game,
                             args.where and way == "forked") for way in ways}
     if args.json:
@@ -513,5 +533,43 @@ def main(argv: list[str] | None = None) -> None:
     run(argv, "SSH door", measure)
 
 
+def bare_host(argv: list[str]) -> int:
+    """The session host of `--ways bare`: client/host.py as the door runs it (the client
+    imported, the lobby drawn once, frozen, each session forked), but each session runs a
+    bare Textual app on its terminal instead of `coup join`; the app is drawn once before
+    the fork too, as the lobby is."""
+    import client.cli
+    import client.host
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Bare(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("you are here")  # what the benchmark waits for, as in a lobby
+
+    def session(argv: list[str] | None = None) -> int:  # coup's command line, unread
+        Bare().run()
+        return 0
+
+    draw_once = client.host._draw_once
+
+    def drawn_once() -> None:
+        draw_once()
+
+        async def draw() -> None:
+            async with Bare().run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+
+        asyncio.run(draw())
+
+    client.host._draw_once = drawn_once
+    client.cli.main = session
+    return client.host.main(argv)
+
+
 if __name__ == "__main__":
+    # The door of `--ways bare` runs this module as its session host, with the host's
+    # arguments (server/hosting.py): those, and only those, start with --socket.
+    if sys.argv[1:2] == ["--socket"]:
+        sys.exit(bare_host(sys.argv[1:]))
     main()
