@@ -21,6 +21,7 @@ from client.tui.app import Launch
 from client.tui.screens.lobby import CodeForm, CreateTableForm, LobbyScreen, who_sits
 from client.tui.screens.menu import MenuScreen
 from client.tui.screens.table import TableScreen
+from client.tui.widgets.footer import Keys
 from client.narrate import error_text
 from protocol import Say, Start, Tables
 from server import ServerConfig
@@ -85,8 +86,10 @@ def test_the_lobby_lists_tables_with_their_seats_and_follows_them(server):
 
 def footer_keys(screen) -> list[tuple[str, int]]:
     """The footer's keys as they read, each with the column where it ends."""
-    return [(" ".join(shown(key).split()), key.region.right)
-            for key in screen.query_one(Footer).query("FooterKey")]
+    line = screen.query_one(Footer).query_one(Keys)
+    text = shown(line)
+    return [(" ".join(text[start:end].split()), line.region.x + end)
+            for _key, start, end in line.spans()]
 
 
 def test_the_list_shows_each_table_s_id_and_the_footer_says_enter_joins():

@@ -15,6 +15,7 @@ from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import SHOW_AFTER, ArrivalScreen, MenuScreen
 from client.tui.screens.table import TableScreen
+from client.tui.widgets.footer import Keys
 from tests.client.test_cli import launched
 
 from .helpers import run_app, shown, until
@@ -99,8 +100,8 @@ def test_a_server_slow_to_answer_shows_the_arrival_screen_meanwhile():
                                   "the arrival screen's words")
             assert f"Connecting to 127.0.0.1:{port}" in shown(arrival.query_one("#subtitle"))
             assert arrival.query("#title")
-            await until(pilot, lambda: arrival.query("FooterKey"), "the footer's keys")
-            assert [key.key for key in arrival.query("FooterKey")] == ["q"]
+            await until(pilot, lambda: arrival.query(Keys), "the footer's keys")
+            assert [key.key for key in arrival.query_one(Keys).keys] == ["q"]
             await pilot.press("q")
             await until(pilot, lambda: not app.is_running, "the app to end")
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 from textual.screen import Screen
-from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast, ToastRack
 
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
+from client.tui.widgets.footer import Keys
 
 from .helpers import pretend_connected, run_app
 
@@ -24,7 +24,7 @@ def first_layouts(monkeypatch: pytest.MonkeyPatch) -> dict[Screen, tuple[set[str
     refresh_layout = Screen._refresh_layout
 
     def looked(self: Screen, *args: object, **kwargs: object) -> None:
-        seen.setdefault(self, (set(self.classes), len(self.query(FooterKey))))
+        seen.setdefault(self, (set(self.classes), sum(len(line.keys) for line in self.query(Keys))))
         refresh_layout(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Screen, "_refresh_layout", looked)
@@ -58,7 +58,7 @@ def test_the_lobby_is_laid_out_first_with_the_keys_of_its_footer(first_layouts) 
         for _ in range(3):  # what the lobby's opening set off, settled
             await pilot.pause()
         _classes, keys = first_layouts[lobby]
-        assert keys == len(lobby.query(FooterKey)) > 0
+        assert keys == len(lobby.query_one(Keys).keys) > 0
 
     run_app(Launch(), body)
 

@@ -19,6 +19,7 @@ from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.menu import HostForm, JoinForm, MenuScreen, PlayForm, lan_address
 from client.tui.screens.rules import RulesScreen
 from client.tui.screens.table import TableScreen
+from client.tui.widgets.footer import Keys
 from protocol import DEFAULT_PORT
 
 from .helpers import bar_keys, run_app, shown, until
@@ -57,7 +58,7 @@ def test_the_keys_are_described_in_the_language_chosen_after_import():
                 for key, active in screen.active_bindings.items()}
         assert said["p"] == "Jogar" and said["q"] == "Sair" and said["ctrl+c"] == "Sair"
         await until(pilot, lambda: "Jogar" in " ".join(
-            shown(key) for key in screen.query_one(Footer).query("FooterKey")), "the footer")
+            shown(line) for line in screen.query_one(Footer).query(Keys)), "the footer")
 
     run_app(menu(), body, size=(80, 24))
 
