@@ -101,7 +101,9 @@ ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 #: anything else can be seen).
 QUICK_PLAY = (("q", re.compile(b"Quick play")), ("\r", re.compile("\u25b2".encode())),
               ("\x1b[B\r", re.compile("2 +\u25bc".encode())), ("\t\t\r", None))
-WAYS = ("forked", "spawned", "bare")
+WAYS = ("forked", "spawned")
+#: This door's ways: the two, and the floor under them (bare_host).
+SSH_WAYS = (*WAYS, "bare")
 #: The door of `--ways bare`: `coup ssh`, its session host this module (see bare_host).
 BARE_DOOR = [sys.executable, "-c", "import sys, server.hosting as hosting; "
              "hosting.HOST_MODULE = 'benchmarks.ssh'; "
@@ -483,16 +485,20 @@ def measured(sessions: int,
 
 
 def run(argv: list[str] | None, door: str,
-        measure: Callable[[int, str, bool, bool], dict]) -> None:
-    """Either door's command line: `measure(sessions, way, game, look)` each way asked for,
-    printed side by side (or as one JSON object), titled with the `door`'s name."""
+        measure: Callable[[int, str, bool, bool], dict], offered: tuple[str, ...] = WAYS
+        ) -> None:
+    """Either door's command line: `measure(sessions, way, game, look)` each way asked for
+    (of those `offered`), printed side by side (or as one JSON object), titled with the
+    `door`'s name."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20,
                         help="sessions opened at once (default 20)")
-    parser.add_argument("--ways", default="forked,spawned",
-                        help="forked, spawned or bare (the floor: a bare Textual app forked "
-                             "as a session is, lobby figures only), separated by commas "
-                             "(default forked,spawned)")
+    parser.add_argument("--ways", default=",".join(WAYS),
+                        help=f"{', '.join(offered)}, separated by commas (default "
+                             f"{','.join(WAYS)})" + (
+                                 "; bare is the floor: a bare Textual app forked as a "
+                                 "session is, lobby figures only" if "bare" in offered
+                                 else ""))
     parser.add_argument("--no-game", dest="game", action="store_false",
                         help="measure in the lobby only, without the games")
     parser.add_argument("--where", action="store_true",
@@ -500,8 +506,8 @@ def run(argv: list[str] | None, door: str,
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     ways = [w for w in args.ways.split(",") if w]
-    if not ways or any(w not in WAYS for w in ways):
-        parser.error(f"--ways: {args.ways!r}: forked, spawned, bare, separated by commas")
+    if not ways or any(w not in offered for w in ways):
+        parser.error(f"--ways: {args.ways!r}: {', '.join(offered)}, separated by commas")
     results = {way: measure(max(1, args.sessions), way, args.game,
                             args.where and way == "forked") for way in ways}
     if args.json:
@@ -530,7 +536,7 @@ def run(argv: list[str] | None, door: str,
 
 
 def main(argv: list[str] | None = None) -> None:
-    run(argv, "SSH door", measure)
+    run(argv, "SSH door", measure, SSH_WAYS)
 
 
 def bare_host(argv: list[str]) -> int:
