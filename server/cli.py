@@ -64,8 +64,8 @@ def tune_switching() -> None:
     sys.setswitchinterval(0.001)
 
 
-def _late_write(seconds: float) -> None:
-    if not seconds > 0:  # nan too: the writer sleeps this long
+def _seconds(seconds: float) -> None:
+    if not seconds > 0:  # nan too: the writer, or the sweep of pings, sleeps this long
         raise ValueError(f"{seconds} is not a number of seconds above 0")
 
 
@@ -87,7 +87,8 @@ def _refused_flag(config) -> tuple[str, str] | None:
     checks = [("--bot-strategies", lambda: allowed_strategies(config.bot_strategies)),
               ("--operators", lambda: operator_ids(config.operators)),
               (None, lambda: _kept(config)),  # names its own flag
-              ("--late-write", lambda: _late_write(config.late_write))]
+              ("--late-write", lambda: _seconds(config.late_write)),
+              ("--ping-interval", lambda: _seconds(config.ping_interval))]
     if config.announce:
         checks.append(("--announce", lambda: _announced(config.host)))
     for flag, check in checks:

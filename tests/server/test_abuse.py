@@ -5,6 +5,7 @@ shutdown."""
 
 from __future__ import annotations
 
+import argparse
 import random
 from contextlib import asynccontextmanager
 
@@ -14,6 +15,7 @@ import trio
 import trio.testing
 
 from protocol import Hello, Join, ListTables, Ping, Rematch
+from server import cli
 from tests.server.helpers import eventually, seat_table
 from tests.server.peer import Peer, new_id
 
@@ -222,6 +224,17 @@ async def test_a_client_that_only_answers_pings_stays_connected(connect):
     assert not silent.closed
     assert sum(f["t"] == "ping" for f in silent.frames) >= 2
     assert (await silent.request(Ping(id=new_id()))).TYPE == "pong"
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
+async def test_a_ping_interval_that_is_not_a_time_is_refused_at_start(seconds, capsys):
+    """--ping-interval must be seconds above 0: the sweep of the sessions' pings would run
+    without a pause, and every session be pinged and closed at once."""
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    assert cli.main(parser.parse_args(["--ping-interval", seconds, "--db", ":memory:"])) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("coup serve: --ping-interval:")
 
 
 @pytest.mark.server_config(handshake_timeout=0.3)
