@@ -21,5 +21,5 @@ from .store import Store, StoreError, default_path
 
 __all__ = ["ORDER_BYTES", "OUT_OF_MEMORY", "READY", "SESSION_MEMORY_MB", "DoorKeyError",
            "HostUnavailable", "Hosted", "Order", "Server", "ServerConfig", "SessionHost", "Store",
-           "StoreError", "add_host_arguments", "default_path", "default_secret_path", "load_secret", "main",
-           "out_of_memory", "serve", "sharer", "vouch_address"]
+           "StoreError", "add_host_arguments", "default_path", "default_secret_path",
+           "load_secret", "main", "out_of_memory", "serve", "sharer", "vouch_address"]
