@@ -63,18 +63,22 @@ def tournament_words() -> dict[str, str]:
     }
 
 
-def _tournament_word(word: str) -> str | None:
+def _english(word: str, names: dict[str, str]) -> str | None:
+    """The English word of `names` that `word` is, in English or in the player's language,
+    in any case."""
     wanted = word.casefold()
-    return next((english for english, name in tournament_words().items()
+    return next((english for english, name in names.items()
                  if wanted in (english, name.casefold())), None)
+
+
+def _tournament_word(word: str) -> str | None:
+    return _english(word, tournament_words())
 
 
 def command_of(word: str) -> str | None:
     """The command (its English word) that `word` names, in English or in the player's
     language, in any case."""
-    wanted = word.casefold()
-    return next((command for command, name in command_names().items()
-                 if wanted in (command, name.casefold())), None)
+    return _english(word, command_names())
 
 
 def usage(operator: bool = True) -> list[str]:
