@@ -79,16 +79,15 @@ class SizedFromTheStart(_Screen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         app = self.app
-        # Which breakpoints are the screen's, and which class each size gets: as Textual's
-        # Screen._on_resize decides them.
+        # Which breakpoints are the screen's, as Textual's Screen._on_resize reads them; the
+        # class each size gets is decided by the method it calls.
         horizontal = (app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None
                       else self.HORIZONTAL_BREAKPOINTS)
         vertical = (app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None
                     else self.VERTICAL_BREAKPOINTS)
         for size, breakpoints in ((app.size.width, horizontal), (app.size.height, vertical)):
-            reached = [(least, name) for least, name in breakpoints or () if size >= least]
-            if reached:
-                self.add_class(max(reached)[1], update=False)
+            self.add_class(*self._get_breakpoint_classes(size, breakpoints or []),
+                           update=False)
 
 
 class StyledOnce(_Screen):
