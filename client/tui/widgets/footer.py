@@ -159,12 +159,13 @@ class Keys(Widget):
         text.stylize_before(self.get_visual_style(*own).rich_style)
         return text
 
-    def _at(self, x: int) -> Shown | None:
-        return next((key for key, start, stop in self.spans() if start <= x < stop), None)
+    def _at(self, x: int) -> int | None:
+        """The place in `keys` of the key drawn at column `x`, if any."""
+        return next((place for place, (_key, start, stop) in enumerate(self.spans())
+                     if start <= x < stop), None)
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
-        key = self._at(event.x)
-        self.hovered = None if key is None else self.keys.index(key)
+        self.hovered = self._at(event.x)
 
     def on_leave(self) -> None:
         self.hovered = None
@@ -174,9 +175,10 @@ class Keys(Widget):
         self.tooltip = tooltip or None
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        key = self._at(event.x)
-        if key is None:
+        place = self._at(event.x)
+        if place is None:
             return
+        key = self.keys[place]
         if key.enabled:
             self.app.simulate_key(key.key)
         else:
