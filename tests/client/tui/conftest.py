@@ -15,7 +15,7 @@ import trio
 from client.i18n import set_language
 from server import ServerConfig
 
-from .helpers import ServerThread
+from .helpers import OPERATOR, ServerThread
 
 
 @pytest.fixture(autouse=True)
@@ -32,5 +32,14 @@ def server():
     stopped at the end of the test; see helpers.ServerThread."""
     thread = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
                                        seed=11)).start()
+    yield thread
+    thread.stop()
+
+
+@pytest.fixture
+def moderated():
+    """A real server as `server`'s but unseeded, whose operator is helpers.OPERATOR."""
+    thread = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
+                                       operators=OPERATOR.key)).start()
     yield thread
     thread.stop()

@@ -39,6 +39,10 @@ from protocol import CreateTable, Join, MoveRequest, Ready
 from server import Server, ServerConfig
 from tests.server.peer import Peer, new_id
 
+#: The operator of the `moderated` server (conftest.py): an app with this identity may
+#: moderate and run tournaments there.
+OPERATOR = Identity("(test)", Ed25519PrivateKey.generate())
+
 #: Seconds a test waits for a state before it fails.
 WAIT = 20
 #: Seconds `until` waits at most before it looks again with no message taken: what changes

@@ -8,7 +8,6 @@ Real server in a thread (its operator's key is the app's), real TCP, Pilot keypr
 
 from __future__ import annotations
 
-import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from textual.widgets import Input
 
@@ -17,20 +16,9 @@ from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.table import TableScreen
 from protocol import Kick, Say
-from server import ServerConfig
 from tests.server.peer import new_id
 
-from .helpers import ServerThread, create_table, notes, run_app, until
-
-OPERATOR = Identity("(test)", Ed25519PrivateKey.generate())
-
-
-@pytest.fixture
-def moderated():
-    thread = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                                       operators=OPERATOR.key)).start()
-    yield thread
-    thread.stop()
+from .helpers import OPERATOR, create_table, notes, run_app, until
 
 
 def join(server, identity: Identity | None, name: str) -> Launch:

@@ -9,39 +9,26 @@ snapshots are fed the messages a server would send."""
 from __future__ import annotations
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from textual.widgets import Static
 
 from client.i18n import set_language
-from client.identity import Identity
 from client.tui.app import CoupApp, Launch
 from client.tui.screens.lobby import LobbyScreen
 from protocol import Connection, ListTables, Message, Tables, Tournament
 from protocol.text import shown as escaped
-from server import ServerConfig
 from tests.client.broken_servers import HostileThread, Scripted
 
 from .helpers import (
-    ServerThread, from_server, notes, pretend_connected, run_app, shown, until,
+    OPERATOR, from_server, notes, pretend_connected, run_app, shown, until,
 )
 from .test_moderation import in_lobby, join, type_line
-
-OPERATOR = Identity("(test)", Ed25519PrivateKey.generate())
-
-
-@pytest.fixture
-def served():
-    thread = ServerThread(ServerConfig(port=0, bot_delay=0, response_clock=0, turn_clock=0,
-                                       operators=OPERATOR.key)).start()
-    yield thread
-    thread.stop()
 
 
 def pane(app) -> Static:
     return app.screen.query_one("#lobby-tournament", Static)
 
 
-def test_an_operator_opens_enters_and_stops_a_tournament_from_the_lobby(served):
+def test_an_operator_opens_enters_and_stops_a_tournament_from_the_lobby(moderated):
     async def body(app, pilot):
         lobby = await in_lobby(app, pilot)
         assert not pane(app).display  # no tournament: no pane
@@ -59,7 +46,7 @@ def test_an_operator_opens_enters_and_stops_a_tournament_from_the_lobby(served):
         await until(pilot, lambda: "stopped, 0 of 0 games played." in shown(pane(app)),
                     "the end")
 
-    run_app(join(served, OPERATOR, "Op"), body)
+    run_app(join(moderated, OPERATOR, "Op"), body)
 
 
 HOSTILE = "\x1b[2J\x1b]0;pwn\x07ana"
