@@ -494,7 +494,8 @@ def _answer(line: bytes, decision: int, moves: Sequence[Move]) -> Move:
     chosen = said["move"]
     if type(chosen) is int:
         if not 0 <= chosen < len(moves):
-            raise Broke(f"chose move {chosen}, not one of 0 to {len(moves) - 1}", line)
+            raise Broke(f"chose move {quoted(str(chosen))}, not one of 0 to {len(moves) - 1}",
+                        line)
         return moves[chosen]
     if isinstance(chosen, dict):
         try:

@@ -135,6 +135,14 @@ def test_a_bot_that_chooses_an_illegal_move_is_told_why_and_forfeited(tmp_path, 
     assert [(h["type"], says.split(",")[0] in h["message"]) for h in heard] == [("error", True)]
 
 
+def test_a_bot_that_chooses_a_huge_index_is_quoted_short(tmp_path):
+    """A 4,000-digit index fits in one line: the host's line quotes it shortened, as it
+    quotes anything else the bot sent, never in full."""
+    [line], _ = broken_game(tmp_path, on_decide('say({"move": 10 ** 4000})'))
+    assert "chose move 1000" in line and "not one of 0 to" in line
+    assert "0" * 100 not in line
+
+
 def test_a_bot_that_floods_one_huge_line_is_cut_off(tmp_path):
     """Ten megabytes with no newline: the host stops reading past MAX_LINE, quotes the start."""
     start = time.monotonic()
