@@ -180,8 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--variant", default="base", choices=["base", "inquisitor"],
                        help="(default base)")
     arena.add_argument("--reformation", action="store_true",
-                       help="play every game at a Reformation table, with either variant (not "
-                       "yet with --tournament)")
+                       help="play every game at a Reformation table, with either variant, "
+                       "--tournament's too")
     arena.add_argument("--jobs", type=int,
                        help="processes to play in (default 1; with --tournament, one a core)")
     arena.add_argument("--playouts", type=int, help=playouts)

@@ -99,6 +99,18 @@ def test_sizes_belong_to_a_tournament_and_a_tournament_is_no_table(capsys):
                     "coup arena: --tournament or --table, not both"]
 
 
+def test_reformation_goes_with_a_tournament_and_its_help_says_so(capsys):
+    """The flag plays a tournament's games at Reformation tables, and --help does not
+    say otherwise."""
+    code, out, _ = tournament(capsys, "--strategies", "random,honest", "--games", "1",
+                              "--reformation", "--json")
+    assert code == 0 and json.loads(out)["reformation"] is True
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Reformation table, with either variant, --tournament's too" in said
+
+
 def test_names_are_shown_terminal_safe_and_shortened_with_the_full_name_kept():
     evil = "exec:./bots/\x1b]0;pwned\x07title-setter.py"
     long = "exec:./bots/a-very-long-bot-name-indeed.py"
