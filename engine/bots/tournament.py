@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from math import perm, pi, sqrt, tan
+from typing import ParamSpec, TypeVar
 
 from ..events import Event
 from ..moves import Move
@@ -44,6 +45,9 @@ from ..views import View
 from . import make
 from .arena import play, wilson
 from .base import Strategy, Withdrawn
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 #: Makes an entrant's strategy from its name and a seed (engine.bots.make's signature).
 Factory = Callable[[str, int], Strategy]
@@ -115,31 +119,28 @@ class _Seat(Strategy):
         self.inner = inner
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
-        try:
-            chosen = self.inner.choose(view, moves)
-        except Exception as exc:  # any failure of an entrant is its forfeit
-            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
+        chosen = _guarded(self.inner.choose, view, moves)
         if chosen not in moves:
             raise Withdrawn(f"answered a move it was not offered: {chosen}")
         return chosen
 
     def observe(self, view: View, events: Sequence[Event]) -> None:
-        try:
-            self.inner.observe(view, events)
-        except Exception as exc:  # as in choose
-            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
+        _guarded(self.inner.observe, view, events)
 
     def game_over(self, view: View) -> None:
-        try:
-            self.inner.game_over(view)
-        except Exception as exc:  # as in choose
-            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
+        _guarded(self.inner.game_over, view)
 
     def seated(self, names: Sequence[str]) -> None:
-        try:
-            self.inner.seated(names)
-        except Exception as exc:  # as in choose
-            raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
+        _guarded(self.inner.seated, names)
+
+
+def _guarded(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """What `call` returns; whatever it raises, Withdrawn saying what (any failure of an
+    entrant is its forfeit)."""
+    try:
+        return call(*args, **kwargs)
+    except Exception as exc:
+        raise Withdrawn(f"{type(exc).__name__}: {exc}") from exc
 
 
 def play_fixture(fixture: Fixture, factory: Factory = make, variant: str = "base",
