@@ -165,10 +165,8 @@ class Lobby:
         self.tournament: Tournament | None = None
         self.followers: set[Session] = set()
         self._standings: Frame | None = None
-        #: The tournament changed since its followers were last told (_push_standings);
-        #: the tables' list since its subscribers were (_push).
+        #: The tournament changed since its followers were last told (_push_standings).
         self._standings_due = trio.Event()
-        self._tables_changed = False
         #: Set when something a tournament's next games wait for may have changed.
         self._poke = trio.Event()
 
@@ -361,7 +359,6 @@ class Lobby:
 
     def changed(self) -> None:
         self._listing.clear()
-        self._tables_changed = True
         self._dirty.set()
         self._poke.set()  # a table closed, or a seat changed: a tournament may go on
 
@@ -855,11 +852,8 @@ class Lobby:
         while True:
             await self._dirty.wait()
             self._dirty = trio.Event()
-            readers = [s for s in self.subscribers if s not in self.where]
-            if readers and self._tables_changed:
-                for session in readers:
-                    session.send(self._listing_frame(session))
-            self._tables_changed = False
+            for session in [s for s in self.subscribers if s not in self.where]:
+                session.send(self._listing_frame(session))
             await trio.sleep(LOBBY_PUSH)
 
     # ------------------------------------------------------------------ the tournament
