@@ -10,8 +10,9 @@ mind.py: never two calls of it at once), while the connection is read on: a deci
 closes meanwhile is no longer waited for. If the strategy is still thinking close to the
 decision's deadline, the runner sends a safe default (the one R10 would play) and says so in
 the log. A strategy that withdraws (engine.bots.Withdrawn: a bot process that broke) is
-replaced by the fallback strategy, if the runner has one, for the rest of the run. After each game it asks for a rematch until it has played the games it was asked
-for (from the queue: it leaves the table and queues again, for a new rated table). A dropped
+replaced by the fallback strategy, if the runner has one, for the rest of the run. After
+each game it asks for a rematch until it has played the games it was asked for (from the
+queue: it leaves the table and queues again, for a new rated table). A dropped
 connection is re-opened with the seat's token, and play goes on from the fresh snapshot (a
 move sent on the broken link is made again if the snapshot still asks for it: it may have
 been lost with the link), unless the server said it is stopping, gave the seat to a newer
