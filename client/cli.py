@@ -6,6 +6,7 @@ import argparse
 import functools
 import json
 import logging
+import math
 import os
 import sys
 
@@ -98,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"print the move this strategy or level makes: {strategies}; or "
                           "exec:COMMAND, a bot program speaking the line protocol (docs/BOTS.md, "
                           "\"A bot in any language\")")
-    position.add_argument("--time", type=float, default=SECONDS, metavar="SECONDS",
+    position.add_argument("--time", type=_bot_time, default=SECONDS, metavar="SECONDS",
                           help=f"with --bot exec:, the seconds the bot has to answer (default "
                           f"{SECONDS:g})")
     position.add_argument("--seat", type=int, metavar="N",
@@ -128,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="play this program's moves: it is run without a shell, in this "
                      "directory, and told the seat's view, events and legal moves as JSON "
                      "lines; its stderr is kept in a file (the line saying it broke names it)")
-    bot.add_argument("--time", type=float, default=SECONDS, metavar="SECONDS",
+    bot.add_argument("--time", type=_bot_time, default=SECONDS, metavar="SECONDS",
                      help=f"with --exec, the most seconds the program has for a decision "
                      f"(default {SECONDS:g}; a table's clock may give it less)")
     bot.add_argument("--name", help="the bot's name at the table (default: STRATEGY-bot)")
@@ -170,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"2 to 10 strategies, comma-separated, one per seat (a name may "
                        f"repeat): {strategies}; or exec:COMMAND, a bot program in any "
                        "language (docs/BOTS.md), e.g. exec:'python3 bot.py'")
-    arena.add_argument("--time", type=float, default=SECONDS, metavar="SECONDS",
+    arena.add_argument("--time", type=_bot_time, default=SECONDS, metavar="SECONDS",
                        help=f"the seconds an exec: bot has for each decision (default "
                        f"{SECONDS:g}); one that takes longer forfeits the game")
     arena.add_argument("--games", type=int, help="games to play (default 1000); with "
@@ -748,6 +749,18 @@ def _review(args) -> int:
         return 2
     return run(record, None if args.view_as is None else args.view_as - 1,
                quick=args.quick, as_json=args.json)
+
+
+def _bot_time(text: str) -> float:
+    """--time: the seconds an exec: bot has, above 0 and finite (nan and inf would reach
+    the poll of its pipe, which raises on them)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise argparse.ArgumentTypeError(f"seconds above 0, not {text!r}")
+    return seconds
 
 
 def _seats(text: str) -> int | dict:

@@ -72,6 +72,19 @@ def test_the_help_of_bot_arena_and_position_says_exec(capsys):
     assert "exec:COMMAND" in helps["arena"] and "exec:COMMAND" in helps["position"]
 
 
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan", "inf"])
+@pytest.mark.parametrize("argv", [["arena", "--strategies", "random,honest"],
+                                  ["bot", "127.0.0.1:1"], ["position", "game.json"]],
+                         ids=["arena", "bot", "position"])
+def test_a_bot_time_that_is_not_seconds_above_0_is_refused(argv, seconds, capsys):
+    """--time bounds every wait on an exec: bot: at 0 or less each bot forfeits at once,
+    and nan or inf reached the poll of its pipe, which raises on them."""
+    with pytest.raises(SystemExit) as exited:
+        main([*argv, "--time", seconds])
+    assert exited.value.code == 2
+    assert "--time: seconds above 0, not" in capsys.readouterr().err
+
+
 def test_a_comma_inside_an_exec_commands_quotes_is_kept(tmp_path, capsys):
     """--strategies splits at commas, but not inside the quotes of an exec: command."""
     (tmp_path / "a,b.py").write_text((BOTS / "coup_bot.py").read_text())
