@@ -134,9 +134,10 @@ class Tournament:
         held = {p for fixture, _ in self._playing.values() for p in fixture.lineup}
         out: list[Starting] = []
         due: dict[int, float] = {}
+        smallest = min(self.sizes)
         for fixture in self._fixtures[self._next:]:
-            if len(held) >= len(self.entrants):
-                break
+            if len(self.entrants) - len(held) < smallest:
+                break  # no fixture left has its entrants free (10 entrants at tables of 3)
             if fixture.number in self._started or not held.isdisjoint(fixture.lineup):
                 continue
             held.update(fixture.lineup)
