@@ -176,3 +176,21 @@ def test_the_pane_speaks_portuguese() -> None:
         run_alone(pane, body, size=(44, 40))
     finally:
         set_language("en")
+
+
+def test_names_are_shown_as_plain_text_never_as_markup() -> None:
+    """A record is anyone's to write, and a name may look like markup: "[b]Ana[/b]" shows
+    as typed, in the pane's title and its options alike, and "[/x] Bruno", which is no
+    valid markup, shows as typed too instead of breaking the pane."""
+    names = ("[b]Ana[/b]", "[/x] Bruno", "Bot 3")
+    pane = ReviewPane()
+
+    async def body(pilot: Pilot[None]) -> None:
+        pane.review = ReviewState(0, names, (0, 3, 6, 9), judged=GAME, at=3)
+        await pilot.pause()
+        text = shown(pane)
+        assert "Review · [b]Ana[/b]" in text
+        assert option_label(move("steal", target=1), names) in said(pane)
+        assert "Move 3: [b]Ana[/b]'s options" in said(pane)
+
+    run_alone(pane, body, size=(60, 40))
