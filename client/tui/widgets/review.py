@@ -127,7 +127,7 @@ def options_table(review: ReviewState) -> Table | Text:
         played = option == judged.played
         cells = round(BAR * option.win)
         grid.add_row("▸" if played else " ",
-                     option_label(option.move, review.names, judged.view),
+                     Text(option_label(option.move, review.names, judged.view)),
                      Text("█" * cells + "·" * (BAR - cells), style="green"),
                      chance_text(option),
                      style="bold" if played else "")
@@ -200,7 +200,8 @@ class ReviewPane(VerticalScroll):
     def watch_review(self, review: ReviewState | None) -> None:
         if review is None or not self.is_mounted:
             return
-        self.border_title = _("Review · {name}").format(name=review.names[review.seat])
+        # Text, not a str: a str title is markup, and a name is anyone's to choose.
+        self.border_title = Text(_("Review · {name}").format(name=review.names[review.seat]))
         self.query_one("#review-status", Static).update(Text(status_text(review)))
         bar = self.query_one("#review-bar", ProgressBar)
         bar.display = review.progress is Progress.RUNNING
