@@ -636,6 +636,16 @@ def variant_label(variant: str) -> str:
     return _("Inquisitor") if variant == "inquisitor" else _("Base game")
 
 
+def game_label(options: dict) -> str:
+    """The game a table's options (the wire's map) play, as the lobbies (the terminal
+    app's and plain mode's) and the table's header name it: the deck's variant, and
+    Reformation when it is on (R12.1)."""
+    variant = variant_label(options.get("variant", "base"))
+    if options.get("reformation"):
+        return _("{variant}, Reformation").format(variant=variant)
+    return variant
+
+
 #: What each difficulty level's bots do, in a few words, in English: the one description of
 #: the levels, which the forms (`level_label`, translated) and `coup play --help` both show.
 LEVEL_DESCRIPTIONS: Mapping[str, str] = MappingProxyType({

@@ -14,7 +14,7 @@ from textual.widgets import (Checkbox, DataTable, Input, Label, RichLog, Select,
 
 from ...i18n import N_, _, ngettext
 from ..messages import ChatSaid, TableChanged
-from ...narrate import strategy_choices, variant_choices
+from ...narrate import game_label, strategy_choices, variant_choices
 from ...standings import standings_lines
 from ..widgets.footer import Footer
 from ..widgets.log import WrappingLog
@@ -23,7 +23,7 @@ from .base import CoupScreen
 from .menu import Form, join_command, lan_address
 from .quick import quick_play
 from .ratings import rating_text
-from .rules import RulesScreen, game_label
+from .rules import RulesScreen
 
 
 def clocks_text(options: dict) -> str:

@@ -25,7 +25,6 @@ from engine.cards import (
 )
 
 from ...i18n import N_, _, action_name, card_name, ngettext
-from ...narrate import variant_label
 from ..messages import TableChanged
 from ...core.table import TableState
 from ..widgets.decision import DecisionPanel
@@ -70,15 +69,6 @@ def actions_table(variant: str, actions: tuple[str, ...]) -> Table:
                      effect(action, variant),
                      ", ".join(card_name(c) for c in blockers) if blockers else "–")
     return grid
-
-
-def game_label(options: dict) -> str:
-    """The game a table's options (the wire's map) play, as the lobby and the table's header
-    name it: the deck's variant, and Reformation when it is on (R12.1)."""
-    variant = variant_label(options.get("variant", "base"))
-    if options.get("reformation"):
-        return _("{variant}, Reformation").format(variant=variant)
-    return variant
 
 
 def rules_intro() -> str:

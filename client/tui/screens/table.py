@@ -39,7 +39,7 @@ from ...i18n import N_, _, action_name, card_name, ngettext
 from ..messages import ChatSaid, PresenceChanged, PromptReplaced, TableChanged
 from ...core.aims import Aim, aims
 from ...core.table import TableState
-from ...narrate import choice_title, move_label, move_refused_text
+from ...narrate import choice_title, game_label, move_label, move_refused_text
 from ..widgets.footer import Footer
 from ..widgets.actions import ActionBar, Item
 from ..widgets.decision import DecisionPanel
@@ -51,7 +51,7 @@ from ..widgets.reference import ActionsCard
 from .base import CoupScreen
 from .dialogs import ChooseDialog, ConfirmDialog
 from .results import ResultsScreen
-from .rules import RulesScreen, game_label
+from .rules import RulesScreen
 
 #: The key of each action on your turn. Reformation's two (R12.9, R12.11) take letters of
 #: their names that no other move, no answer and none of the table's keys use: cOnvert and
