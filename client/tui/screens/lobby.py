@@ -80,7 +80,8 @@ class LobbyScreen(CoupScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-header")
         with Horizontal(id="lobby-main"):
-            with Vertical(id="lobby-tables"):
+            # Without a table to list, the list is not drawn: its place says so (-empty).
+            with Vertical(id="lobby-tables", classes="-empty"):
                 yield TableList(id="tables", cursor_type="row", zebra_stripes=True,
                                 cell_padding=0)
                 yield Static(id="no-tables")
@@ -174,6 +175,7 @@ class LobbyScreen(CoupScreen):
             table.add_row(*(Text(c) for c in cells), key=key)
         if chosen is not None and chosen in {r[0] for r in rows}:
             table.move_cursor(row=table.get_row_index(chosen))
+        self.query_one("#lobby-tables").set_class(not rows, "-empty")
         self.query_one("#no-tables", Static).update(
             "" if rows else _("No public tables yet: press c to create one."))
 

@@ -4,7 +4,8 @@ table's log, which tells a game's events, the seats' comings and goings and the 
 Textual's RichLog wraps each line once, at the width it had when the line was written, so a
 terminal made wider keeps lines broken short and one made narrower cuts them. This log keeps
 what was written (as many entries as it keeps lines) and writes it all again at the new width
-when its width changes, staying at the end if it was there. It never changes the text itself.
+when its width changes (the terminal's, or a scrollbar shown or hidden), staying at the end if
+it was there. It never changes the text itself.
 
 The table's log writes what it is given, in the words of narrate.py; it never reads the app.
 """
@@ -71,13 +72,28 @@ class WrappingLog(RichLog):
         if not self._size_known:
             self._wrapped_at = region.width
             return
-        if region.width != self._wrapped_at:
-            self._wrapped_at = region.width
-            super().clear()
-            for content in self._written:
-                super().write(content, scroll_end=False)
+        self._wrap_at(region.width)
         if at_end:
             self.scroll_end(animate=False, immediate=True)
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        # A log styled `overflow-y: auto` (the lobby's chat) shows its scrollbar once its
+        # lines overflow, in columns the lines had: they are written again in what is left,
+        # and the log, at its end as it was written, stays there (no Resize says so: the
+        # log's size is the same).
+        if self._size_known and self._wrap_at(self.scrollable_content_region.width) and shown:
+            self.scroll_end(animate=False, immediate=True)
+
+    def _wrap_at(self, width: int) -> bool:
+        """Write every line kept again at `width`, unless they are wrapped at it already;
+        whether they were written again."""
+        if width == self._wrapped_at:
+            return False
+        self._wrapped_at = width
+        super().clear()
+        for content in self._written:
+            super().write(content, scroll_end=False)
+        return True
 
     def scroll_for_key(self, where: str) -> None:
         """Scroll as a reading key asks: "page_up", "page_down", "home" or "end"."""

@@ -6,14 +6,23 @@ the terminal, and the keys in its footer."""
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 from textual.screen import Screen
+from textual.widgets import DataTable, RichLog
 from textual.widgets._toast import Toast, ToastRack
 
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.widgets.footer import Keys
+from protocol import Tables
 
-from .helpers import pretend_connected, run_app
+from .helpers import from_server, pretend_connected, run_app, shown, until
+
+#: A table as the server lists it.
+TABLE = {"table": "beef01", "name": "Bruno's den", "status": "waiting",
+         "seats": [{"seat": 0, "name": "Bruno", "bot": None, "ready": True, "away": False},
+                   {"seat": 1, "name": None, "bot": None, "ready": False, "away": False}],
+         "options": {"variant": "classic", "response_clock": 20, "turn_clock": 60}}
 
 
 @pytest.fixture
@@ -158,3 +167,54 @@ def test_a_notice_is_shown_on_the_lobby(layouts) -> None:
         assert "Table 7 is full" in str(rack.query_one(Toast).render())
 
     run_app(Launch(), body, notifications=True)
+
+
+def test_an_empty_list_of_tables_is_not_drawn_and_the_lobby_says_so_in_its_place() -> None:
+    """An empty grid (its line of headings, then blank lines to the foot of its pane) was
+    a sixth of what a door's session drew as its lobby opened, above a line saying there
+    is no table. That line is now the pane's first, and the grid comes with the first
+    table, the focus on it as before (its Join in the footer)."""
+    async def body(app, pilot):
+        pretend_connected(app)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        await pilot.pause()
+        grid = lobby.query_one("#tables", DataTable)
+        none = lobby.query_one("#no-tables")
+        assert not grid.display
+        assert none.region.y == lobby.query_one("#lobby-tables").region.y
+        assert "press c" in shown(none)
+        assert grid.has_focus
+        from_server(app, Tables(tables=[TABLE]))
+        await until(pilot, lambda: grid.display and grid.row_count == 1, "the table listed")
+        assert grid.has_focus and grid.region.y == lobby.query_one("#lobby-tables").region.y
+        assert shown(none).strip() == ""
+        from_server(app, Tables(tables=[]))
+        await until(pilot, lambda: not grid.display, "the list hidden again")
+        assert "press c" in shown(none)
+
+    run_app(Launch(), body)
+
+
+def test_the_lobby_chat_has_a_scrollbar_only_once_its_lines_overflow() -> None:
+    """An empty chat drew a scrollbar down its whole height, a tenth of what a door's
+    lobby cost as it opened: it comes once the lines fill the log, which stays at its
+    end, the lines wrapped again for the column the scrollbar takes."""
+    async def body(app, pilot):
+        pretend_connected(app)
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        await pilot.pause()
+        log = lobby.query_one("#chat-log", RichLog)
+        assert not log.show_vertical_scrollbar
+        width = log.scrollable_content_region.width
+        for n in range(60):
+            log.write(Text(f"Bruno: line {n} " + "x" * (width - 15)))
+        await until(pilot, lambda: log.show_vertical_scrollbar, "the scrollbar")
+        await pilot.pause()
+        narrower = width - log.styles.scrollbar_size_vertical
+        assert log.scrollable_content_region.width == narrower
+        assert log.is_vertical_scroll_end
+        assert all(strip.cell_length <= narrower for strip in log.lines)
+
+    run_app(Launch(), body)
