@@ -312,7 +312,9 @@ def host_main(order: str, terminal: int, path: str) -> None:
     session = os.fork()
     if session == 0:
         link.close()
-        host._session(host.Order.decode(order.encode()), [terminal] * 3, theirs,
+        turn, gate = socket.socketpair()
+        gate.close()  # no start gate here: its turn is now
+        host._session(host.Order.decode(order.encode()), [terminal] * 3, theirs, turn,
                       SESSION_MEMORY_MB * 2**20)
     theirs.close()
     os.close(terminal)
