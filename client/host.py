@@ -104,7 +104,8 @@ def preload() -> None:
 
 
 def _draw_once() -> None:
-    """Draw, off screen, what a door's session draws first (the menu's place, the lobby),
+    """Draw, off screen, what a door's session draws first (its lobby, connecting, then
+    welcomed),
     so that its styles are parsed (client/tui/styles.py keeps them for every app of the
     process), its caches filled, and the code it runs specialised, before the fork. The
     app's event loop is closed when this returns; trio's one idle worker thread stays for
@@ -114,7 +115,6 @@ def _draw_once() -> None:
     from .launch import Launch
     from .tui.app import CoupApp
     from .tui.screens.lobby import LobbyScreen
-    from .tui.screens.menu import ArrivalScreen
 
     app = CoupApp(Launch())
 
@@ -122,9 +122,11 @@ def _draw_once() -> None:
         # With what a session's screens hold and run_test leaves out: the tooltip and the
         # notices' rack, whose styles a session would parse otherwise.
         async with app.run_test(size=(80, 24), tooltips=True, notifications=True) as pilot:
-            for screen in (ArrivalScreen(""), LobbyScreen()):
-                await app.push_screen(screen)
-                await pilot.pause()
+            await app.push_screen(LobbyScreen("example.org:7777"))
+            await pilot.pause()
+            app.core.opened("", "example.org", False, False, 0.0)  # and welcomed there
+            app.redraw()
+            await pilot.pause()
 
     asyncio.run(draw())
 

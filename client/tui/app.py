@@ -46,7 +46,7 @@ from .net import RECORD_FRAME, Net
 from .screens.dialogs import ChooseDialog
 from .screens.history import GamesScreen, LocalGames, ServerGames
 from .screens.lobby import LobbyScreen
-from .screens.menu import ArrivalScreen, MenuScreen, NameForm
+from .screens.menu import MenuScreen, NameForm
 from .screens.ratings import LeaderboardScreen
 from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
@@ -107,11 +107,13 @@ class CoupApp(App):
     # ------------------------------------------------------------------ trio, the guest
 
     def get_default_screen(self) -> Screen:
-        """The first screen: a lobby-only app's is the arrival one, in the menu's place
-        under the lobby (no way out but quit), rather than one more (Textual's, blank) made
-        and laid out under it for no one."""
+        """The first screen: a lobby-only app's is the server's lobby itself, saying that
+        it is connecting until the server answers; a table goes over it, and leaving the
+        table comes back to it. One screen for a door's session to make, lay out and draw
+        (an arrival screen under the lobby, pushed once the server answered, cost a ninth
+        of what the session spent to a settled lobby)."""
         if self.launch.lobby_only:
-            return ArrivalScreen(f"{self.launch.host}:{self.launch.port}")
+            return LobbyScreen(f"{self.launch.host}:{self.launch.port}")
         return super().get_default_screen()
 
     def on_mount(self) -> None:
@@ -288,7 +290,19 @@ class CoupApp(App):
             if given_back is None:
                 self.net.submit(do.CreateTable(practice_table(self.launch)))
             return
-        self.switch_to(LobbyScreen())
+        self._show_lobby()
+
+    def _show_lobby(self) -> None:
+        """The server's lobby, its tables asked for: a new one above the menu, or in a
+        lobby-only app its first screen, told of the welcome (or of the game left) and
+        shown again."""
+        if self.launch.lobby_only:
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            self.ask_own_rating()  # the game just left may have moved it
+            self.redraw()
+        else:
+            self.switch_to(LobbyScreen())
         self.net.submit(do.ListTables())
 
     def _connect_failed(self, reason: str, code: str | None) -> None:
@@ -368,7 +382,7 @@ class CoupApp(App):
     def _above_menu(self) -> int:
         """How many screens the stack holds up to the one above the menu: Textual's default
         screen, the menu, and the lobby or the table (its dialogs go over that); in a
-        lobby-only app, the arrival screen (the default one) and the lobby or the table."""
+        lobby-only app, the lobby (its first screen) and the table."""
         return 2 if self.launch.lobby_only else 3
 
     def switch_to(self, screen) -> None:
@@ -396,11 +410,13 @@ class CoupApp(App):
         self.tell(m.TableChanged())
 
     def tell(self, message: m.ToScreens) -> None:
-        """Post a copy of `message` to every screen of the stack that is drawn already (one
-        still being made draws itself from the model when it mounts): each screen takes its
-        own copy, as a message is handled once."""
+        """Post a copy of `message` to every screen of the stack that runs: each screen
+        takes its own copy, as a message is handled once. One still being made handles it
+        once it has mounted (a screen handles its queue only then), so it misses nothing
+        that came while it mounted: a lobby-only app's lobby, mounting as the server
+        answers. One not running yet draws itself from the model when it mounts."""
         for screen in list(self.screen_stack):
-            if screen.is_mounted:
+            if screen.is_running:
                 screen.post_message(replace(message))
 
     # ------------------------------------------------------------------ requests
@@ -530,8 +546,7 @@ class CoupApp(App):
         if self._then == "play":
             self.back_to_menu()
             return
-        self.switch_to(LobbyScreen())
-        self.net.submit(do.ListTables())
+        self._show_lobby()
 
     # ------------------------------------------------------------------ the core's events
 

@@ -51,6 +51,13 @@ def status_text(status: str) -> str:
         status, status)
 
 
+def chat_placeholder(operator: bool) -> str:
+    """What the lobby's empty chat line says: only an operator is shown the commands (to
+    anyone else they say no)."""
+    return (_("Say something, or /kick /mute /ban /close (/help)") if operator
+            else _("Say something to the lobby"))
+
+
 class TableList(DataTable):
     """The list of tables; enter joins the table under the cursor, and the footer says so
     (a DataTable's own enter is silent there)."""
@@ -77,6 +84,12 @@ class LobbyScreen(CoupScreen):
     #: Narrower than this, the chat goes under the list of tables, which needs the width.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
+    def __init__(self, where: str = "") -> None:
+        super().__init__()
+        #: The server being reached ("host:port"), said until it answers: a lobby-only
+        #: app's lobby is its first screen.
+        self.where = where
+
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-header")
         with Horizontal(id="lobby-main"):
@@ -90,11 +103,8 @@ class LobbyScreen(CoupScreen):
             with Vertical(id="lobby-chat") as chat:
                 chat.border_title = _("Lobby chat")
                 yield WrappingLog(id="chat-log", max_lines=500)
-                # Only an operator is shown the commands: to anyone else they say no.
-                yield Input(placeholder=_("Say something, or /kick /mute /ban /close "
-                                          "(/help)") if self.coup.operator
-                            else _("Say something to the lobby"), id="chat-input",
-                            max_length=500, compact=True)
+                yield Input(placeholder=chat_placeholder(self.coup.operator),
+                            id="chat-input", max_length=500, compact=True)
 
     #: The line above the list (two with a LAN command): the server, who we are there, our
     #: rating.
@@ -133,6 +143,10 @@ class LobbyScreen(CoupScreen):
         if not self.built:
             return
         app = self.coup
+        if not app.server_name:  # not welcomed yet: a lobby-only app's first screen
+            self.header = _("Connecting to {server}…").format(server=self.where)
+            return
+        self.query_one("#chat-input", Input).placeholder = chat_placeholder(app.operator)
         you = (_("{server} — you are {name}") if app.identified
                else _("{server} — you are {name}, a guest"))
         header = you.format(server=app.server_name, name=app.me)

@@ -66,45 +66,6 @@ def join_command(address: str, port: int | str) -> str:
     return f"coup join {address}:{port}"
 
 
-#: Seconds a lobby-only app waits for its lobby before the arrival screen shows anything:
-#: a door's lobby comes in a tenth of a second, and a screen drawn for that long is one the
-#: player never sees and each session pays for (a tenth of its CPU to the lobby).
-SHOW_AFTER = 0.3
-
-
-class ArrivalScreen(CoupScreen):
-    """The menu's place in a lobby-only app (Launch.lobby_only), under the lobby once it is
-    there; the only way from here is out. Blank while the lobby may still come at once, then
-    the title and the server being reached (SHOW_AFTER)."""
-
-    BINDINGS = [Binding("q", "app.quit", N_("Quit"))]
-
-    def __init__(self, where: str) -> None:
-        super().__init__()
-        self.where = where
-
-    def compose(self) -> ComposeResult:
-        yield Vertical(id="menu-box")
-
-    def on_mount(self) -> None:
-        self._waiting = self.set_timer(SHOW_AFTER, self._arrive)
-
-    def on_screen_suspend(self) -> None:
-        # The lobby is over it: the wait is over. (Ending under the lobby, it had the lobby
-        # drawn again in full, for nothing.)
-        self._waiting.stop()
-
-    async def _arrive(self) -> None:
-        """Still waiting for the lobby: say where to."""
-        if self.app.screen is self:
-            await self.query_one("#menu-box").mount(
-                Center(Static(TITLE_ART, id="title")),
-                Center(Static(_("Connecting to {server}…").format(server=self.where),
-                              id="subtitle")))
-            await self.mount(Footer())
-            self.refresh_bindings()  # a footer mounted late hears of the keys only so
-
-
 class MenuScreen(CoupScreen):
     """The entries, and under the subtitle the LAN game hosted here, if one is (with an
     entry that stops it)."""

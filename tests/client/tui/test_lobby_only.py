@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import socket
 
-from textual._compositor import Compositor
-
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
-from client.tui.screens.menu import SHOW_AFTER, ArrivalScreen, MenuScreen
 from client.tui.screens.table import TableScreen
-from client.tui.widgets.footer import Keys
 from tests.client.test_cli import launched
 
-from .helpers import run_app, shown, until
+from .helpers import create_table, run_app, shown, until
 
 
 def lobby_only(port: int) -> Launch:
@@ -27,9 +23,9 @@ def lobby_only(port: int) -> Launch:
 
 def test_the_lobby_has_no_menu_under_it_and_leaving_it_ends_the_app(server):
     async def body(app, pilot):
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        stack = [type(s) for s in app.screen_stack]
-        assert ArrivalScreen in stack and MenuScreen not in stack
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.server_name,
+                    "the lobby, welcomed")
+        assert [type(s) for s in app.screen_stack] == [LobbyScreen]
         await pilot.press("escape")
         await until(pilot, lambda: not app.is_running, "the app to end")
 
@@ -37,72 +33,45 @@ def test_the_lobby_has_no_menu_under_it_and_leaving_it_ends_the_app(server):
     assert app.farewell is None and app.return_code == 0
 
 
-def test_the_arrival_screen_is_the_first_screen_and_nothing_is_under_it(server):
-    """No blank screen of Textual's under it, made, styled and laid out for no one: a door's
-    session pays for every screen it has (docs/SERVER.md, the SSH door). A table takes the
-    lobby's place over it."""
+def test_the_lobby_is_the_first_screen_and_a_table_goes_over_it_and_back(server):
+    """No other screen under it, made, styled and laid out for no one, and none pushed once
+    the server answers: a door's session pays for every screen it has (docs/SERVER.md, the
+    SSH door). A table goes over it; leaving the table shows it again, up to date."""
     async def body(app, pilot):
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        assert [type(s) for s in app.screen_stack] == [ArrivalScreen, LobbyScreen]
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                            and app.server_name and app.screen, "the lobby, welcomed")
+        await until(pilot, lambda: "you are Ana" in shown(lobby.query_one("#lobby-header")),
+                    "the welcome in the lobby's header")
         app.create_table({"seats": 2})
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        assert [type(s) for s in app.screen_stack] == [ArrivalScreen, TableScreen]
+        assert app.screen_stack[0] is lobby and len(app.screen_stack) == 2
+        app.leave_table()
+        await until(pilot, lambda: app.screen is lobby, "the lobby again")
+        assert app.screen_stack == [lobby]
+        bruno = await server.peer("Bruno")
+        await server.run(create_table, bruno, seats=3, name="Bruno's den")
+        await until(pilot, lambda: lobby.query_one("#tables").display
+                    and "Bruno's den" in shown(lobby.query_one("#tables")),
+                    "the list, up to date")
 
     run_app(lobby_only(server.port), body)
 
 
-def test_a_lobby_that_comes_at_once_is_drawn_with_no_arrival_screen_before_it(server):
-    """A door's server answers in a tenth of a second: its lobby comes before SHOW_AFTER, and
-    the arrival screen under it never drew its title, a screen the player would never have
-    seen and each door session paid for (docs/SERVER.md, the SSH door)."""
-    async def body(app, pilot):
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        arrival = next(s for s in app.screen_stack if isinstance(s, ArrivalScreen))
-        await pilot.pause(SHOW_AFTER + 0.1)
-        assert not arrival.query("#title") and not arrival.query("#subtitle")
-
-    run_app(lobby_only(server.port), body)
-
-
-def test_a_lobby_that_came_at_once_is_not_drawn_again_when_its_arrival_would_have(server,
-                                                                                monkeypatch):
-    """The arrival screen's wait for the lobby ends with the lobby: were it to end SHOW_AFTER
-    later, under the lobby, it would have the lobby drawn again in full for nothing."""
-    drawn: list[object] = []
-    render_update = Compositor.render_update
-
-    def counted(self, *args, **kwargs):
-        drawn.append(self)
-        return render_update(self, *args, **kwargs)
-
-    async def body(app, pilot):
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        for _ in range(3):  # what the lobby's opening set off, settled
-            await pilot.pause()
-        monkeypatch.setattr(Compositor, "render_update", counted)
-        await pilot.pause(SHOW_AFTER + 0.1)
-        assert drawn == []
-
-    run_app(lobby_only(server.port), body)
-
-
-def test_a_server_slow_to_answer_shows_the_arrival_screen_meanwhile():
-    """A server that takes its time (here one that accepts and never answers hello): after
-    SHOW_AFTER the player sees the title and the server being reached, and q quits."""
+def test_a_server_slow_to_answer_is_said_in_the_lobby_meanwhile():
+    """A server that takes its time (here one that accepts and never answers hello): the
+    lobby says which server it is reaching, lists nothing, and escape quits."""
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()
         port = silent.getsockname()[1]
 
         async def body(app, pilot):
-            arrival = await until(pilot, lambda: isinstance(app.screen, ArrivalScreen)
-                                  and app.screen.query("#subtitle") and app.screen,
-                                  "the arrival screen's words")
-            assert f"Connecting to 127.0.0.1:{port}" in shown(arrival.query_one("#subtitle"))
-            assert arrival.query("#title")
-            await until(pilot, lambda: arrival.query(Keys), "the footer's keys")
-            assert [key.key for key in arrival.query_one(Keys).keys] == ["q"]
-            await pilot.press("q")
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                                and app.screen, "the lobby")
+            await until(pilot, lambda: f"Connecting to 127.0.0.1:{port}…" in shown(
+                lobby.query_one("#lobby-header")), "the server being reached")
+            assert shown(lobby.query_one("#no-tables")).strip() == ""
+            await pilot.press("escape")
             await until(pilot, lambda: not app.is_running, "the app to end")
 
         run_app(lobby_only(port), body)

@@ -16,7 +16,6 @@ from client.host import _draw_once
 from client.launch import Launch
 from client.tui.app import CoupApp
 from client.tui.screens.lobby import LobbyScreen
-from client.tui.screens.menu import ArrivalScreen
 
 
 @pytest.fixture
@@ -40,9 +39,8 @@ def draw_lobby() -> None:
 
     async def draw() -> None:
         async with app.run_test(size=(80, 24), tooltips=True, notifications=True) as pilot:
-            for screen in (ArrivalScreen("example.org:7777"), LobbyScreen()):
-                await app.push_screen(screen)
-                await pilot.pause()
+            await app.push_screen(LobbyScreen("example.org:7777"))
+            await pilot.pause()
 
     asyncio.run(draw())
 
