@@ -293,16 +293,18 @@ class CoupApp(App):
         self._show_lobby()
 
     def _show_lobby(self) -> None:
-        """The server's lobby, its tables asked for: a new one above the menu, or in a
-        lobby-only app its first screen, told of the welcome (or of the game left) and
-        shown again."""
+        """The server's lobby, with our rating (a game just left may have moved it) and
+        its tables asked for: a new one above the menu, or in a lobby-only app its first
+        screen, told of the welcome (or of the game left) and shown again. Asked here once,
+        not by the lobby as it mounts: a second asking, before the first was answered,
+        made the answer to the first a stray refusal on screen."""
         if self.launch.lobby_only:
             while len(self.screen_stack) > 1:
                 self.pop_screen()
-            self.ask_own_rating()  # the game just left may have moved it
             self.redraw()
         else:
             self.switch_to(LobbyScreen())
+        self.ask_own_rating()
         self.net.submit(do.ListTables())
 
     def _connect_failed(self, reason: str, code: str | None) -> None:

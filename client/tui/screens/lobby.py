@@ -123,7 +123,6 @@ class LobbyScreen(CoupScreen):
         if not self.built:
             return
         self.call_after_refresh(self._show_chat_history)
-        self.coup.ask_own_rating()
         self._changed()
         self.query_one("#tables", DataTable).focus()
         # Mounted once the list has the focus, whose Join is one of its keys: the footer is

@@ -7,14 +7,18 @@ reached or goes away, with the reason left on the terminal.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from client.identity import Identity
 from client.tui.app import Launch
 from client.tui.screens.lobby import LobbyScreen
 from client.tui.screens.table import TableScreen
 from tests.client.test_cli import launched
 
-from .helpers import create_table, run_app, shown, until
+from .helpers import create_table, notes, run_app, shown, until
 
 
 def lobby_only(port: int) -> Launch:
@@ -97,3 +101,32 @@ def test_the_flag_reaches_the_launch_and_needs_an_address(monkeypatch, capsys):
     assert not launched(["join", "127.0.0.1:1"], monkeypatch).lobby_only
     assert main(["join", "--lobby-only"]) == 2
     assert "--lobby-only needs the server's address" in capsys.readouterr().err
+
+
+def test_the_lobby_asks_for_its_player_s_rating_once_and_quietly(server, monkeypatch):
+    """A player the server knows by their key but has not rated: asked once as the lobby is
+    shown, the server's "no such rated player" is no notice. Asked twice (by the lobby as it
+    mounted and by the app on the welcome), the answer to the first was a stray refusal on
+    the player's screen whenever the server answered before the lobby had mounted (a door
+    session under load): here the lobby mounts only once the welcome has come."""
+    mount = LobbyScreen.on_mount
+
+    async def mounted_late(self):
+        while not self.app.connected:
+            await asyncio.sleep(0)
+        await mount(self)
+
+    monkeypatch.setattr(LobbyScreen, "on_mount", mounted_late)
+    launch = lobby_only(server.port)
+    launch.identity = Identity("(test)", Ed25519PrivateKey.generate())
+
+    async def body(app, pilot):
+        lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                            and app.identified and app.screen, "the lobby, welcomed")
+        await until(pilot, lambda: lobby.query_one("#tables").display is False
+                    and "press c" in shown(lobby.query_one("#no-tables")), "the empty list")
+        for _ in range(5):
+            await pilot.pause(0.05)
+        assert notes(app) == []
+
+    run_app(launch, body)
