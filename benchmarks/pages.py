@@ -39,6 +39,7 @@ import struct
 import subprocess
 import sys
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from server import SESSION_MEMORY_MB, Order
@@ -298,13 +299,15 @@ def summary(shares: dict[tuple[str, str], int], own: int,
             "host_by_package": ranked(totals, 0)}
 
 
-def host_main(order: str, terminal: int, path: str) -> None:
+def host_main(order: str, fds: str, path: str) -> None:
     """A session host as client.host is (imported first: the collector off before the
     rest), with one session: preloaded, its objects filed in `path`, then the session
-    `order` (an encoded Order) forked on the terminal `terminal` as a door's is. Says the
-    session's pid on stdout and waits, changing nothing, until its input ends."""
+    `order` (an encoded Order) forked on `fds` as a door's is: its fds 0, 1 and 2 ("0,1,2"),
+    a terminal's three times for the SSH door's, three pipes for the browser door's. Says
+    the session's pid on stdout and waits, changing nothing, until its input ends."""
     from client import host
 
+    given = [int(fd) for fd in fds.split(",")]
     host.preload()
     write_map(path)
     link, theirs = socket.socketpair()
@@ -314,10 +317,11 @@ def host_main(order: str, terminal: int, path: str) -> None:
         link.close()
         turn, gate = socket.socketpair()
         gate.close()  # no start gate here: its turn is now
-        host._session(host.Order.decode(order.encode()), [terminal] * 3, theirs, turn,
+        host._session(host.Order.decode(order.encode()), given, theirs, turn,
                       SESSION_MEMORY_MB * 2**20)
     theirs.close()
-    os.close(terminal)
+    for fd in set(given):
+        os.close(fd)
     sys.stdout.write(f"{session}\n")
     sys.stdout.flush()
     sys.stdin.buffer.read()
@@ -327,14 +331,14 @@ def host_main(order: str, terminal: int, path: str) -> None:
 
 class Host:
     """A benchmark's session host (`host_main` in a process of its own) with its one
-    session, `order`, on the terminal `terminal`: started and ended with `with`."""
+    session, `order`, on `fds` (its fds 0, 1 and 2): started and ended with `with`."""
 
-    def __init__(self, order: Order, terminal: int, path: str) -> None:
+    def __init__(self, order: Order, fds: Sequence[int], path: str) -> None:
         code = ("import client.host, sys, benchmarks.pages as p; "
-                "p.host_main(sys.argv[1], int(sys.argv[2]), sys.argv[3])")
+                "p.host_main(sys.argv[1], sys.argv[2], sys.argv[3])")
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code, order.encode().decode(), str(terminal), path],
-            pass_fds=[terminal], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            [sys.executable, "-c", code, order.encode().decode(), ",".join(map(str, fds)),
+             path], pass_fds=fds, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self.process.stdout is not None
         said = self.process.stdout.readline()
         if not said.strip().isdigit():

@@ -216,7 +216,7 @@ def by_module(server_port: int, secret: str) -> dict[str, object]:
                    "COUP_DOOR_IDENTITY": f"{key}:{vouch(shared, key)}"}
             order = Order(("join", f"127.0.0.1:{server_port}", f"--name={name}", "--lobby-only"),
                           env, home, True)
-            with pages.Host(order, terminal, os.path.join(home, "map")) as host:
+            with pages.Host(order, [terminal] * 3, os.path.join(home, "map")) as host:
                 os.close(terminal)
                 terminal = -1
                 screen = Screen(master)
@@ -254,10 +254,17 @@ class Screen:
                                    f"{ESCAPES.sub(b'', self.seen)[-300:]!r}")
             if select.select([self.fd], [], [], left)[0]:
                 try:
-                    self.seen += os.read(self.fd, 65536)
+                    data = os.read(self.fd, 65536)
                 except OSError:  # the session ended: its terminal is gone
+                    data = b""
+                if not data:
                     raise RuntimeError(f"the session ended before {wanted!r}: "
-                                       f"{ESCAPES.sub(b'', self.seen)[-300:]!r}") from None
+                                       f"{ESCAPES.sub(b'', self.seen)[-300:]!r}")
+                self.feed(data)
+
+    def feed(self, data: bytes) -> None:
+        """What the session wrote next, onto the screen."""
+        self.seen += data
 
 
 def found(wanted: bytes | re.Pattern[bytes], screen: bytes) -> bool:
