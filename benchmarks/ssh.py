@@ -318,7 +318,6 @@ async def _play(port: int, player: Player, start: float, game: asyncio.Event,
         player.done.set()
         await game.wait()
         if not stay.is_set():
-            player.done.clear()
             for keys, shown in QUICK_PLAY:
                 player.type(keys)
                 if shown is not None:
@@ -374,7 +373,12 @@ async def _burst(port: int, door: int, log: str, server: tuple[int, str], sessio
     await asyncio.sleep(1)  # every client settled in its lobby
     pids = _sessions(log)
     result = lobby_figures(sessions, opened, pids, base, idle_pss, cpu_s(door) - door_cpu)
-    if not game:
+    if game:
+        # Cleared here, not by each player once it runs: the wait below would find them
+        # all still done from their lobbies and measure "after the game" before it began.
+        for player in players:
+            player.done.clear()
+    else:
         stay.set()
     playing.set()
     await _all(players, tasks)

@@ -25,7 +25,6 @@ def test_the_game_figures_wait_for_every_game_to_end(monkeypatch):
         player.done.set()
         await game.wait()
         if not stay.is_set():
-            player.done.clear()
             await asyncio.sleep(GAME)
             over.append(player.name)
             player.done.set()
