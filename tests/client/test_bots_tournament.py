@@ -9,6 +9,8 @@ import os
 import socket
 import sys
 
+from dataclasses import replace
+
 import pytest
 import trio
 
@@ -20,6 +22,7 @@ from protocol import (
     EnterTournament, ListGames, ListTables, OpenTournament, StartTournament, StopTournament,
 )
 from server import Server, ServerConfig
+from tests.ports import free_port
 from tests.server.peer import Peer, new_id
 
 
@@ -173,3 +176,79 @@ async def test_a_bot_whose_connection_drops_in_the_lobby_comes_back_and_plays_on
             assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
     assert [first.played, second.played] == [2, 2]
     await op.aclose()
+
+
+# ---------------------------------------------------------------------------- a restart
+
+class Restartable:
+    """A server on a port of the test's own, keeping its records, that can be stopped as
+    SIGTERM stops it (a restart: its tables kept, its clients told to come back) and started
+    again on the same port and store."""
+
+    def __init__(self, nursery: trio.Nursery, config: ServerConfig) -> None:
+        self.nursery = nursery
+        self.server = Server(config)
+        self._stopped = trio.Event()
+
+    async def start(self) -> Restartable:
+        await self.nursery.start(self._serve)
+        return self
+
+    async def _serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await self.server.serve(task_status=task_status)
+        finally:
+            self._stopped.set()
+
+    @property
+    def port(self) -> int:
+        return self.server.address[1]
+
+    async def restart(self) -> None:
+        """Stop, and once the store is let go, serve again in the same place."""
+        await self.server.shutdown(restart=True)
+        await self._stopped.wait()
+        self.server, self._stopped = (Server(replace(self.server.config, port=self.port)),
+                                      trio.Event())
+        await self.start()
+
+
+@pytest.fixture
+async def restartable(nursery, keys, tmp_path) -> Restartable:
+    return await Restartable(nursery, ServerConfig(
+        port=free_port(), bot_delay=0, response_clock=0, turn_clock=0,
+        db=str(tmp_path / "coup.db"), operators=f"key:{keys(1).key}")).start()
+
+
+async def ended(runner: BotRunner, outcome: dict, task_status=trio.TASK_STATUS_IGNORED):
+    """Run `runner`; `outcome` gets what ended it ("done", or the error it raised)."""
+    task_status.started()
+    try:
+        await runner.run()
+    except Dismissed as exc:
+        outcome["error"] = exc
+    else:
+        outcome["done"] = True
+
+
+@pytest.mark.trio
+async def test_a_bot_whose_tournament_a_restart_forgot_ends_saying_so(
+        nursery, restartable, keys) -> None:
+    """A tournament lives in the server's memory: the server restarted on the same port and
+    store has none. The bot comes back (a restart asks its clients to), enters again, is
+    refused no_tournament, and ends saying its tournament is gone. It waited for ever: the
+    refusal was only logged, and its copy of the tournament still said open."""
+    op = await operator(restartable.server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Gone"))).TYPE == "ok"
+    bot = BotRunner("127.0.0.1", restartable.port, make("random", seed=2),
+                    name="left", seating=Seating(tournament=True), identity=keys(2))
+    outcome: dict = {}
+    await nursery.start(ended, bot, outcome)
+    await op.expect("tournament", where=lambda m: m.entrants == ["left"])
+    await op.aclose()
+    await restartable.restart()
+    with trio.fail_after(15):
+        while not outcome:
+            await trio.sleep(0.05)
+    assert "the tournament is gone" in str(outcome.get("error"))
+    assert bot.core.tournament is None and not bot.core.entered
