@@ -395,6 +395,61 @@ def test_a_refused_queue_request_is_no_place_in_the_queue() -> None:
     assert not core.queued
 
 
+def tournament(status: str) -> wire.Tournament:
+    return wire.Tournament(name="Cup", status=status, entrants=["ana"], played=0,
+                           scheduled=0, standings=[])
+
+
+def entered_again(copy: str) -> tuple[Core, wire.EnterTournament]:
+    """A bot's core that entered the tournament, heard it `copy` (its status), lost its
+    connection and came back: its entry sent again, unanswered."""
+    core = connected(keep_queue=True)
+    [entry] = sent(core.intend(do.EnterTournament()))
+    core.receive(wire.Ok(re=entry.id))
+    core.receive(tournament(copy))
+    _out, comeback = core.closed("reset")
+    assert comeback is not None  # the tournament seats it between drops
+    core.opened("ana", "coupd", True, False, 1.0)
+    [again] = sent(core.intend(do.EnterTournament()))
+    assert isinstance(again, wire.EnterTournament)
+    return core, again
+
+
+@pytest.mark.parametrize("copy", ["open", "running"])
+def test_an_entry_refused_no_tournament_takes_a_copy_in_play_away(copy: str) -> None:
+    """no_tournament: the server has none open or running (a restart forgot ours). A copy
+    still saying open or running would have a bot wait for ever for its next game."""
+    core, again = entered_again(copy)
+    gone = wire.Error(code="no_tournament", message="There is no tournament open.",
+                      re=again.id)
+    assert core.receive(gone) == [
+        ev.TournamentChanged(), ev.Refused("no_tournament", again.id, None, gone.message)]
+    assert core.tournament is None and not core.entered
+    _out, comeback = core.closed("reset")
+    assert comeback is None  # nothing left to come back for
+
+
+@pytest.mark.parametrize("copy", ["done", "stopped"])
+def test_an_entry_refused_no_tournament_keeps_a_copy_that_is_over(copy: str) -> None:
+    """A tournament over while we were away: its standings stay ours to show."""
+    core, again = entered_again(copy)
+    out = core.receive(wire.Error(code="no_tournament", message="", re=again.id))
+    assert out == [ev.Refused("no_tournament", again.id, None, "")]
+    assert core.tournament is not None and core.tournament.status == copy
+    assert not core.entered
+
+
+def test_an_entry_refused_as_started_is_still_an_entry() -> None:
+    """tournament_started answers an entrant's entry made again: it is in, as it was; any
+    other refusal is no entry (as a refused queue request is no place in the queue)."""
+    core, again = entered_again("running")
+    core.receive(wire.Error(code="tournament_started", message="", re=again.id))
+    assert core.entered and core.tournament is not None
+    [entry] = sent(core.intend(do.EnterTournament()))
+    core.receive(wire.Error(code="tournament_full", message="", re=entry.id))
+    assert not core.entered
+
+
 def test_the_backoff_grows_and_starts_again_after_a_steady_connection() -> None:
     backoff = Backoff(rng=lambda: 1.0)
     assert [backoff.pause() for _ in range(3)] == [FIRST_PAUSE, 2 * FIRST_PAUSE,
