@@ -38,7 +38,7 @@ from engine import Event, Move, View, default_move, legal_moves
 from engine.bots import Strategy, Withdrawn
 from protocol import MAX_LISTED
 
-from .core import Core
+from .core import OVER, Core
 from .core import events as ev
 from .core import intents as do
 from .core.policy import FINAL_GOODBYES, RECONNECT_FOR
@@ -53,6 +53,12 @@ log = logging.getLogger("coup.bot")
 MARGIN = 1.0
 #: Seconds before a request the server rate-limited is asked again.
 SLOWER = 0.5
+#: Seconds a tournament's bot waits, once the server says it has no tournament open or
+#: running, for ours to be over: one that ended while we were away has its standings sent
+#: at once or with the server's next push (every half second, added up in about 0.1 ms a
+#: game), and a game of it in play closes at its end. One the server forgot (a restart
+#: forgets its tournament) never is.
+STANDINGS_WAIT = 5.0
 
 
 def _listed(tables: list[dict]) -> str:
@@ -63,7 +69,7 @@ def _listed(tables: list[dict]) -> str:
 class Dismissed(LinkError):
     """The seat is gone for good: the server said a goodbye that a reconnect cannot undo
     (FINAL_GOODBYES), refused the seat's token when the runner came back, or will not let
-    it queue."""
+    it queue; or the tournament it plays is: refused its entry, or forgotten."""
 
 
 @dataclass
@@ -126,6 +132,10 @@ class BotRunner:
         self.transport = Transport(self.core, self._told, identity=identity)
         self._connection = trio.CancelScope()
         self._fallback = random.Random()
+        #: In a tournament: the request id of our latest entry, and its refusal (other than
+        #: tournament_started, which says we are in it), which ends the run between games.
+        self._entry: int | None = None
+        self._entry_refused: ev.Refused | None = None
 
     def _queue_request(self) -> do.JoinQueue:
         assert self.seating.queue is not None  # only a runner from the queue queues
@@ -229,6 +239,15 @@ class BotRunner:
                 log.warning("%s: %s; reconnecting", self.name,
                             f"the server said goodbye ({said})" if said else
                             reason or "the server closed the connection")
+            case ev.ConnectionBack() if self.seating.tournament:
+                # Our entry may have been lost with the link, or the server restarted and
+                # forgot its tournament: entering again says which (the server takes an
+                # entry twice while it is open, and once it runs refuses an entrant's
+                # tournament_started), at a table too.
+                self._entry = self.transport.submit(do.EnterTournament())
+            case ev.Refused(code, re) if (re is not None and re == self._entry
+                                          and code != "tournament_started"):
+                self._entry_refused = event
         return event
 
     # ------------------------------------------------------------------ the lobby
@@ -296,35 +315,52 @@ class BotRunner:
                 return
 
     async def _tournament(self, seated: bool) -> None:
-        """Enter the server's open tournament (unless the server gave us back a seat of its
-        game: we are in it already), then play every game it seats us at, until it is over
-        (done, or stopped by an operator). The entry's refusal ends the run (Dismissed)."""
-        entry = None
+        """Enter the server's open tournament, then play every game it seats us at, until it
+        is over (done, or stopped by an operator). The entry's refusal ends the run
+        (Dismissed), between games; no_tournament, when it answers an entry made again
+        after a drop, only once the tournament is not over by STANDINGS_WAIT (_gone). A bot
+        given back a seat of the tournament's game is in it already: it enters again only
+        to hear whether the server still has it, and follows it, to hear its end."""
+        self._entry = first = self.transport.submit(do.EnterTournament())
         if seated:
+            first = None
+            self.transport.submit(do.ListTables())
             await self._seated("given back")
             await self._play()
         else:
-            entry = self.transport.submit(do.EnterTournament())
             log.info("%s: entering the tournament", self.name)
         while not self._tournament_over():
+            refused = self._entry_refused
+            if refused is not None:
+                if refused.code == "no_tournament" and refused.re != first:
+                    await self._gone()
+                    return
+                raise Dismissed(f"could not enter the tournament: {refused.code}: "
+                                f"{refused.message}")
             event = await self._next()
             if isinstance(event, ev.TableJoined):
                 self._sat(event.table.table, event.table.seat, "for the tournament")
                 await self._play()
-            elif isinstance(event, ev.Refused) and event.re is not None and event.re == entry:
-                raise Dismissed(f"could not enter the tournament: {event.code}: "
-                                f"{event.message}")
-            elif isinstance(event, ev.ConnectionBack) and not event.given_back:
-                # An entry sent on the link that broke may be lost with it: the server takes
-                # one twice while the tournament is open (once it runs, it refuses it, and
-                # we are in it already).
-                self.transport.submit(do.EnterTournament())
 
     def _tournament_over(self) -> bool:
         """The tournament plays no more games, and none of ours is left to finish."""
         tournament = self.core.tournament
-        return (tournament is not None and tournament.status in ("done", "stopped")
+        return (tournament is not None and tournament.status in OVER
                 and self.core.table is None)
+
+    async def _gone(self) -> None:
+        """The server has no tournament open or running: ours ended while we were away, or
+        the server forgot it (a restart). Wait STANDINGS_WAIT for it to be over; else leave
+        the table a restart kept (an ordinary table now: it does not close at the game's
+        end), if we sit at one, and end the run."""
+        with trio.move_on_after(STANDINGS_WAIT):
+            while not self._tournament_over():
+                await self._next()
+            return
+        if self.core.table is not None:
+            await self._leave()
+        raise Dismissed("the tournament is gone: the server has no tournament open or "
+                        "running (a restart forgets its tournament)")
 
     async def _seated(self, how: str) -> None:
         """Wait for the seat the server gives us unasked: ours given back when it knew us

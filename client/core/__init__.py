@@ -11,7 +11,7 @@ touches a socket or a clock.
 
 from __future__ import annotations
 
-from .machine import ACTS, TABLE_GONE, Comeback, Core
+from .machine import ACTS, OVER, TABLE_GONE, Comeback, Core
 from .table import Arrival, Pending, TableState
 
-__all__ = ["ACTS", "TABLE_GONE", "Arrival", "Comeback", "Core", "Pending", "TableState"]
+__all__ = ["ACTS", "OVER", "TABLE_GONE", "Arrival", "Comeback", "Core", "Pending", "TableState"]

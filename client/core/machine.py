@@ -44,6 +44,8 @@ from .table import Pending, TableState
 #: server or was closed, they were kicked, or a tournament's game is over (game_done).
 #: Either way the server has them in its lobby.
 TABLE_GONE = frozenset({"bad_token", "table_failed", "kicked", "table_closed", "game_done"})
+#: A tournament's statuses once it plays no more games.
+OVER = frozenset({"done", "stopped"})
 #: Codes (of errors and goodbyes) whose sentence from the server (who acted, and why) is
 #: worth showing after ours.
 ACTS = frozenset({"kicked", "table_closed", "muted", "banned"})
@@ -89,12 +91,14 @@ class Core:
         #: The server's tournament as it last said (we follow it with the list of tables).
         self.tournament: wire.Tournament | None = None
         #: Ids of requests whose answers matter: our leave (in flight until answered), our
-        #: operator's act, our own list of tables, our own profile, our place in the queue.
+        #: operator's act, our own list of tables, our own profile, our place in the queue,
+        #: our entry in the tournament.
         self._leaving: int | None = None
         self._acting: int | None = None
         self._list_asked: int | None = None
         self._rating_asked: int | None = None
         self._queue_asked: int | None = None
+        self._entry_asked: int | None = None
         self.queued = False
         #: We entered the server's tournament: it seats us between drops too.
         self.entered = False
@@ -209,7 +213,8 @@ class Core:
                 return self._send(wire.ListTables(id=self._list_asked, tournament=True))
             case do.EnterTournament():
                 self.entered = True  # from the asking, as a queue: a drop is worth a return
-                return self._send(wire.EnterTournament(id=self.next_id()))
+                self._entry_asked = self.next_id()
+                return self._send(wire.EnterTournament(id=self._entry_asked))
             case do.ListGames(before, player):
                 return self._send(wire.ListGames(id=self.next_id(), before=before,
                                                  player=player))
@@ -366,6 +371,20 @@ class Core:
                            or view.seat not in old.waiting)
         return [ev.ViewChanged(came, opened)]
 
+    def _entry_refused(self, code: str) -> list[ev.Event]:
+        """Our entry in the tournament was refused `code`. tournament_started answers an
+        entrant's entry made again after a drop: still in. Any other refusal is no entry;
+        and no_tournament says the server has none open or running (a restart forgets its
+        tournament), so a copy of ours that says open or running is stale: gone."""
+        if code == "tournament_started":
+            return []
+        self.entered = False
+        copy = self.tournament
+        if code != "no_tournament" or copy is None or copy.status in OVER:
+            return []
+        self.tournament = None
+        return [ev.TournamentChanged()]
+
     def _answered(self, re: int | None) -> list[ev.Event]:
         """The server answered request `re`: if it was our pending move, it is no longer."""
         table = self.table
@@ -397,6 +416,8 @@ class Core:
         said = msg.message if msg.code in ACTS or acting else None
         if msg.re is not None and msg.re == self._queue_asked:
             self.queued = False
+        if msg.re is not None and msg.re == self._entry_asked:
+            out += self._entry_refused(msg.code)
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self.table = None
             return out + [ev.TableGone(msg.code, said, msg.message), ev.TableLeft()]
