@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import threading
 
 from dataclasses import replace
 
@@ -18,6 +19,7 @@ from client import transport
 from client.identity import load
 from client.runner import BotRunner, Dismissed, Seating
 from engine.bots import make
+from engine.bots.random import RandomStrategy
 from protocol import (
     EnterTournament, ListGames, ListTables, OpenTournament, StartTournament, StopTournament,
 )
@@ -189,6 +191,7 @@ class Restartable:
         self.nursery = nursery
         self.server = Server(config)
         self._stopped = trio.Event()
+        self._scope = trio.CancelScope()
 
     async def start(self) -> Restartable:
         await self.nursery.start(self._serve)
@@ -196,7 +199,8 @@ class Restartable:
 
     async def _serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         try:
-            await self.server.serve(task_status=task_status)
+            with self._scope:
+                await self.server.serve(task_status=task_status)
         finally:
             self._stopped.set()
 
@@ -204,12 +208,16 @@ class Restartable:
     def port(self) -> int:
         return self.server.address[1]
 
-    async def restart(self) -> None:
-        """Stop, and once the store is let go, serve again in the same place."""
-        await self.server.shutdown(restart=True)
+    async def restart(self, how: str) -> None:
+        """Stop ("restart": as SIGTERM does; "kill": at once, no one told, as SIGKILL
+        does), and once the store is let go, serve again in the same place."""
+        if how == "restart":
+            await self.server.shutdown(restart=True)
+        else:
+            self._scope.cancel()
         await self._stopped.wait()
-        self.server, self._stopped = (Server(replace(self.server.config, port=self.port)),
-                                      trio.Event())
+        self.server = Server(replace(self.server.config, port=self.port))
+        self._stopped, self._scope = trio.Event(), trio.CancelScope()
         await self.start()
 
 
@@ -232,12 +240,14 @@ async def ended(runner: BotRunner, outcome: dict, task_status=trio.TASK_STATUS_I
 
 
 @pytest.mark.trio
+@pytest.mark.parametrize("how", ["restart", "kill"])
 async def test_a_bot_whose_tournament_a_restart_forgot_ends_saying_so(
-        nursery, restartable, keys) -> None:
+        nursery, restartable, keys, how) -> None:
     """A tournament lives in the server's memory: the server restarted on the same port and
-    store has none. The bot comes back (a restart asks its clients to), enters again, is
-    refused no_tournament, and ends saying its tournament is gone. It waited for ever: the
-    refusal was only logged, and its copy of the tournament still said open."""
+    store has none. The bot comes back (a restart asks its clients to; from a killed one,
+    its entry is worth coming back for), enters again, is refused no_tournament, and ends
+    saying its tournament is gone. It waited for ever: the refusal was only logged, and
+    its copy of the tournament still said open."""
     op = await operator(restartable.server, keys)
     assert (await op.request(OpenTournament(id=new_id(), name="Gone"))).TYPE == "ok"
     bot = BotRunner("127.0.0.1", restartable.port, make("random", seed=2),
@@ -246,9 +256,56 @@ async def test_a_bot_whose_tournament_a_restart_forgot_ends_saying_so(
     await nursery.start(ended, bot, outcome)
     await op.expect("tournament", where=lambda m: m.entrants == ["left"])
     await op.aclose()
-    await restartable.restart()
+    await restartable.restart(how)
     with trio.fail_after(15):
         while not outcome:
             await trio.sleep(0.05)
     assert "the tournament is gone" in str(outcome.get("error"))
     assert bot.core.tournament is None and not bot.core.entered
+
+
+class Held(RandomStrategy):
+    """A random bot whose first decision waits for the test's word (`go`): whatever the test
+    does meanwhile lands in the middle of a game."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.asked = threading.Event()
+        self.go = threading.Event()
+
+    def choose(self, view, moves):
+        self.asked.set()
+        self.go.wait(20)
+        return super().choose(view, moves)
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("how", ["restart", "kill"])
+async def test_bots_at_a_game_when_the_restart_forgot_their_tournament_finish_it_and_end(
+        nursery, restartable, keys, how) -> None:
+    """The restart keeps the tournament's table, as an ordinary one: the bots get their
+    seats back and play the game out, but no game_done closes it at the end. They had
+    entered again on coming back, heard no_tournament, and now leave the table and end.
+    They sat at the finished table for ever."""
+    op = await operator(restartable.server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Kept"))).TYPE == "ok"
+    held = Held(2)
+    bots = [BotRunner("127.0.0.1", restartable.port, strategy, name=f"k{n}",
+                      seating=Seating(tournament=True), identity=keys(n))
+            for n, strategy in ((2, held), (3, make("random", seed=3)))]
+    outcomes: list[dict] = [{}, {}]
+    for bot, outcome in zip(bots, outcomes):
+        await nursery.start(ended, bot, outcome)
+    await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
+    assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+    await trio.to_thread.run_sync(held.asked.wait, 20)  # k2 owes its first decision
+    await op.aclose()
+    await restartable.restart(how)
+    held.go.set()
+    with trio.fail_after(20):
+        while not all(outcomes):
+            await trio.sleep(0.05)
+    for bot, outcome in zip(bots, outcomes):
+        assert "the tournament is gone" in str(outcome.get("error")), outcome
+        assert bot.played == 1 and bot.core.table is None
+    assert restartable.server.lobby.tables == {}  # both left the finished table
