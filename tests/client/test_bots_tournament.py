@@ -309,3 +309,74 @@ async def test_bots_at_a_game_when_the_restart_forgot_their_tournament_finish_it
         assert "the tournament is gone" in str(outcome.get("error")), outcome
         assert bot.played == 1 and bot.core.table is None
     assert restartable.server.lobby.tables == {}  # both left the finished table
+
+
+@pytest.mark.trio
+async def test_a_bot_whose_tournament_is_stopped_while_it_is_away_ends_as_at_any_end(
+        server, keys, monkeypatch) -> None:
+    """The tournament stopped while the bot's connection was down: coming back, its entry is
+    refused no_tournament (none open or running) before or after the server sends the
+    standings of the stopped one (at once if it holds them, else at its next push). Either
+    way the bot ends as at the end of any tournament, with its standings, not 'gone'."""
+    away = trio.Event()
+
+    class AwayLink(transport.Link):
+        @classmethod
+        async def reopen(cls, *args, **kwargs):
+            await away.wait()  # not back before the test's word
+            return await super().reopen(*args, **kwargs)
+
+    monkeypatch.setattr(transport, "Link", AwayLink)
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Away"))).TYPE == "ok"
+    bot = BotRunner("127.0.0.1", server.address[1], make("random", seed=2), name="away",
+                    seating=Seating(tournament=True), identity=keys(2))
+    outcome: dict = {}
+    async with trio.open_nursery() as nursery:
+        await nursery.start(ended, bot, outcome)
+        await op.expect("tournament", where=lambda m: m.entrants == ["away"])
+        # Gone from here on: what the server sends on the link is lost with it.
+        bot.transport.link.stream.socket.shutdown(socket.SHUT_RDWR)
+        assert (await op.request(StopTournament(id=new_id()))).TYPE == "ok"
+        away.set()
+    assert outcome == {"done": True}
+    assert bot.core.tournament.status == "stopped" and bot.played == 0
+    await op.aclose()
+
+
+@pytest.mark.trio
+async def test_a_bot_started_again_mid_game_plays_the_tournament_out_and_hears_its_end(
+        nursery, server, keys) -> None:
+    """A bot process stopped mid-game and started again with its key is given its seat
+    back: in the tournament already, it never entered nor followed it, and once the last
+    game was played it waited for ever for an end no one told it."""
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Again"))).TYPE == "ok"
+    held = Held(2)
+    first = BotRunner("127.0.0.1", server.address[1], held, name="again",
+                      seating=Seating(tournament=True), identity=keys(2))
+    other = BotRunner("127.0.0.1", server.address[1], make("random", seed=3), name="steady",
+                      seating=Seating(tournament=True), identity=keys(3))
+    stopped = trio.CancelScope()
+
+    async def stoppable() -> None:
+        with stopped:
+            await first.run()
+
+    nursery.start_soon(stoppable)
+    outcomes: list[dict] = [{}, {}]
+    await nursery.start(ended, other, outcomes[0])
+    await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
+    assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+    await trio.to_thread.run_sync(held.asked.wait, 20)  # in its first game, to decide
+    stopped.cancel()
+    held.go.set()
+    again = BotRunner("127.0.0.1", server.address[1], make("random", seed=4), name="again",
+                      seating=Seating(tournament=True), identity=keys(2))
+    await nursery.start(ended, again, outcomes[1])
+    with trio.fail_after(20):
+        while not all(outcomes):
+            await trio.sleep(0.05)
+    assert outcomes == [{"done": True}, {"done": True}]
+    assert again.played == 2 and again.core.tournament.status == "done"
+    await op.aclose()
