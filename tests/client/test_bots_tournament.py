@@ -9,21 +9,24 @@ import os
 import socket
 import sys
 import threading
-
 from dataclasses import replace
+from functools import partial
 
 import pytest
 import trio
 
+from client import runner as runner_module
 from client import transport
 from client.identity import load
 from client.runner import BotRunner, Dismissed, Seating
 from engine.bots import make
 from engine.bots.random import RandomStrategy
 from protocol import (
-    EnterTournament, ListGames, ListTables, OpenTournament, StartTournament, StopTournament,
+    Bye, Connection, EnterTournament, Error, ListGames, ListTables, Message, Ok,
+    OpenTournament, StartTournament, StopTournament, Tables, Tournament,
 )
 from server import Server, ServerConfig
+from tests.client.broken_servers import Scripted
 from tests.ports import free_port
 from tests.server.peer import Peer, new_id
 
@@ -380,3 +383,55 @@ async def test_a_bot_started_again_mid_game_plays_the_tournament_out_and_hears_i
     assert outcomes == [{"done": True}, {"done": True}]
     assert again.played == 2 and again.core.tournament.status == "done"
     await op.aclose()
+
+
+def standing(status: str) -> Tournament:
+    return Tournament(name="Late", status=status, entrants=["late"], played=0, scheduled=0,
+                      standings=[])
+
+
+class LateStandings(Scripted):
+    """A server that drops the bot once it entered (`bye idle_timeout`), and on its return
+    answers the entry made again no_tournament, and sends the standings of the tournament,
+    stopped meanwhile, only when the test says (`stopped`): as a server that had yet to add
+    them up does."""
+
+    async def __call__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        await super().__call__(stream)
+
+    def answer(self, conn: Connection, msg: Message) -> bytes:
+        self.conn = conn
+        if isinstance(msg, ListTables):
+            return conn.send(Tables(tables=[], re=msg.id))
+        if not isinstance(msg, EnterTournament):
+            return b""
+        if self.connections == 1:
+            return (conn.send(Ok(re=msg.id)) + conn.send(standing("open"))
+                    + conn.send(Bye(reason="idle_timeout")))
+        return conn.send(Error(code="no_tournament", message="none open", re=msg.id))
+
+    async def stopped(self) -> None:
+        await self.stream.send_all(self.conn.send(standing("stopped")))
+
+
+@pytest.mark.trio
+async def test_a_refusal_before_the_standings_of_a_tournament_over_is_no_gone_tournament(
+        nursery, monkeypatch) -> None:
+    """no_tournament says the server has none open or running: ours may be over, its
+    standings on their way. The bot waits for them (STANDINGS_WAIT, here far longer than
+    the test may take) and ends as at any end, not 'gone'."""
+    monkeypatch.setattr(runner_module, "STANDINGS_WAIT", 60.0)
+    server = LateStandings()
+    listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), server, 0)
+    bot = BotRunner("127.0.0.1", listeners[0].socket.getsockname()[1],
+                    make("random", seed=1), name="late", seating=Seating(tournament=True))
+    outcome: dict = {}
+    await nursery.start(ended, bot, outcome)
+    with trio.fail_after(10):
+        while server.connections < 2 or bot.core.entered:  # back, and refused
+            await trio.sleep(0.01)
+        await server.stopped()
+        while not outcome:
+            await trio.sleep(0.01)
+    assert outcome == {"done": True} and bot.core.tournament.status == "stopped"
