@@ -27,6 +27,7 @@ from protocol import (
 )
 from server import Server, ServerConfig
 from tests.client.broken_servers import Scripted
+from tests.client.test_exec_bots import PYTHON_BOT
 from tests.ports import free_port
 from tests.server.peer import Peer, new_id
 
@@ -435,3 +436,34 @@ async def test_a_refusal_before_the_standings_of_a_tournament_over_is_no_gone_to
         while not outcome:
             await trio.sleep(0.01)
     assert outcome == {"done": True} and bot.core.tournament.status == "stopped"
+
+
+@pytest.mark.trio
+async def test_coup_bot_exec_whose_tournament_a_restart_forgot_exits_1_saying_so(
+        nursery, restartable, keys, tmp_path) -> None:
+    """The case as it was found: `coup bot --tournament --exec` (the example bot in Python)
+    waited for ever after the restart. It exits 1 with one line that says why."""
+    op = await operator(restartable.server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Exec"))).TYPE == "ok"
+    done = {}
+
+    async def command() -> None:
+        done["bot"] = await trio.run_process(
+            [sys.executable, "-m", "client.cli", "bot", f"127.0.0.1:{restartable.port}",
+             "--tournament", "--exec", PYTHON_BOT, "--name", "exec-bot",
+             "--identity", str(tmp_path / "key2.pem")],
+            capture_stdout=True, capture_stderr=True, check=False,
+            env=os.environ | {"LANGUAGE": "en", "COUP_DISCOVERY": "off"})
+
+    nursery.start_soon(command)
+    await op.expect("tournament", where=lambda m: m.entrants == ["exec-bot"])
+    await op.aclose()
+    await restartable.restart("restart")
+    with trio.fail_after(20):
+        while not done:
+            await trio.sleep(0.05)
+    result = done["bot"]
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.decode().splitlines()[-1] == (
+        "coup bot: the tournament is gone: the server has no tournament open or running "
+        "(a restart forgets its tournament)")
