@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--tournament", action="store_true",
                        help="enter the server's open tournament (the bot's key is its "
                        "entry), play every game the server seats it at, and print the "
-                       "standings once the tournament is over")
+                       "standings once the tournament is over; exit 1 if the server no "
+                       "longer has it (a restart forgets a tournament)")
     bot.add_argument("--seats", type=_seats, metavar="N|A-B",
                      help="with --queue: the tables to sit at, N seats or A to B (2 to 6; "
                      "default 2-6)")

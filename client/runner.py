@@ -18,6 +18,10 @@ move sent on the broken link is made again if the snapshot still asks for it: it
 been lost with the link), unless the server said it is stopping, gave the seat to a newer
 connection, or no longer has the seat: then the runner stops (Dismissed). A connection that
 drops while the runner waits in the queue (which forgets it) is opened again and queues again.
+In a tournament, every connection made again enters again: refused no_tournament (the
+server has none open or running: a restart forgets its tournament), the runner finishes the
+game in hand, gives the tournament STANDINGS_WAIT to show it is over, and else stops
+(Dismissed).
 
 The protocol is the client core's (client/core/), driven by the one transport loop
 (client/transport.py), as the terminal app's and plain mode's are: the runner reads the
