@@ -99,6 +99,30 @@ async def test_a_guest_bot_is_refused_its_entry_and_says_why(server, keys) -> No
 
 
 @pytest.mark.trio
+async def test_a_bot_that_comes_after_the_start_is_refused_its_entry_and_says_why(
+        server, keys) -> None:
+    """tournament_started answers an entrant's entry made again (it is in); a bot's first
+    entry so refused is no entry, and ends the run, as any refusal of it does."""
+    op = await operator(server, keys)
+    assert (await op.request(OpenTournament(id=new_id(), name="Late"))).TYPE == "ok"
+    entrants = [BotRunner("127.0.0.1", server.address[1], make("random", seed=n),
+                          name=f"on-time-{n}", seating=Seating(tournament=True),
+                          identity=keys(n)) for n in (2, 3)]
+    late = BotRunner("127.0.0.1", server.address[1], make("random", seed=4), name="late",
+                     seating=Seating(tournament=True), identity=keys(4))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            for runner in entrants:
+                nursery.start_soon(runner.run)
+            await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
+            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+            with pytest.raises(Dismissed, match="tournament_started"):
+                await late.run()
+    assert late.played == 0 and [r.played for r in entrants] == [2, 2]
+    await op.aclose()
+
+
+@pytest.mark.trio
 async def test_coup_bot_tournament_exits_0_and_prints_the_standings(
         server, keys, tmp_path) -> None:
     op = await operator(server, keys)
