@@ -136,8 +136,8 @@ class BotRunner:
         self.transport = Transport(self.core, self._told, identity=identity)
         self._connection = trio.CancelScope()
         self._fallback = random.Random()
-        #: In a tournament: the request id of our latest entry, and its refusal (other than
-        #: tournament_started, which says we are in it), which ends the run between games.
+        #: In a tournament: the request id of our latest entry, and its refusal, which
+        #: _tournament reads between games.
         self._entry: int | None = None
         self._entry_refused: ev.Refused | None = None
 
@@ -245,12 +245,9 @@ class BotRunner:
                             reason or "the server closed the connection")
             case ev.ConnectionBack() if self.seating.tournament:
                 # Our entry may have been lost with the link, or the server restarted and
-                # forgot its tournament: entering again says which (the server takes an
-                # entry twice while it is open, and once it runs refuses an entrant's
-                # tournament_started), at a table too.
+                # forgot its tournament: entering again says which, at a table too.
                 self._entry = self.transport.submit(do.EnterTournament())
-            case ev.Refused(code, re) if (re is not None and re == self._entry
-                                          and code != "tournament_started"):
+            case ev.Refused(_code, re) if re is not None and re == self._entry:
                 self._entry_refused = event
         return event
 
@@ -334,13 +331,16 @@ class BotRunner:
         else:
             log.info("%s: entering the tournament", self.name)
         while not self._tournament_over():
-            refused = self._entry_refused
+            refused, self._entry_refused = self._entry_refused, None
             if refused is not None:
-                if refused.code == "no_tournament" and refused.re != first:
+                if refused.re != first and refused.code == "no_tournament":
                     await self._gone()
                     return
-                raise Dismissed(f"could not enter the tournament: {refused.code}: "
-                                f"{refused.message}")
+                # The server takes an entrant's entry made again while the tournament is
+                # open, and once it runs refuses it tournament_started: we are in it.
+                if refused.re == first or refused.code != "tournament_started":
+                    raise Dismissed(f"could not enter the tournament: {refused.code}: "
+                                    f"{refused.message}")
             event = await self._next()
             if isinstance(event, ev.TableJoined):
                 self._sat(event.table.table, event.table.seat, "for the tournament")

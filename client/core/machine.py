@@ -371,10 +371,11 @@ class Core:
                            or view.seat not in old.waiting)
         return [ev.ViewChanged(came, opened)]
 
-    def _entry_refused(self, code: str) -> list[ev.Event]:
+    def _not_entered(self, code: str) -> list[ev.Event]:
         """Our entry in the tournament was refused `code`. tournament_started answers an
-        entrant's entry made again after a drop: still in. Any other refusal is no entry;
-        and no_tournament says the server has none open or running (a restart forgets its
+        entrant's entry made again after a drop (still in; a first entry so refused is no
+        entry, and the front end's to end). Any other refusal is no entry; and
+        no_tournament says the server has none open or running (a restart forgets its
         tournament), so a copy of ours that says open or running is stale: gone."""
         if code == "tournament_started":
             return []
@@ -417,7 +418,7 @@ class Core:
         if msg.re is not None and msg.re == self._queue_asked:
             self.queued = False
         if msg.re is not None and msg.re == self._entry_asked:
-            out += self._entry_refused(msg.code)
+            out += self._not_entered(msg.code)
         if msg.re is None and msg.code in TABLE_GONE and self.table is not None:
             self.table = None
             return out + [ev.TableGone(msg.code, said, msg.message), ev.TableLeft()]
