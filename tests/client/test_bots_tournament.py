@@ -1,7 +1,9 @@
 """`coup bot --tournament` (issue 33): bots enter the server's tournament by their keys, play
 every game the server seats them at, and stop once it is over; the standings the server
-shows are the games its records keep. Real TCP, a real server, in-process runners (and one
-`coup bot` process)."""
+shows are the games its records keep. A bot whose tournament the server no longer has (a
+restart forgets it) ends saying so, and one that was away at the end ends as at any end:
+none waits for ever. Real TCP, a real server (restarted on the same port and store where
+the test says), in-process runners (and `coup bot` processes)."""
 
 from __future__ import annotations
 
@@ -212,9 +214,8 @@ async def test_a_bot_whose_connection_drops_in_the_lobby_comes_back_and_plays_on
 # ---------------------------------------------------------------------------- a restart
 
 class Restartable:
-    """A server on a port of the test's own, keeping its records, that can be stopped as
-    SIGTERM stops it (a restart: its tables kept, its clients told to come back) and started
-    again on the same port and store."""
+    """A server on a port of the test's own, keeping its records, that can be stopped (as
+    SIGTERM stops it, or at once) and started again on the same port and store."""
 
     def __init__(self, nursery: trio.Nursery, config: ServerConfig) -> None:
         self.nursery = nursery
@@ -238,8 +239,9 @@ class Restartable:
         return self.server.address[1]
 
     async def restart(self, how: str) -> None:
-        """Stop ("restart": as SIGTERM does; "kill": at once, no one told, as SIGKILL
-        does), and once the store is let go, serve again in the same place."""
+        """Stop ("restart": as SIGTERM does, its tables kept and its clients told to come
+        back; "kill": at once, its connections closed without a word, as a killed server's
+        are), and once the store is let go, serve again in the same place."""
         if how == "restart":
             await self.server.shutdown(restart=True)
         else:
