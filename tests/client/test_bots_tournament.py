@@ -419,11 +419,15 @@ def standing(status: str) -> Tournament:
                       standings=[])
 
 
-class LateStandings(Scripted):
+class RefusedOnReturn(Scripted):
     """A server that drops the bot once it entered (`bye idle_timeout`), and on its return
-    answers the entry made again no_tournament, and sends the standings of the tournament,
-    stopped meanwhile, only when the test says (`stopped`): as a server that had yet to add
-    them up does."""
+    refuses the entry made again `code`; it sends the standings of the tournament, stopped
+    meanwhile, only when the test says (`stopped`): as a server that had yet to add them up
+    does."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__()
+        self.code = code
 
     async def __call__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
@@ -438,7 +442,7 @@ class LateStandings(Scripted):
         if self.connections == 1:
             return (conn.send(Ok(re=msg.id)) + conn.send(standing("open"))
                     + conn.send(Bye(reason="idle_timeout")))
-        return conn.send(Error(code="no_tournament", message="none open", re=msg.id))
+        return conn.send(Error(code=self.code, message="refused", re=msg.id))
 
     async def stopped(self) -> None:
         await self.stream.send_all(self.conn.send(standing("stopped")))
@@ -451,7 +455,7 @@ async def test_a_refusal_before_the_standings_of_a_tournament_over_is_no_gone_to
     standings on their way. The bot waits for them (STANDINGS_WAIT, here far longer than
     the test may take) and ends as at any end, not 'gone'."""
     monkeypatch.setattr(runner_module, "STANDINGS_WAIT", 60.0)
-    server = LateStandings()
+    server = RefusedOnReturn("no_tournament")
     listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), server, 0)
     bot = BotRunner("127.0.0.1", listeners[0].socket.getsockname()[1],
                     make("random", seed=1), name="late", seating=Seating(tournament=True))
@@ -464,6 +468,20 @@ async def test_a_refusal_before_the_standings_of_a_tournament_over_is_no_gone_to
         while not outcome:
             await trio.sleep(0.01)
     assert outcome == {"done": True} and bot.core.tournament.status == "stopped"
+
+
+@pytest.mark.trio
+async def test_an_entry_made_again_and_refused_for_another_reason_ends_the_run(
+        nursery) -> None:
+    """An entry lost with the link, and the tournament full when the bot came back: it is
+    not in it, and says so. It waited for the end of a tournament it was not in."""
+    server = RefusedOnReturn("tournament_full")
+    listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), server, 0)
+    bot = BotRunner("127.0.0.1", listeners[0].socket.getsockname()[1],
+                    make("random", seed=1), name="late", seating=Seating(tournament=True))
+    with trio.fail_after(10), pytest.raises(Dismissed, match="tournament_full"):
+        await bot.run()
+    assert server.connections == 2
 
 
 @pytest.mark.trio
