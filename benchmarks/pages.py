@@ -315,9 +315,7 @@ def host_main(order: str, fds: str, path: str) -> None:
     session = os.fork()
     if session == 0:
         link.close()
-        turn, gate = socket.socketpair()
-        gate.close()  # no start gate here: its turn is now
-        host._session(host.Order.decode(order.encode()), given, theirs, turn,
+        host._session(host.Order.decode(order.encode()), given, theirs,
                       SESSION_MEMORY_MB * 2**20)
     theirs.close()
     for fd in set(given):

@@ -10,8 +10,7 @@ Then it listens on a Unix socket in its door's private directory. Each order (an
 and its fds 0, 1 and 2, by SCM_RIGHTS) from its door becomes a child that takes those fds,
 a session of its own (and the terminal as its controlling one), the order's environment and
 directory, a memory limit (--session-memory MB above the host's own data), default signal
-handlers and fresh random state, waits for its turn to start (a few start at once: the
-start gate, client/startgate.py), and runs `coup` with the order's arguments. The child
+handlers and fresh random state, and runs `coup` with the order's arguments. The child
 says "pid N" on the link once it has its fds, the host "exit N" once it has reaped it; a
 session that used up its memory exits with OUT_OF_MEMORY, and its door tells the player.
 
@@ -49,12 +48,9 @@ import sys
 import tempfile
 import termios
 import threading
-import time
 from typing import TYPE_CHECKING, NoReturn
 
 from server import ORDER_BYTES, OUT_OF_MEMORY, READY, Order
-
-from .startgate import StartGate, places, wait_turn
 
 if TYPE_CHECKING:
     from sys import UnraisableHookArgs
@@ -191,16 +187,12 @@ class Host:
         self.selector.register(self.listener, selectors.EVENT_READ, self._order)
         self.selector.register(self.wakeup_read, selectors.EVENT_READ, self._reap)
         self.selector.register(sys.stdin.fileno(), selectors.EVENT_READ, self._door_gone)
-        self.gate = StartGate(places())
         self.running = True
 
     def serve(self) -> None:
         while self.running:
-            look = self.gate.next_look()
-            for key, _ in self.selector.select(
-                    None if look is None else max(0.0, look - time.monotonic())):
+            for key, _ in self.selector.select():
                 key.data()
-            self.gate.look()
 
     def _door_gone(self) -> None:
         if not os.read(sys.stdin.fileno(), 4096):
@@ -215,7 +207,6 @@ class Host:
                 return
             if pid == 0:
                 return
-            self.gate.ended(pid)
             link = self.sessions.pop(pid, None)
             if link is not None:
                 with contextlib.suppress(OSError):
@@ -242,22 +233,16 @@ class Host:
             return
         sys.stdout.flush()
         sys.stderr.flush()
-        turn, its_turn = socket.socketpair()
         child = os.fork()
         if child == 0:
-            turn.close()
-            _session(order, fds, link, its_turn, self.memory)
-        its_turn.close()
+            _session(order, fds, link, self.memory)
         for fd in fds:
             os.close(fd)
         self.sessions[child] = link  # the child says its pid on it, once it has its fds
-        self.gate.came(child, turn)
 
 
-def _session(order: Order, fds: list[int], link: socket.socket, turn: socket.socket,
-             memory: int) -> NoReturn:
-    """In the forked child: become the order's session, wait for its turn to start (the
-    host's start gate, client/startgate.py), run it, and exit with its status."""
+def _session(order: Order, fds: list[int], link: socket.socket, memory: int) -> NoReturn:
+    """In the forked child: become the order's session, run it, and exit with its status."""
     status = 1
     try:
         os.setsid()
@@ -265,14 +250,12 @@ def _session(order: Order, fds: list[int], link: socket.socket, turn: socket.soc
             os.dup2(fd, target)
         if order.terminal:
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-        # Nothing of the host's but the link to the door and the turn: not the listener,
-        # not another session's link (its door would wait on this process to see that
-        # session end).
-        first, last = sorted((link.fileno(), turn.fileno()))
-        os.closerange(3, first)
-        os.closerange(first + 1, last)
-        os.closerange(last + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
-        os.set_inheritable(link.fileno(), False)
+        # Nothing of the host's but the link to the door: not the listener, not another
+        # session's link (its door would wait on this process to see that session end).
+        keep = link.fileno()
+        os.closerange(3, keep)
+        os.closerange(keep + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        os.set_inheritable(keep, False)
         with contextlib.suppress(OSError), open("/proc/self/comm", "w") as name:
             name.write("coup-session")  # in top and ps -o comm; its command line is the host's
         # Said once the session has its terminal (or pipes): what the door does with the pid
@@ -285,7 +268,6 @@ def _session(order: Order, fds: list[int], link: socket.socket, turn: socket.soc
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        wait_turn(turn)
         os.environ.clear()
         os.environ.update(order.env)
         os.chdir(order.cwd)
