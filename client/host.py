@@ -101,11 +101,10 @@ def preload() -> None:
 
 def _draw_once() -> None:
     """Draw, off screen, what a door's session draws first (its lobby, connecting, then
-    welcomed),
-    so that its styles are parsed (client/tui/styles.py keeps them for every app of the
-    process), its caches filled, and the code it runs specialised, before the fork. The
-    app's event loop is closed when this returns; trio's one idle worker thread stays for
-    its few seconds, and trio forgets it in each child (os.register_at_fork)."""
+    welcomed), so that its styles are parsed (client/tui/styles.py keeps them for every app
+    of the process), its caches filled, and the code it runs specialised, before the fork.
+    The app's event loop is closed when this returns; trio's one idle worker thread stays
+    for its few seconds, and trio forgets it in each child (os.register_at_fork)."""
     import asyncio
 
     from .launch import Launch
