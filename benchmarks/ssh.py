@@ -219,19 +219,26 @@ def by_module(server_port: int, secret: str) -> dict[str, object]:
             with pages.Host(order, [terminal] * 3, os.path.join(home, "map")) as host:
                 os.close(terminal)
                 terminal = -1
-                screen = Screen(master)
-                screen.until(LOBBY, time.monotonic() + 120)
-                for keys, shown in QUICK_PLAY:
-                    os.write(master, keys.encode())
-                    if shown is not None:
-                        screen.until(shown, time.monotonic() + 60)
-                screen.until(WON, time.monotonic() + GAME_SECONDS)
-                screen.until(None, time.monotonic() + 1)  # settled after its game
-                return host.figures()
+                return after_a_game(Screen(master), lambda keys: os.write(master, keys),
+                                    host)
     finally:
         os.close(master)
         if terminal >= 0:
             os.close(terminal)
+
+
+def after_a_game(screen: Screen, send: Callable[[bytes], object],
+                 host: pages.Host) -> dict[str, object]:
+    """The figures of `host`'s session once it has drawn its lobby on `screen` and played a
+    quick-play game to its end (its keys typed with `send`), settled after it."""
+    screen.until(LOBBY, time.monotonic() + 120)
+    for keys, shown in QUICK_PLAY:
+        send(keys.encode())
+        if shown is not None:
+            screen.until(shown, time.monotonic() + 60)
+    screen.until(WON, time.monotonic() + GAME_SECONDS)
+    screen.until(None, time.monotonic() + 1)  # settled after its game
+    return host.figures()
 
 
 @dataclass

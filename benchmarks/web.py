@@ -36,8 +36,8 @@ from server import Order, load_secret, vouch_address
 from server.doorkey import FILE_NAME
 
 from . import pages
-from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WON, Screen, cpu_s, found,
-                  game_figures, lobby_figures, measured, pss_mb, run)
+from .ssh import (COUP, ESCAPES, GAME_SECONDS, LOBBY, QUICK_PLAY, WON, Screen, after_a_game,
+                  cpu_s, found, game_figures, lobby_figures, measured, pss_mb, run)
 
 #: What Textual's web driver writes first, before its packets.
 PRELUDE = b"__GANGLION__\n"
@@ -168,15 +168,10 @@ def by_module(server_port: int, secret: str) -> dict[str, object]:
                 for fd in theirs:
                     os.close(fd)
                 theirs = []
-                screen = Pipe(out_read)
-                screen.until(LOBBY, time.monotonic() + 120)
-                for keys, shown in QUICK_PLAY:
-                    os.write(in_write, AppService.encode_packet(b"D", keys.encode()))
-                    if shown is not None:
-                        screen.until(shown, time.monotonic() + 60)
-                screen.until(WON, time.monotonic() + GAME_SECONDS)
-                screen.until(None, time.monotonic() + 1)  # settled after its game
-                return host.figures()
+                return after_a_game(
+                    Pipe(out_read),
+                    lambda keys: os.write(in_write, AppService.encode_packet(b"D", keys)),
+                    host)
     finally:
         for fd in [in_write, out_read, err_read, *theirs]:
             os.close(fd)
