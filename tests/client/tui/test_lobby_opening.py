@@ -25,6 +25,17 @@ TABLE = {"table": "beef01", "name": "Bruno's den", "status": "waiting",
          "options": {"variant": "classic", "response_clock": 20, "turn_clock": 60}}
 
 
+async def opened(app, pilot, settled: bool = False) -> LobbyScreen:
+    """The lobby, pushed on an app that believes it is connected, once drawn (`settled`:
+    once what its opening set off has settled too)."""
+    pretend_connected(app)
+    lobby = LobbyScreen()
+    await app.push_screen(lobby)
+    for _ in range(3 if settled else 1):
+        await pilot.pause()
+    return lobby
+
+
 @pytest.fixture
 def first_layouts(monkeypatch: pytest.MonkeyPatch) -> dict[Screen, tuple[set[str], int]]:
     """Each screen laid out from now on: its classes and its footer's keys at its first
@@ -46,10 +57,7 @@ def test_the_lobby_is_laid_out_first_with_its_breakpoint_class(first_layouts, wi
     """Given it only at its first layout, the class restyled the whole screen and laid it
     out again."""
     async def body(app, pilot):
-        pretend_connected(app)
-        lobby = LobbyScreen()
-        await app.push_screen(lobby)
-        await pilot.pause()
+        lobby = await opened(app, pilot)
         classes, _keys = first_layouts[lobby]
         assert wanted in classes
         assert lobby.has_class(wanted)
@@ -61,11 +69,7 @@ def test_the_lobby_is_laid_out_first_with_the_keys_of_its_footer(first_layouts) 
     """Built only once the list had the focus (whose Join is one of them), the keys were
     mounted after the lobby's first layout, and laid out and drawn twice more."""
     async def body(app, pilot):
-        pretend_connected(app)
-        lobby = LobbyScreen()
-        await app.push_screen(lobby)
-        for _ in range(3):  # what the lobby's opening set off, settled
-            await pilot.pause()
+        lobby = await opened(app, pilot, settled=True)
         _classes, keys = first_layouts[lobby]
         assert keys == len(lobby.query_one(Keys).keys) > 0
 
@@ -92,11 +96,7 @@ def test_the_lobby_is_styled_as_it_is_mounted_and_not_all_again_as_it_is_shown(
     too, right after each widget was styled as it was mounted: the lobby's 31 nodes and
     their parts, half of what a door's session spent on styles as it opened."""
     async def body(app, pilot):
-        pretend_connected(app)
-        lobby = LobbyScreen()
-        await app.push_screen(lobby)
-        for _ in range(3):
-            await pilot.pause()
+        lobby = await opened(app, pilot, settled=True)
         assert lobby not in restyled
 
     run_app(Launch(), body)
@@ -140,10 +140,7 @@ def test_the_lobby_is_not_laid_out_again_for_its_own_size_or_its_hidden_notices(
 
 def test_the_lobby_is_laid_out_again_for_a_terminal_of_another_size(layouts) -> None:
     async def body(app, pilot):
-        pretend_connected(app)
-        lobby = LobbyScreen()
-        await app.push_screen(lobby)
-        await pilot.pause()
+        lobby = await opened(app, pilot)
         before = len(layouts)
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
@@ -156,10 +153,7 @@ def test_the_lobby_is_laid_out_again_for_a_terminal_of_another_size(layouts) -> 
 def test_a_notice_is_shown_on_the_lobby(layouts) -> None:
     """Its rack is hidden as the lobby is shown; a notice still shows it."""
     async def body(app, pilot):
-        pretend_connected(app)
-        lobby = LobbyScreen()
-        await app.push_screen(lobby)
-        await pilot.pause()
+        lobby = await opened(app, pilot)
         lobby.notify("Table 7 is full")
         await pilot.pause()
         rack = lobby.query_one(ToastRack)
@@ -175,10 +169,7 @@ def test_an_empty_list_of_tables_is_not_drawn_and_the_lobby_says_so_in_its_place
     is no table. That line is now the pane's first, and the grid comes with the first
     table, the focus on it as before (its Join in the footer)."""
     async def body(app, pilot):
-        pretend_connected(app)
-        lobby = LobbyScreen()
-        await app.push_screen(lobby)
-        await pilot.pause()
+        lobby = await opened(app, pilot)
         grid = lobby.query_one("#tables", DataTable)
         none = lobby.query_one("#no-tables")
         assert not grid.display
@@ -201,10 +192,7 @@ def test_the_lobby_chat_has_a_scrollbar_only_once_its_lines_overflow() -> None:
     lobby cost as it opened: it comes once the lines fill the log, which stays at its
     end, the lines wrapped again for the column the scrollbar takes."""
     async def body(app, pilot):
-        pretend_connected(app)
-        lobby = LobbyScreen()
-        await app.push_screen(lobby)
-        await pilot.pause()
+        lobby = await opened(app, pilot)
         log = lobby.query_one("#chat-log", RichLog)
         assert not log.show_vertical_scrollbar
         width = log.scrollable_content_region.width
