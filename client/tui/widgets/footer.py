@@ -30,6 +30,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Spacing
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
@@ -110,10 +111,14 @@ class Keys(Widget):
         # Its footer's: the keys' parts are padded less, and the keys a column apart.
         self.set_class(compact, "-compact", update=False)
 
+    def _paddings(self) -> tuple[Spacing, Spacing]:
+        """How a key's two parts are padded: its key's, its description's."""
+        return (self.get_component_styles("footer-key--key").padding,
+                self.get_component_styles("footer-key--description").padding)
+
     def spans(self) -> list[tuple[Shown, int, int]]:
         """Each key with the columns it is drawn in, from its first to past its last."""
-        key_padding = self.get_component_styles("footer-key--key").padding
-        description_padding = self.get_component_styles("footer-key--description").padding
+        key_padding, description_padding = self._paddings()
         # A compact footer's keys are a column apart (Textual's have a margin of one).
         gap = 1 if self.has_class("-compact") else 0
         spans = []
@@ -133,20 +138,20 @@ class Keys(Widget):
         # A key's margin is drawn as the footer's background is: no colour of its own.
         gap = Style(bgcolor=self.rich_style.bgcolor)
         end = 0
+        paddings = self._paddings()
         for place, (key, start, stop) in enumerate(self.spans()):
             line.append(" " * (start - end), gap)
-            line.append_text(self._drawn(key, place == self.hovered))
+            line.append_text(self._drawn(key, place == self.hovered, paddings))
             end = stop
         return line
 
-    def _drawn(self, key: Shown, hovered: bool) -> Text:
+    def _drawn(self, key: Shown, hovered: bool, paddings: tuple[Spacing, Spacing]) -> Text:
         """One key, as Textual's FooterKey renders itself: its parts' styles laid over its
         own (footer-key's, or footer-key--hover's under the mouse, with footer-key--disabled
         if it is), each background blended over the one under it."""
         own = ("footer-key--hover" if hovered else "footer-key",
                *(() if key.enabled else ("footer-key--disabled",)))
-        key_padding = self.get_component_styles("footer-key--key").padding
-        description_padding = self.get_component_styles("footer-key--description").padding
+        key_padding, description_padding = paddings
         key_style = self.get_visual_style(*own, "footer-key--key").rich_style
         if key.description:
             text = Text.assemble(
