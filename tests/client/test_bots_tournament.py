@@ -11,7 +11,7 @@ import os
 import socket
 import sys
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import pytest
@@ -60,6 +60,12 @@ async def operator(server, keys) -> Peer:
     return op
 
 
+async def start_once_entered(op: Peer, entrants: int) -> None:
+    """The operator starts the tournament once `entrants` have entered it."""
+    await op.expect("tournament", where=lambda m: len(m.entrants) == entrants)
+    assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+
+
 @pytest.mark.trio
 async def test_three_bots_play_a_tournament_out_and_its_standings_are_their_games(
         server, keys) -> None:
@@ -73,8 +79,7 @@ async def test_three_bots_play_a_tournament_out_and_its_standings_are_their_game
         async with trio.open_nursery() as nursery:
             for runner in runners:
                 nursery.start_soon(runner.run)
-            await op.expect("tournament", where=lambda m: len(m.entrants) == 3)
-            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+            await start_once_entered(op, 3)
     done = await op.expect("tournament", where=lambda m: m.status == "done")
     assert (done.played, done.scheduled) == (6, 6)
     for runner in runners:  # each ended by itself, and heard the end
@@ -117,8 +122,7 @@ async def test_a_bot_that_comes_after_the_start_is_refused_its_entry_and_says_wh
         async with trio.open_nursery() as nursery:
             for runner in entrants:
                 nursery.start_soon(runner.run)
-            await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
-            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+            await start_once_entered(op, 2)
             with pytest.raises(Dismissed, match="tournament_started"):
                 await late.run()
     assert late.played == 0 and [r.played for r in entrants] == [2, 2]
@@ -146,8 +150,7 @@ async def test_coup_bot_tournament_exits_0_and_prints_the_standings(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(command)
             nursery.start_soon(other.run)
-            await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
-            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+            await start_once_entered(op, 2)
     result = done["bot"]
     assert result.returncode == 0, result.stderr
     out = result.stdout.decode().splitlines()
@@ -205,8 +208,7 @@ async def test_a_bot_whose_connection_drops_in_the_lobby_comes_back_and_plays_on
             while len(entered) < 2:  # dropped once, and entered again
                 await trio.sleep(0.01)
             nursery.start_soon(second.run)
-            await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
-            assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+            await start_once_entered(op, 2)
     assert [first.played, second.played] == [2, 2]
     await op.aclose()
 
@@ -259,15 +261,24 @@ async def restartable(nursery, keys, tmp_path) -> Restartable:
         db=str(tmp_path / "coup.db"), operators=f"key:{keys(1).key}")).start()
 
 
-async def ended(runner: BotRunner, outcome: dict, task_status=trio.TASK_STATUS_IGNORED):
-    """Run `runner`; `outcome` gets what ended it ("done", or the error it raised)."""
+@dataclass
+class Outcome:
+    """How a runner's run ended, once `over` is set: `error` is the Dismissed it raised,
+    None if it ended by itself."""
+
+    over: trio.Event = field(default_factory=trio.Event)
+    error: Dismissed | None = None
+
+
+async def ended(runner: BotRunner, outcome: Outcome, task_status=trio.TASK_STATUS_IGNORED):
+    """Run `runner`, and say in `outcome` what ended it."""
     task_status.started()
     try:
         await runner.run()
     except Dismissed as exc:
-        outcome["error"] = exc
-    else:
-        outcome["done"] = True
+        outcome.error = exc
+    finally:
+        outcome.over.set()
 
 
 @pytest.mark.trio
@@ -283,15 +294,14 @@ async def test_a_bot_whose_tournament_a_restart_forgot_ends_saying_so(
     assert (await op.request(OpenTournament(id=new_id(), name="Gone"))).TYPE == "ok"
     bot = BotRunner("127.0.0.1", restartable.port, make("random", seed=2),
                     name="left", seating=Seating(tournament=True), identity=keys(2))
-    outcome: dict = {}
+    outcome = Outcome()
     await nursery.start(ended, bot, outcome)
     await op.expect("tournament", where=lambda m: m.entrants == ["left"])
     await op.aclose()
     await restartable.restart(how)
     with trio.fail_after(15):
-        while not outcome:
-            await trio.sleep(0.05)
-    assert "the tournament is gone" in str(outcome.get("error"))
+        await outcome.over.wait()
+    assert "the tournament is gone" in str(outcome.error)
     assert bot.core.tournament is None and not bot.core.entered
 
 
@@ -324,20 +334,19 @@ async def test_bots_at_a_game_when_the_restart_forgot_their_tournament_finish_it
     bots = [BotRunner("127.0.0.1", restartable.port, strategy, name=f"k{n}",
                       seating=Seating(tournament=True), identity=keys(n))
             for n, strategy in ((2, held), (3, make("random", seed=3)))]
-    outcomes: list[dict] = [{}, {}]
+    outcomes = [Outcome(), Outcome()]
     for bot, outcome in zip(bots, outcomes):
         await nursery.start(ended, bot, outcome)
-    await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
-    assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+    await start_once_entered(op, 2)
     await trio.to_thread.run_sync(held.asked.wait, 20)  # k2 owes its first decision
     await op.aclose()
     await restartable.restart(how)
     held.go.set()
     with trio.fail_after(20):
-        while not all(outcomes):
-            await trio.sleep(0.05)
+        for outcome in outcomes:
+            await outcome.over.wait()
     for bot, outcome in zip(bots, outcomes):
-        assert "the tournament is gone" in str(outcome.get("error")), outcome
+        assert "the tournament is gone" in str(outcome.error)
         assert bot.played == 1 and bot.core.table is None
     # Both left the finished table: it closes, in its own time.
     await eventually(lambda: restartable.server.lobby.tables == {})
@@ -363,7 +372,7 @@ async def test_a_bot_whose_tournament_is_stopped_while_it_is_away_ends_as_at_any
     assert (await op.request(OpenTournament(id=new_id(), name="Away"))).TYPE == "ok"
     bot = BotRunner("127.0.0.1", server.address[1], make("random", seed=2), name="away",
                     seating=Seating(tournament=True), identity=keys(2))
-    outcome: dict = {}
+    outcome = Outcome()
     async with trio.open_nursery() as nursery:
         await nursery.start(ended, bot, outcome)
         await op.expect("tournament", where=lambda m: m.entrants == ["away"])
@@ -371,7 +380,7 @@ async def test_a_bot_whose_tournament_is_stopped_while_it_is_away_ends_as_at_any
         bot.transport.link.stream.socket.shutdown(socket.SHUT_RDWR)
         assert (await op.request(StopTournament(id=new_id()))).TYPE == "ok"
         away.set()
-    assert outcome == {"done": True}
+    assert outcome.over.is_set() and outcome.error is None
     assert bot.core.tournament.status == "stopped" and bot.played == 0
     await op.aclose()
 
@@ -396,10 +405,9 @@ async def test_a_bot_started_again_mid_game_plays_the_tournament_out_and_hears_i
             await first.run()
 
     nursery.start_soon(stoppable)
-    outcomes: list[dict] = [{}, {}]
+    outcomes = [Outcome(), Outcome()]
     await nursery.start(ended, other, outcomes[0])
-    await op.expect("tournament", where=lambda m: len(m.entrants) == 2)
-    assert (await op.request(StartTournament(id=new_id()))).TYPE == "ok"
+    await start_once_entered(op, 2)
     await trio.to_thread.run_sync(held.asked.wait, 20)  # in its first game, to decide
     stopped.cancel()
     held.go.set()
@@ -407,9 +415,9 @@ async def test_a_bot_started_again_mid_game_plays_the_tournament_out_and_hears_i
                       seating=Seating(tournament=True), identity=keys(2))
     await nursery.start(ended, again, outcomes[1])
     with trio.fail_after(20):
-        while not all(outcomes):
-            await trio.sleep(0.05)
-    assert outcomes == [{"done": True}, {"done": True}]
+        for outcome in outcomes:
+            await outcome.over.wait()
+    assert [outcome.error for outcome in outcomes] == [None, None]
     assert again.played == 2 and again.core.tournament.status == "done"
     await op.aclose()
 
@@ -459,15 +467,14 @@ async def test_a_refusal_before_the_standings_of_a_tournament_over_is_no_gone_to
     listeners = await nursery.start(partial(trio.serve_tcp, host="127.0.0.1"), server, 0)
     bot = BotRunner("127.0.0.1", listeners[0].socket.getsockname()[1],
                     make("random", seed=1), name="late", seating=Seating(tournament=True))
-    outcome: dict = {}
+    outcome = Outcome()
     await nursery.start(ended, bot, outcome)
     with trio.fail_after(10):
         while server.connections < 2 or bot.core.entered:  # back, and refused
             await trio.sleep(0.01)
         await server.stopped()
-        while not outcome:
-            await trio.sleep(0.01)
-    assert outcome == {"done": True} and bot.core.tournament.status == "stopped"
+        await outcome.over.wait()
+    assert outcome.error is None and bot.core.tournament.status == "stopped"
 
 
 @pytest.mark.trio
@@ -492,6 +499,7 @@ async def test_coup_bot_exec_whose_tournament_a_restart_forgot_exits_1_saying_so
     op = await operator(restartable.server, keys)
     assert (await op.request(OpenTournament(id=new_id(), name="Exec"))).TYPE == "ok"
     done = {}
+    finished = trio.Event()
 
     async def command() -> None:
         done["bot"] = await trio.run_process(
@@ -500,14 +508,14 @@ async def test_coup_bot_exec_whose_tournament_a_restart_forgot_exits_1_saying_so
              "--identity", str(tmp_path / "key2.pem")],
             capture_stdout=True, capture_stderr=True, check=False,
             env=os.environ | {"LANGUAGE": "en", "COUP_DISCOVERY": "off"})
+        finished.set()
 
     nursery.start_soon(command)
     await op.expect("tournament", where=lambda m: m.entrants == ["exec-bot"])
     await op.aclose()
     await restartable.restart("restart")
     with trio.fail_after(20):
-        while not done:
-            await trio.sleep(0.05)
+        await finished.wait()
     result = done["bot"]
     assert result.returncode == 1, result.stderr
     assert result.stderr.decode().splitlines()[-1] == (
