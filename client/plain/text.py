@@ -21,7 +21,7 @@ from ..i18n import _, action_name, faction_name, ngettext, pgettext
 from ..moderation import MODERATION
 from ..moderation import command_names as moderation_names
 from ..moderation import usage as moderation_usage
-from ..narrate import Names, almshouse_text, cards_text, claim_text, unity_text, game_label
+from ..narrate import Names, almshouse_text, cards_text, claim_text, game_label, unity_text
 
 #: Commands, by their English word; each has its translated word too (`command_words`).
 COMMANDS = ("help", "status", "hand", "log", "repeat", "say", "list", "create", "join",
@@ -210,8 +210,8 @@ def tables_lines(tables: list[dict]) -> list[str]:
         taken = sum(1 for s in t["seats"] if s["name"] or s["bot"])
         lines.append(_("Table {id}: {name}, {variant}, {taken} of {seats} seats taken, "
                        "{status}").format(
-            id=t["table"], name=t["name"], variant=game_label(t["options"]), taken=taken, seats=len(t["seats"]),
-            status=statuses.get(t["status"], t["status"])))
+            id=t["table"], name=t["name"], variant=game_label(t["options"]), taken=taken,
+            seats=len(t["seats"]), status=statuses.get(t["status"], t["status"])))
     return lines
 
 
