@@ -258,3 +258,31 @@ def test_convert_me_names_the_self_conversion_in_either_language() -> None:
             assert matches(me.split()[0] + " me", labels, own=(0,)) == [0]
     finally:
         set_language("en")
+
+
+def test_a_proof_by_showing_every_card_is_one_line_in_plain_mode(tmp_path: Path) -> None:
+    """R12.12.1: Ana, holding no Duke, proves her Embezzlement by showing every card, and
+    draws as many new ones. One line says so: the redraw of each card shown is not told
+    again after it (narrate.said_already); she alone reads what she drew."""
+    position = tmp_path / "proved.toml"
+    position.write_text(CHALLENGED.replace('["duke", "captain"]', '["assassin", "captain"]'),
+                        encoding="utf-8")
+    t = Transcript("position", str(position), "--plain", "--strategy", "random",
+                   "--bot-delay", "0", "--clock", "off", "--name", "Ana")
+    try:
+        assert t.prompt() == ["Ready", "Start the game"]
+        t.send("start")
+        assert t.prompt() == ["Show all your cards", "Concede"]
+        start = len(t.lines)
+        t.send("show all your cards")
+        t.until("Bot 2 loses an influence")
+        told = t.lines[start:]
+        assert told[0] == ("Ana shows every card, none a Duke: Assassin, Captain, and draws "
+                           "as many new ones from the deck")
+        assert not [line for line in told if "shuffles it into the deck" in line]
+        assert told[1].startswith("You draw: ")  # what she drew, hers alone to read
+        t.send("quit")
+        t.until("Type quit again to leave.")
+        leaves_cleanly(t, "quit")
+    finally:
+        t.close()
