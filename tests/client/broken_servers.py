@@ -2,12 +2,12 @@
 `trio.serve_tcp` that counts the connections it took.
 
 `Hangup` closes every connection as soon as it comes. `Scripted` speaks the protocol from a
-script its subclasses give. `BadSnapshot` speaks the protocol
-until it has a client seated: it answers the handshake (and a hello with a token, a
-reconnect, with the seat given back), then every request with `joined` (a seat at table
-t1) and a snapshot whose per-seat lists are short (two coin counts at a six-seat table),
-the frame that crashed the full-screen client with an IndexError. `AlwaysRestarting` seats
-every client and says `bye server_restart` at once, each time.
+script its subclasses give. `BadSnapshot` speaks the protocol until it has a client seated:
+it answers the handshake (and a hello with a token, a reconnect, with the seat given back),
+then every request with `joined` (a seat at table t1) and a snapshot whose per-seat lists
+are short (two coin counts at a six-seat table), the frame that crashed the full-screen
+client with an IndexError. `AlwaysRestarting` seats every client and says `bye
+server_restart` at once, each time.
 `HostileThread` runs one in a thread of its own, for a client running in another loop.
 """
 
