@@ -235,10 +235,13 @@ class Beliefs:
         evidence = self._of(seat)
         evidence.claimed.add(card)
         evidence.over = max(evidence.over, len(evidence.claimed) - view.influence[seat])
+        if card == C.DENIED and evidence.denied:  # it embezzled with this hand (_denies)
+            evidence.over = max(evidence.over, 1)
 
     def _denies(self, seat: int) -> None:
         """`seat` embezzles: it claims to hold no Duke. Having claimed one (a Tax, a block
-        of Foreign Aid) with the same hand, it has lied once at least."""
+        of Foreign Aid) with the same hand, before or after (_claims), it has lied once at
+        least."""
         evidence = self._of(seat)
         evidence.denied = True
         if C.DENIED in evidence.claimed:

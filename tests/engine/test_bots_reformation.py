@@ -159,3 +159,19 @@ def test_r12_12_1_a_proved_embezzlement_leaves_a_new_hand() -> None:
     after = duke_chance(TAX + [EMBEZZLE, CHALLENGED, shown, redraw, redraw])
     assert after == pytest.approx(duke_chance([]))
     assert duke_chance(TAX) > after
+
+
+def lie_rate(history: list[Event]) -> float:
+    """Seat 1's lie rate in seat 0's beliefs after `history`."""
+    game = embezzlement([]).game()
+    beliefs = Beliefs()
+    beliefs.observe(game.view(0), history)
+    return beliefs.lie_rate(1)
+
+
+def test_r12_11_1_a_duke_claimed_and_denied_with_one_hand_is_a_lie_in_either_order() -> None:
+    # A Tax then an Embezzlement, or an Embezzlement then a Tax, with no new card between:
+    # one of the two claims was false, whichever came first.
+    taxed_first = lie_rate(TAX + [EMBEZZLE])
+    assert taxed_first > lie_rate(TAX)
+    assert lie_rate([EMBEZZLE] + TAX) == pytest.approx(taxed_first)
