@@ -226,15 +226,18 @@ async def test_a_client_that_only_answers_pings_stays_connected(connect):
     assert (await silent.request(Ping(id=new_id()))).TYPE == "pong"
 
 
+@pytest.mark.parametrize("flag", ["--ping-interval", "--late-write"])
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
-async def test_a_ping_interval_that_is_not_a_time_is_refused_at_start(seconds, capsys):
-    """--ping-interval must be seconds above 0: the sweep of the sessions' pings would run
-    without a pause, and every session be pinged and closed at once."""
+async def test_a_time_that_is_not_seconds_above_0_is_refused_at_start(flag, seconds, capsys):
+    """--ping-interval and --late-write must be seconds above 0. Else the sweep of the
+    sessions' pings would run without a pause, every session pinged and closed at once; a
+    late write of 0 would pause every table at every write, and a negative one stop the
+    store's writer at its first."""
     parser = argparse.ArgumentParser()
     cli.add_arguments(parser)
-    assert cli.main(parser.parse_args(["--ping-interval", seconds, "--db", ":memory:"])) == 2
+    assert cli.main(parser.parse_args([flag, seconds, "--db", ":memory:"])) == 2
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("coup serve: --ping-interval:")
+    assert len(lines) == 1 and lines[0].startswith(f"coup serve: {flag}:")
 
 
 @pytest.mark.server_config(handshake_timeout=0.3)

@@ -5,14 +5,11 @@ within the server's late_write, not after SQLite's 5 s busy timeout."""
 
 from __future__ import annotations
 
-import argparse
 import sqlite3
 
-import pytest
 import trio
 
 from protocol import CreateTable, Join, Leave, MoveRequest, Say
-from server import cli
 from tests.server.helpers import FullDisk, eventually, seat_table, served
 from tests.server.peer import Peer, new_id
 
@@ -177,14 +174,3 @@ async def test_a_player_whose_return_finds_the_disk_full_is_told_at_once(db, mon
         for peer in (peers[0], back):
             await peer.aclose()
         nursery.cancel_scope.cancel()
-
-
-@pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
-async def test_a_late_write_that_is_not_a_time_is_refused_at_start(seconds, capsys):
-    """--late-write must be seconds above 0: 0 would pause every table at every write, and
-    a negative time would stop the store's writer at its first."""
-    parser = argparse.ArgumentParser()
-    cli.add_arguments(parser)
-    assert cli.main(parser.parse_args(["--late-write", seconds, "--db", ":memory:"])) == 2
-    lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("coup serve: --late-write:")
