@@ -318,7 +318,7 @@ class Heuristic(Strategy):
 
     def _embezzles(self, view: Sight, hand: list[str]) -> bool:
         """Whether the Almshouse is worth a turn's Embezzlement (R12.11): for a seat without
-        a Duke when it holds more than a Foreign Aid; holding one, a bluff at the
+        a Duke when it holds at least a Foreign Aid's coins; holding one, a bluff at the
         personality's rate, only where it pays against the table's callers."""
         duke = C.DENIED in hand
         calls = [self.beliefs.calls(s) for s in self._opponents(view)]

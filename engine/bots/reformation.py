@@ -26,11 +26,11 @@ from ..moves import Move
 from .base import Sight, seat_of, target_of
 from .baseline import Baseline
 
-#: Coins that make a seat's force: a Coup's worth (R4) makes it a full attacker, and a
+#: Coins that make a seat's force: each Coup's worth (R4) adds a full attacker, and a
 #: seat with none can still Steal.
-COUP_AT = 7
+COUP_AT = C.COST[C.COUP]
 #: The price of a Conversion's coin, in attackers off the seat's exposure (a seat that may
-#: Coup counts about two): the coins feed the Almshouse, which an opponent without a Duke
+#: Coup counts 1.5 to 2): the coins feed the Almshouse, which an opponent without a Duke
 #: may take next turn. A Conversion is played when it cuts the exposure by more than its
 #: price. Demanding more of it lost games: against three of the heuristic as it was before
 #: Reformation sense, 1,000 games each, alone at four seats, a cut of at least 0.8 more won
@@ -43,7 +43,7 @@ CONVERT_COIN = 0.15
 EMBEZZLE_AT = 2
 EMBEZZLE_BLUFF_AT = 6
 #: What a card lost to a called bluff is worth, in coins (a Coup's price).
-CARD_COINS = 7
+CARD_COINS = C.COST[C.COUP]
 
 Threat = Callable[[Sight, int], float]
 
@@ -62,9 +62,10 @@ def aims(factions: Sequence[str], alive: Sequence[bool], seat: int) -> list[int]
 
 def force(view: Sight, seat: int) -> float:
     """How much attacking `seat` may do in the next round: half an attacker with no coins
-    (a Steal), a full one at a Coup's worth, more with coins beyond it."""
+    (a Steal), and one more for each Coup's worth of coins, counted up to the coins at
+    which it must Coup (R3.4)."""
     coins = view.coins[seat]
-    return 0.5 + min(coins, 10) / COUP_AT
+    return 0.5 + min(coins, C.MUST_COUP) / COUP_AT
 
 
 def exposure(view: Sight, factions: Sequence[str], threat: Threat) -> float:
@@ -132,10 +133,11 @@ def embezzle_pays(almshouse: int, holds_duke: bool, calls: Sequence[float]) -> b
 
 class Reformed(Baseline):
     """The frozen baseline with the one piece of Reformation sense a search's model of the
-    table needs: it takes the Almshouse when it holds no Duke and the Almshouse holds more
-    than a Foreign Aid. Without it the playouts' seats leave the Almshouse alone, and coins
-    a Conversion pays in look safe there. At a table without Reformation (an empty
-    Almshouse) it plays every move as the baseline does, drawing the same numbers."""
+    table needs: it takes the Almshouse when it holds no Duke and the Almshouse holds at
+    least a Foreign Aid's coins (EMBEZZLE_AT). Without it the playouts' seats leave the
+    Almshouse alone, and coins a Conversion pays in look safe there. At a table without
+    Reformation (an empty Almshouse) it plays every move as the baseline does, drawing the
+    same numbers."""
 
     def _action(self, view: Sight, hand: list[str], moves: Sequence[Move]) -> Move:
         if view.almshouse >= EMBEZZLE_AT and C.DENIED not in hand:
