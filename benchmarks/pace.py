@@ -33,7 +33,8 @@ at human pace less flat out, plus the relay's store share, over flat out with th
 `--json` prints one object: `human` and `human_without_store` (benchmarks.capacity's keys),
 `flat` (benchmarks.server's keys), `relay`, `relay_nothing_written` and `relay_store`
 (benchmarks.fanout's keys, 3.), and `pace_ratio`, `human_store_us`, `flat_store_us`,
-`relay_store_us`, `relay_handover_us`, `ratio_floor`, `load_before`, `load_after`.
+`human_latency_p50_ms`, `relay_store_us`, `relay_handover_us`, `relay_store_p50_ms`,
+`ratio_floor`, `load_before`, `load_after`.
 """
 
 from __future__ import annotations
