@@ -68,8 +68,9 @@ import trio
 from engine import Game, Move, Options, View, legal_moves, summarize, visible_to
 from engine.views import public_dict, view_dict
 from protocol import Connection, Hello, MoveRequest, Role, UpdateFrames, Welcome
-
-from server.recorder import HOLD
+from server import recorder as recording
+from server.changes import MovePlayed
+from server.store import Store
 
 from .server import (
     Child, Loop, Peer, cpu_seconds, open_sockets, process_cpu_seconds, raise_file_limit,
@@ -115,9 +116,6 @@ def _relay_main(pipe, store_path: str | None = None, hold: float | None = None,
     move's updates wait for its `MovePlayed` to be on the disk (4. in the docstring), or,
     not `written`, for the recorder's writer thread to have done nothing with it."""
     raise_file_limit()
-    from server import recorder as recording
-    from server.changes import MovePlayed
-    from server.store import Store
 
     class Counted(Store):
         """The server's store, counting its commits."""
@@ -387,7 +385,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="a fifth connection at each table that only watches")
     parser.add_argument("--hold", type=float, default=None,
                         help="with --store, the recorder's hold for company in ms "
-                             f"(default {HOLD * 1000:g})")
+                             f"(default {recording.HOLD * 1000:g})")
     args = parser.parse_args(argv)
     think = max(0.0, args.think)
     warmup = args.warmup if args.warmup is not None else (5.0 if think else 0.0)
@@ -400,7 +398,7 @@ def main(argv: list[str] | None = None) -> None:
     pace = f"thinking {think:g} s a move" if think else "flat out"
     store = "" if args.store is None else (
         f", the store{' writing nothing' if args.store == 'nothing' else ''} (hold "
-        f"{(HOLD if hold is None else hold) * 1000:g} ms)")
+        f"{(recording.HOLD if hold is None else hold) * 1000:g} ms)")
     each = 5 if args.spectator else 4
     print(f"fan-out ceiling: a relay with no rules, {result['tables']} tables of 4 bots"
           f"{' and a spectator' if args.spectator else ''} ({result['tables'] * each} "
