@@ -223,8 +223,9 @@ class Reader(Reformed):
             return super()._respond(view, hand, moves)
         me = seat_of(view)
         bar = EMBEZZLER_BAR
-        if view.coins[claimant] + view.almshouse >= COUP_AT and self._aimed_at(view, claimant):
-            bar = ARMED_BAR
+        coins = view.coins[claimant]
+        if coins < COUP_AT <= coins + view.almshouse and self._aimed_at(view, claimant):
+            bar = ARMED_BAR  # (one armed already may Coup whether it stands or not)
         if view.influence[me] == 1:  # its last card: call only a likelier bluff
             bar = (1 + bar) / 2
         duke = self.beliefs.holds(view, claimant, C.DENIED)

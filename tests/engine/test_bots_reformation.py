@@ -98,13 +98,13 @@ def test_r12_11_a_truth_teller_holding_a_duke_takes_tax_not_the_almshouse() -> N
                          seed=seed) == move("tax")
 
 
-def embezzlement(history: list[Event]) -> Position:
+def embezzlement(history: list[Event], coins: int = 3, almshouse: int = 5) -> Position:
     # Heads-up, seat 1 embezzles 5 coins, which would take it to 8: a Coup at me next turn.
     # I may challenge (R12.8); a right call costs it a card and the Almshouse, a wrong one
     # costs me a card.
-    return position(almshouse=5, turn=1, history=[e.to_dict() for e in history],
+    return position(almshouse=almshouse, turn=1, history=[e.to_dict() for e in history],
                     seats=seats((["captain", "contessa"], 4, "loyalist"),
-                                (["assassin", "ambassador"], 3, "reformist")),
+                                (["assassin", "ambassador"], coins, "reformist")),
                     decision={"phase": "respond", "action": "embezzle",
                               "step": "challenge_action"})
 
@@ -121,6 +121,16 @@ def test_r12_12_an_embezzlement_by_a_seat_that_just_claimed_tax_is_challenged(
     history = TAX + [Event("action", seat=1, amount=0, action="embezzle")]
     for seed in range(3):
         assert choose_at(strategy, embezzlement(history), seed=seed) == move("challenge")
+
+
+def test_r12_12_the_expert_calls_an_embezzler_already_armed_at_even_odds_only() -> None:
+    # Seat 1 holds 7 coins: it may Coup me next turn whether it takes the Almshouse's 2 or
+    # not, so the Embezzlement arms nothing. Its Tax makes its Duke likelier (0.42) but not
+    # likelier than not: the call costs me a card more often than it, and it stands.
+    history = TAX + [Event("action", seat=1, amount=0, action="embezzle")]
+    for seed in range(3):
+        assert choose_at("expert", embezzlement(history, coins=7, almshouse=2),
+                         seed=seed) == move("pass")
 
 
 @pytest.mark.parametrize("strategy", ["heuristic", "expert"])
