@@ -1,8 +1,9 @@
 """The server: the listener, the connection limits, the lobby, and a clean shutdown.
 
 `Server.serve` runs the `Lobby` and accepts connections within the connection limits,
-serving each as a `Session` routed to the lobby. Everything about tables and players is the
-lobby's; this module only lets connections in, counts them, and stops them all.
+serving each as a `Session` routed to the lobby, and sweeps every session's pings and idle
+timeout with one timer (`keep_alive`). Everything about tables and players is the lobby's;
+this module only lets connections in, counts them, keeps them alive, and stops them all.
 """
 
 from __future__ import annotations
