@@ -315,7 +315,7 @@ def host_main(order: str, fds: str, path: str) -> None:
     session = os.fork()
     if session == 0:
         link.close()
-        host._session(host.Order.decode(order.encode()), given, theirs,
+        host._session(Order.decode(order.encode()), given, theirs,
                       SESSION_MEMORY_MB * 2**20)
     theirs.close()
     for fd in set(given):
