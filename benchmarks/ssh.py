@@ -2,7 +2,8 @@
 forked from the session host and spawned as a program of its own (`coup ssh --spawn`, the
 way before the host), side by side in one run.
 
-    python -m benchmarks.ssh [--sessions N] [--ways forked,spawned,bare] [--no-game] [--json]
+    python -m benchmarks.ssh [--sessions N] [--ways forked,spawned,bare] [--no-game]
+                             [--where] [--json]
 
 For each way, runs `coup serve` and `coup ssh` on loopback (their own data directory, the
 store in memory, the door's limits out of the way, clocks of 1 s so that a silent player's
@@ -13,7 +14,8 @@ game server, and the screen. With every session in the lobby, the memory of each
 session takes a quick-play table against a bot and lets the clocks play its game (R10) to
 its end on the screen, and the memory again.
 
-Figures, per way (`--json` prints exactly these keys, under "forked" and "spawned"):
+Figures, per way (`--json` prints exactly these keys, under each way's name, and with
+`--where` the forked way's "where" and "by_module", below):
 
     sessions              sessions opened
     opened_per_s          N / the time from the first connection to the last lobby drawn
